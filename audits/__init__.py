@@ -1,0 +1,1 @@
+"""Privacy auditor, theorem checker, report writer and the command-line interface."""

@@ -1,0 +1,219 @@
+"""The ``dptestbed`` command line.
+
+Exit codes: 0 fine; 1 a violation was found (audit/verify/check); 2 bad input (bad spec,
+unknown id, parameter out of domain) or an implementation error. User errors print one
+line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
+
+EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UserError(Exception):
+    """A problem with what the user asked for; printed as one line, exit code 2."""
+
+
+def _catalogue(args) -> Catalogue:
+    return load_catalogue(getattr(args, "dir", None))
+
+
+def _get_spec(args) -> Spec:
+    try:
+        return _catalogue(args).get_spec(args.id)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+
+
+def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
+    """``["epsilon=1", "T=3"]`` -> ``{"epsilon": 1.0, "T": 3}`` typed by the spec's domains."""
+    values = {}
+    for pair in pairs or []:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep:
+            raise UserError(f"--param {pair!r}: expected NAME=VALUE")
+        if name not in spec.parameters:
+            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; parameters: {', '.join(spec.parameters)}")
+        param = spec.parameters[name]
+        if param.type == "choice":
+            values[name] = raw
+            continue
+        try:
+            number = float(raw)
+        except ValueError:
+            raise UserError(f"--param {name}: {raw!r} is not a number") from None
+        values[name] = int(number) if param.type == "integer" and number.is_integer() else number
+    return values
+
+
+def jsonable(value):
+    """numpy scalars/arrays and formulas -> plain JSON values (NaN/inf -> null)."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if hasattr(value, "source") and hasattr(value, "latex"):
+        return value.source
+    return value
+
+
+def spec_summary(spec: Spec) -> dict:
+    """The JSON object of ``dptestbed specs --json`` for one spec."""
+    return {
+        "id": spec.id,
+        "title": spec.title,
+        "seed": spec.seed,
+        "source": spec.source,
+        "implementation": spec.implementation,
+        "variant_of": spec.variant_of,
+        "erratum": spec.erratum,
+        "broken": spec.broken,
+        "privacy": None if spec.privacy is None else {
+            "epsilon": spec.privacy.epsilon.source,
+            "delta": spec.privacy.delta.source,
+            "theorem": spec.privacy.theorem,
+            "neighbours": spec.neighbours["relation"],
+        },
+        "neighbours": jsonable(spec.neighbours),
+        "theorems": [
+            {"ref": t.ref, "kind": t.kind, "statement": t.statement, "constant": t.constant,
+             "quantities": {k: f.source for k, f in t.quantities.items()},
+             "preconditions": [f.source for f in t.preconditions]}
+            for t in spec.theorems
+        ],
+    }
+
+
+def cmd_specs(args) -> int:
+    catalogue = _catalogue(args)
+    if args.json:
+        print(json.dumps([spec_summary(s) for s in catalogue.values()], indent=2))
+        return EXIT_OK
+    width = max((len(i) for i in catalogue), default=2)
+    for spec in catalogue.values():
+        seed = (spec.seed or "external")[:3]
+        tag = f" [variant of {spec.variant_of}]" if spec.variant_of else ""
+        print(f"{spec.id:<{width}}  {seed:<8}  {len(spec.theorems):>2} thm  {spec.title}{tag}")
+    print(f"{len(catalogue)} specs, {sum(len(s.theorems) for s in catalogue.values())} theorems")
+    return EXIT_OK
+
+
+def cmd_show(args) -> int:
+    spec = _get_spec(args)
+    try:
+        env = spec.bind(parse_params(args.param, spec))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        out = spec_summary(spec)
+        out["parameters"] = {n: {"value": env.get(n), "domain": p.domain_text(), "description": p.description}
+                             for n, p in spec.parameters.items()}
+        out["derived"] = {n: {"formula": d.formula.source, "latex": d.formula.latex(), "value": env.get(n),
+                              "constant": d.constant, "description": d.description}
+                          for n, d in spec.derived.items()}
+        out["theorem_values"] = _theorem_values(spec, env)
+        print(json.dumps(jsonable(out), indent=2))
+        return EXIT_OK
+    print(f"{spec.id}: {spec.title}")
+    src = spec.source
+    print(f"  source: {src.get('seed') or src.get('reference')} {src.get('section', '')} {src.get('algorithm', '')}".rstrip())
+    if spec.variant_of:
+        print(f"  variant of {spec.variant_of}" + (f" (erratum {spec.erratum['id']})" if spec.erratum else ""))
+    if spec.broken:
+        print(f"  deliberately broken: {spec.broken}")
+    print("  parameters:")
+    for name, p in spec.parameters.items():
+        print(f"    {name} = {_fmt(env.get(name))}    [{p.domain_text()}] {p.description}")
+    if spec.derived:
+        print("  derived:")
+        for name, d in spec.derived.items():
+            print(f"    {name} = {d.formula.source} = {_fmt(env.get(name))}    ({d.constant}) {d.description}")
+    print(f"  input: {spec.input['description']}")
+    print(f"  neighbours: {spec.neighbours['relation']}: {spec.neighbours['description']}")
+    print(f"  output: {spec.output['space']} ({spec.output['encoding']})")
+    if spec.privacy:
+        p = spec.privacy
+        print(f"  privacy ({p.theorem}): epsilon = {p.epsilon.source} = {_fmt(_value(p.epsilon, env))}, "
+              f"delta = {p.delta.source} = {_fmt(_value(p.delta, env))}")
+    print("  theorems:")
+    values = _theorem_values(spec, env)
+    for t in spec.theorems:
+        print(f"    {t.ref} [{t.kind}; constant: {t.constant}] {t.statement}")
+        for name, v in values[t.ref].items():
+            print(f"        {name} = {t.quantities[name].source} = {_fmt(v)}")
+    return EXIT_OK
+
+
+def _theorem_values(spec: Spec, env: dict) -> dict:
+    out = {}
+    for t in spec.theorems:
+        scope, values = dict(env), {}
+        for _ in range(len(t.quantities)):  # quantities may refer to each other, in any order
+            for name, f in t.quantities.items():
+                if name not in values and f.names <= scope.keys():
+                    values[name] = scope[name] = f.evaluate(scope)
+        out[t.ref] = {name: values.get(name) for name in t.quantities}
+    return out
+
+
+def _value(formula, env):
+    return formula.evaluate(env) if formula.names <= env.keys() else None
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, (float, np.floating, np.ndarray)) and np.ndim(value) == 0:
+        v = float(value)
+        return f"{v:.6g}"
+    return str(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dptestbed", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("specs", help="list the specs")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+    p.set_defaults(func=cmd_specs)
+
+    p = sub.add_parser("show", help="show one spec, with derived quantities evaluated")
+    p.add_argument("id")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--dir", help="load specs from this folder")
+    p.set_defaults(func=cmd_show)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (UserError, SpecError) as exc:
+        print(f"dptestbed: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Reference implementations, vectorised with numpy. Contract: ``mechanism(data, *, rng, **params)``."""
