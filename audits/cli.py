@@ -8,6 +8,7 @@ line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 
@@ -16,6 +17,7 @@ import numpy as np
 from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+COMMAND_MODULES = ("audit_command", "verify_command")
 
 
 class UserError(Exception):
@@ -201,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--dir", help="load specs from this folder")
     p.set_defaults(func=cmd_show)
+
+    # Each further command lives in its own module with a register(subparsers) function.
+    for module in COMMAND_MODULES:
+        importlib.import_module(f"dptestbed.audits.{module}").register(sub)
     return parser
 
 
