@@ -1,5 +1,119 @@
-"""Placeholder: this command is being built."""
+"""``dptestbed audit ID``: audit an implementation against a spec's privacy claim.
+
+Exit codes: 0 no violation found; 1 violation (with a counterexample); 2 bad input (unknown
+spec, bad parameter, spec without a privacy claim) or an implementation error (it raised,
+returned a wrong type, NaN, or hung past ``--timeout``). ``--json`` prints one JSON object
+(see :meth:`dptestbed.audits.privacy.AuditResult.to_json`); anything a user implementation
+prints goes to stderr, so the JSON stays parseable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import sys
+
+from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params
 
 
 def register(subparsers) -> None:
-    """Add this module's subcommand(s) to the ``dptestbed`` parser."""
+    """Add the ``audit`` subcommand to the ``dptestbed`` parser."""
+    p = subparsers.add_parser(
+        "audit", help="audit an implementation against a spec's privacy claim",
+        description="Black-box privacy audit: epsilon lower bound with confidence on neighbouring pairs, "
+                    "beside the exact epsilon where it is computable.")
+    p.add_argument("id", help="spec id (see 'dptestbed specs')")
+    p.add_argument("--impl", metavar="REF",
+                   help="implementation to audit, 'package.module:function' or 'path/to/file.py:function' "
+                        "(default: the spec's reference implementation)")
+    p.add_argument("--samples", type=int, metavar="N",
+                   help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
+                        "implementations, 10^5 for single-run ones)")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="confidence level (default 0.95)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="seconds allowed per call of a user implementation (default 60)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
+    p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_audit)
+
+
+def cmd_audit(args) -> int:
+    from .privacy import IMPL_ERROR, VIOLATION, AuditError, audit
+
+    spec = _get_spec(args)
+    params = parse_params(args.param, spec)
+    if args.samples is not None and args.samples < 300:
+        raise UserError(f"--samples {args.samples}: need at least 300 samples per side")
+    if not 0 < args.confidence < 1:
+        raise UserError(f"--confidence {args.confidence}: must be strictly between 0 and 1")
+    if not args.timeout > 0:
+        raise UserError(f"--timeout {args.timeout}: must be positive")
+    # user code may print; keep stdout for our output
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            result = audit(spec, implementation=args.impl, params=params, samples=args.samples,
+                           confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True)
+        except AuditError as exc:
+            raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(_human(result))
+    if result.verdict == IMPL_ERROR:
+        return EXIT_BAD_INPUT
+    return EXIT_VIOLATION if result.verdict == VIOLATION else EXIT_OK
+
+
+def _g(x, digits=4) -> str:
+    if x is None:
+        return "unknown"
+    if isinstance(x, str):
+        return x
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.{digits}g}"
+
+
+def _human(r) -> str:
+    j = r.to_json()
+    claim = j["claim"]
+    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict == 'violation' else r.verdict}"]
+    lines.append(f"  implementation: {r.implementation}")
+    params = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in j["params"].items())
+    lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])}   ({params})")
+    if r.verdict == "implementation error":
+        lines.append(f"  reason: {r.reason}")
+        lines.append(f"  {j['seconds']:.2f} s")
+        return "\n".join(lines)
+    conf = f"{100 * r.confidence:g}%"
+    tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
+    lines.append(f"  epsilon lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
+    exact = j["exact_epsilon"]
+    if exact is not None:
+        extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""
+        lines.append(f"  exact epsilon on that pair: {_g(exact)}{extra}")
+    best = j["best"]
+    if best:
+        pair = best["pair"]
+        label = "counterexample" if r.verdict == "violation" else "best event"
+        lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
+        lines.append(f"    event {best['event']}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
+                     f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")
+        num = "D" if best["numerator"] == "data" else "D'"
+        den = "D'" if num == "D" else "D"
+        lines.append(f"    with {conf} confidence: P[M({num}) in E] >= {_g(best['p_lo'])}, P[M({den}) in E] <= {_g(best['p_hi'])}")
+    else:
+        lines.append("  no event with a positive lower bound was found")
+    if r.expected == "violation" and r.verdict != "violation":
+        lines.append("  note: this spec is a deliberately broken variant, but no violation was found at this sample size")
+    lines.append(f"  {r.samples_per_side:,} samples per side per pair in {len(r.rounds)} round(s); "
+                 f"{r.pairs_tried} pairs, {r.events_tried:,} events tried; {j['seconds']:.2f} s")
+    return "\n".join(lines)
+
+
+def _short(value, limit: int = 60) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,162 @@
+"""pytest plugin: check your own implementation against a dptestbed spec, in your own suite.
+
+Installed with dptestbed (entry point ``pytest11: dptestbed``); nothing to configure::
+
+    def test_my_sparse_vector(dptestbed):
+        dptestbed.check("sparse_vector", my_sparse_vector)        # privacy audit + theorem checks
+
+    def test_privacy_only(dptestbed):
+        dptestbed.audit("laplace_mechanism", "src/mech.py:laplace", params={"epsilon": 0.5})
+
+    def test_theorems_only(dptestbed):
+        dptestbed.theorems("distance_to_instability", my_stab)
+
+An implementation is a callable meeting the contract ``mechanism(data, *, rng, **params)``
+(optionally with a ``.batch`` sampler) or a reference string (``path/to/file.py:function``,
+``package.module:function``). A violation fails the test with the counterexample in the
+message; an implementation that raises, hangs (per-call timeout) or returns the wrong shape
+fails it with the reason. Each call returns the JSON results, for further assertions.
+
+Statistics: the checks of one call form one family; its false-alarm rate (a correct
+implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
+over the theorem tests plus a Bonferroni share per privacy audit, as in ``dptestbed verify``.
+Command-line options: ``--dptestbed-seed`` (default 0), ``--dptestbed-suite`` (quick|full),
+``--dptestbed-alpha``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+ALPHA = 1e-3
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("dptestbed", "dptestbed: differential-privacy spec checks")
+    group.addoption("--dptestbed-seed", type=int, default=0, help="seed of the dptestbed checks (default 0)")
+    group.addoption("--dptestbed-suite", choices=("quick", "full"), default="quick",
+                    help="trial counts of the dptestbed theorem checks (default quick)")
+    group.addoption("--dptestbed-alpha", type=float, default=ALPHA,
+                    help="false-alarm rate of one dptestbed check call (default 1e-3)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "dptestbed: a test that checks an implementation against a dptestbed spec")
+
+
+class SpecChecker:
+    """What the ``dptestbed`` fixture returns; also usable directly (``SpecChecker().check(...)``)."""
+
+    def __init__(self, seed: int = 0, suite: str = "quick", alpha: float = ALPHA, timeout: float = 60.0):
+        self.seed, self.suite, self.alpha, self.timeout = int(seed), suite, float(alpha), float(timeout)
+
+    # ----------------------------------------------------------------- public API
+    def check(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
+              audit: bool = True, theorems: bool = True) -> dict:
+        """Privacy audit and every registered theorem check of ``spec_id``; fails the test on
+        any violation or implementation error. Returns ``{"privacy": ..., "theorems": [...]}``."""
+        spec = self._spec(spec_id)
+        from dptestbed.audits.experiments import experiments_for
+        from dptestbed.audits.theorems import STATISTICAL_KINDS
+
+        exps = experiments_for(spec) if theorems else []
+        n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
+        n_audits = 1 if audit and spec.privacy is not None else 0
+        k = max(1, n_tests + n_audits)
+        problems, out = [], {"privacy": None, "theorems": []}
+        if n_audits:
+            out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
+        if exps:
+            out["theorems"] = self._theorems(spec, exps, implementation, n_audits, problems)
+        if not n_audits and not exps:
+            pytest.fail(f"dptestbed: {spec_id} has no privacy claim and no registered theorem experiment: "
+                        f"nothing to check", pytrace=False)
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+        return out
+
+    def audit(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
+              confidence: float | None = None) -> dict:
+        """The privacy audit alone; fails the test on a violation (with the counterexample)."""
+        spec = self._spec(spec_id)
+        if spec.privacy is None:
+            pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
+        problems: list[str] = []
+        result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems)
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+        return result
+
+    def theorems(self, spec_id: str, implementation) -> list[dict]:
+        """Every registered theorem check alone; fails the test on a violated check."""
+        return self.check(spec_id, implementation, audit=False)["theorems"]
+
+    # ----------------------------------------------------------------- internals
+    @staticmethod
+    def _spec(spec_id: str):
+        from dptestbed.spec import load_catalogue
+
+        catalogue = load_catalogue()
+        try:
+            return catalogue.get_spec(spec_id)
+        except KeyError as exc:
+            pytest.fail(f"dptestbed: {exc.args[0]}", pytrace=False)
+
+    def _audit(self, spec, implementation, params, samples, confidence, problems) -> dict:
+        from dptestbed.audits.privacy import audit
+
+        result = audit(spec, implementation=implementation, params=params, samples=samples,
+                       confidence=confidence, seed=self.seed, timeout=self.timeout).to_json()
+        if result["verdict"] == "violation":
+            claim = result.get("claim") or {}
+            problems.append(
+                f"dptestbed: privacy violation of {spec.id}: epsilon lower bound {result['epsilon_lower_bound']} > "
+                f"claimed epsilon {claim.get('epsilon')} (delta {claim.get('delta')}) at confidence "
+                f"{result['confidence']:.6g}\ncounterexample: {json.dumps(result.get('counterexample'), indent=1)}")
+        elif result["verdict"] != "no violation found":
+            problems.append(f"dptestbed: privacy audit of {spec.id}: {result['verdict']}: {result.get('reason')}")
+        return result
+
+    def _theorems(self, spec, exps, implementation, n_audits, problems) -> list[dict]:
+        import numpy as np
+
+        from dptestbed.audits.suite import item_seed
+        from dptestbed.audits.theorems import apply_multiple_testing, check_id, run_check
+
+        results = []
+        for exp in exps:
+            rng = np.random.default_rng(item_seed(self.seed, check_id(spec.id, exp.ref, exp.name, "user")))
+            results.append(run_check(spec, exp, implementation, suite=self.suite, rng=rng, timeout=self.timeout,
+                                     target="user"))
+        apply_multiple_testing(results, n_audits=n_audits, family_alpha=self.alpha)
+        for r in results:
+            if r["verdict"] == "violated":
+                problems.append(_describe_violation(r))
+            elif r["verdict"] == "error":
+                problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}) could not run: {r['error']}")
+        return results
+
+
+def _describe_violation(r: dict) -> str:
+    head = f"dptestbed: {r['spec']} {r['ref']} violated ({r['check']}: {r['title']})"
+    if r["kind"] == "bound":
+        body = (f"{r['failures']} failures in {r['trials']} trials (rate {r['failure_rate']:.4g}) against "
+                f"beta = {r['beta']:.4g}; p = {r['p_value']:.3g}, Holm-adjusted {r.get('p_value_adjusted', 1):.3g}\n"
+                f"instance: {r['instance']}")
+    elif r["kind"] == "calibration":
+        cells = "; ".join(f"{c['label']}: {c['events']}/{c['trials']} = {c['rate']:.4g} vs exact {c['exact']:.4g} "
+                          f"(p = {c['p_value']:.3g})" for c in r.get("cells", []))
+        body = f"measured rates differ from the exact probabilities: {cells}"
+    else:
+        body = f"{r['failures']} of {r['trials']} runs break it; counterexample: {json.dumps(r.get('counterexample'))}"
+    return f"{head}\n{body}\nparameters: {r.get('params')}"
+
+
+@pytest.fixture
+def dptestbed(request) -> SpecChecker:
+    """Check an implementation against a dptestbed spec: ``dptestbed.check(spec_id, impl)``."""
+    config = request.config
+    return SpecChecker(seed=config.getoption("--dptestbed-seed"), suite=config.getoption("--dptestbed-suite"),
+                       alpha=config.getoption("--dptestbed-alpha"))

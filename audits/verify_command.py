@@ -1,5 +1,175 @@
-"""Placeholder: this command is being built."""
+"""``dptestbed verify``, ``dptestbed check`` and ``dptestbed report``.
+
+``verify [--suite quick|full] [--spec ID ...] [--out DIR] [--seed S] [--jobs N]`` runs the
+privacy audits and theorem checks (with their negative controls) of the suite and writes a
+report folder: index.html, report.md, results.json, junit.xml, plots/*.png.
+
+``check ID --impl REF [--out DIR] [--suite quick|full]`` runs every privacy audit and theorem
+check of spec ID against a user implementation (``path/to/file.py:function`` or
+``package.module:function``); same outputs and exit codes.
+
+``report RESULTS.json --out DIR`` re-renders a report from a results file, without running
+anything.
+
+Exit codes: 0 every outcome as expected (references consistent, controls flagged); 1 some
+outcome unexpected (a violation of a real check, or a control not flagged); 2 an item could
+not run (crash, timeout, implementation error, failed plot) or bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from .cli import EXIT_BAD_INPUT, UserError, _catalogue
+
+DEFAULT_REPORTS = "reports"
 
 
 def register(subparsers) -> None:
-    """Add this module's subcommand(s) to the ``dptestbed`` parser."""
+    """Add ``verify``, ``check`` and ``report`` to the ``dptestbed`` parser."""
+    p = subparsers.add_parser("verify", help="run the privacy audits and theorem checks; write a report")
+    p.add_argument("--suite", choices=("quick", "full"), default="quick",
+                   help="quick (default: small trial counts, specs with an implementation) or full")
+    p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
+    _common(p)
+    p.set_defaults(func=cmd_verify)
+
+    p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation")
+    p.add_argument("id", help="spec id (see 'dptestbed specs')")
+    p.add_argument("--impl", required=True, metavar="REF",
+                   help="your implementation: path/to/file.py:function or package.module:function")
+    p.add_argument("--suite", choices=("quick", "full"), default="quick")
+    p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
+    _common(p)
+    p.set_defaults(func=cmd_check)
+
+    p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)")
+    p.add_argument("results", help="path to results.json")
+    p.add_argument("--out", help="output folder (default: the folder of RESULTS)")
+    p.set_defaults(func=cmd_report)
+
+
+def _common(p) -> None:
+    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0); every item derives its own stream")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="parallel workers (default: min(2, CPUs))")
+    p.add_argument("--call-timeout", type=float, default=60.0, metavar="S",
+                   help="seconds allowed for one call of an implementation (default 60)")
+    p.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+                   help="multiply every item's time limit by X (slow machines)")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="print one line per finished item (default: when stderr is a terminal)")
+    p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
+    p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+
+
+def _out_dir(args, command: str) -> Path:
+    if args.out:
+        return Path(args.out)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
+
+
+def _jobs(args) -> int:
+    if args.jobs is not None:
+        if args.jobs < 1:
+            raise UserError("--jobs must be >= 1")
+        return args.jobs
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _run(args, command: str, plan_) -> int:
+    from . import report, suite
+
+    if not plan_.items:
+        raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
+    out = _out_dir(args, command)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    jobs = _jobs(args)
+    if progress:
+        print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
+              f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
+              f"{jobs} job(s), writing to {out}", file=sys.stderr, flush=True)
+    try:
+        document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
+                             command=command, time_scale=args.timeout_scale)
+    except KeyboardInterrupt:
+        print(f"dptestbed: interrupted; partial results in {out / 'results.json'}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    errors = report.render(document, out, plots=not args.no_plots)
+    if errors:
+        document.setdefault("report_errors", errors)
+        suite.write_json_atomic(out / "results.json", document)
+    code = report.exit_code(document, errors)
+    _print_summary(document, out, code, errors)
+    return code
+
+
+def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
+    from .report import STATUS_TEXT, item_rows
+
+    rows = item_rows(document)
+    width = max((len(f"{r['spec']}  {r['item']}  [{r['target']}]") for r in rows), default=10)
+    for r in rows:
+        label = f"{r['spec']}  {r['item']}  [{r['target']}]"
+        mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR"}[r["outcome"]]
+        print(f"{label:<{width}}  {r['verdict']:<20} {mark}")
+    s = document["summary"]
+    print(f"{document['family']['statement']}")
+    print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items, {s['as_expected']} as "
+          f"expected, {s['unexpected']} unexpected, {s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
+
+
+def cmd_verify(args) -> int:
+    from . import suite
+
+    catalogue = _catalogue(args)
+    try:
+        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    return _run(args, "verify", plan_)
+
+
+def cmd_check(args) -> int:
+    from . import suite
+    from .runner import ImplementationError, load_implementation
+
+    catalogue = _catalogue(args)
+    try:
+        spec = catalogue.get_spec(args.id)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    try:
+        load_implementation(args.impl)  # fail early, with one line, on a bad reference
+    except ImplementationError as exc:
+        raise UserError(f"--impl: {exc.reason}") from None
+    plan_ = suite.plan(catalogue, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
+                       call_timeout=args.call_timeout)
+    return _run(args, "check", plan_)
+
+
+def cmd_report(args) -> int:
+    from . import report
+
+    path = Path(args.results)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON: {exc}") from None
+    if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
+        raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
+    out = Path(args.out) if args.out else path.parent
+    errors = report.render(document, out)
+    code = report.exit_code(document, errors)
+    print(f"report: {out / 'index.html'} (exit {code})")
+    return code

@@ -1,0 +1,423 @@
+"""Exact privacy profiles: the true epsilon at a given delta of a mechanism on one pair.
+
+Contract
+--------
+``exact_epsilon(spec, pair, delta)`` returns the smallest epsilon >= 0 such that for every
+event S, P[M(D) in S] <= e^eps P[M(D') in S] + delta and the same with D, D' swapped, for the
+mechanism *as the spec defines it* (its reference implementation), on ``pair`` at
+``pair.env``; ``math.inf`` when no finite epsilon works; ``None`` when unknown (no profile for
+the mechanism, or the instance is too large). The auditor's lower bound must not exceed it
+(up to its confidence), which is how its own tightness is shown.
+
+Profiles are registered by the spec's reference implementation (``module:function``), since
+that is what fixes the mechanism:
+
+* Laplace ``f(D) + Lap(b)^p``: ``||f(D) - f(D')||_1 / b`` at delta = 0; at delta > 0 the
+  closed form ``delta(eps) = 1 - exp((eps - s/b)/2)`` when one coordinate moves by s.
+* Gaussian ``f(D) + N(0, sigma^2 I)``: Balle and Wang 2018 (Theorem 8), solved for eps:
+  ``delta(eps) = Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D)``.
+* discrete outputs (randomized response, exponential mechanism, report noisy max, distance to
+  instability, sparse-vector transcripts): the two output distributions are computed exactly
+  (closed forms, or 1-D Gauss-Legendre quadrature over the threshold / maximum noise, split at
+  every kink so that the integrands are smooth), then the hockey-stick divergence
+  ``H(eps) = sum_o max(0, P(o) - e^eps Q(o))`` is inverted: eps(delta) = min{eps : H <= delta
+  both ways}.
+* report noisy max that releases the value: the density of the noisy maximum, on a grid,
+  at delta = 0.
+
+Unknown: Lyu's Algorithm 3 (releases noisy values), user specs without a registered
+mechanism.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+from scipy import optimize, special, stats
+
+__all__ = [
+    "exact_epsilon", "register", "discrete_epsilon", "hockey_stick", "laplace_epsilon",
+    "gaussian_epsilon", "gaussian_delta", "svt_distribution", "noisy_max_distribution",
+    "noisy_max_value_epsilon", "PROFILES",
+]
+
+PROFILES: dict[str, Callable] = {}
+
+
+def register(*refs: str):
+    def deco(fn):
+        for ref in refs:
+            PROFILES[ref] = fn
+        return fn
+    return deco
+
+
+def exact_epsilon(spec, pair, delta: float | None = None):
+    """Exact epsilon at ``delta`` (default: the spec's claimed delta) on ``pair``, or None."""
+    ref = spec.implementation
+    fn = PROFILES.get(ref) if ref else None
+    if fn is None:
+        return None
+    if delta is None:
+        delta = float(spec.privacy.delta.evaluate(pair.env))
+    value = fn(pair.data, pair.neighbour, pair.env, float(delta))
+    return None if value is None else float(value)
+
+
+# =========================================================================== generic tools
+
+
+def hockey_stick(p: np.ndarray, q: np.ndarray, eps: float) -> float:
+    """sum_o max(0, p(o) - e^eps q(o))."""
+    return float(np.maximum(np.asarray(p) - math.exp(eps) * np.asarray(q), 0.0).sum())
+
+
+def discrete_epsilon(p, q, delta: float = 0.0) -> float:
+    """Exact epsilon at ``delta`` between two distributions on the same outcomes (both ways)."""
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    tiny = 1e-300
+    if delta <= 0:
+        both = (p > 0) | (q > 0)
+        if np.any((p > 0) & (q <= 0)) or np.any((q > 0) & (p <= 0)):
+            # only outcomes of positive probability count; mass below 1e-300 is numerically zero
+            if np.any((p > tiny) & (q <= 0)) or np.any((q > tiny) & (p <= 0)):
+                return math.inf
+        sel = both & (p > 0) & (q > 0)
+        if not np.any(sel):
+            return 0.0
+        return float(max(0.0, np.max(np.abs(np.log(p[sel]) - np.log(q[sel])))))
+
+    def h(eps):
+        return max(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
+
+    if h(0.0) <= delta:
+        return 0.0
+    # once e^eps >= max ratio over outcomes with mass, H(eps) is the mass where q == 0
+    if max(p[q <= 0].sum(), q[p <= 0].sum()) > delta:
+        return math.inf
+    hi = 1.0
+    while h(hi) > delta:
+        hi *= 2
+        if hi > 1e4:
+            return math.inf
+    return float(optimize.brentq(lambda e: h(e) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12))
+
+
+def laplace_epsilon(shift, b: float, delta: float = 0.0) -> float | None:
+    """Laplace mechanism with scale ``b`` and L1 shift vector ``shift``."""
+    s = np.abs(np.atleast_1d(np.asarray(shift, dtype=float)))
+    eps0 = float(s.sum() / b)
+    if delta <= 0:
+        return eps0
+    if np.count_nonzero(s) > 1:
+        return None  # product of Laplace losses at delta > 0: not implemented
+    if eps0 == 0:
+        return 0.0
+    # one coordinate: delta(eps) = 1 - exp((eps - eps0)/2) for 0 <= eps <= eps0
+    return max(0.0, eps0 + 2.0 * math.log1p(-delta)) if delta < 1 else 0.0
+
+
+def gaussian_delta(eps, l2: float, sigma: float):
+    """Balle-Wang: the smallest delta at ``eps`` for a shift of L2 norm ``l2``, noise ``sigma``."""
+    if l2 == 0:
+        return 0.0
+    a = l2 / (2 * sigma)
+    b = eps * sigma / l2
+    # e^eps Phi(-a - b) computed in log space
+    return stats.norm.cdf(a - b) - np.exp(eps + stats.norm.logcdf(-a - b))
+
+
+def gaussian_epsilon(shift, sigma: float, delta: float) -> float:
+    l2 = float(np.linalg.norm(np.atleast_1d(np.asarray(shift, dtype=float))))
+    if l2 == 0:
+        return 0.0
+    if delta <= 0:
+        return math.inf
+    if gaussian_delta(0.0, l2, sigma) <= delta:
+        return 0.0
+    hi = 1.0
+    while gaussian_delta(hi, l2, sigma) > delta:
+        hi *= 2
+    return float(optimize.brentq(lambda e: gaussian_delta(e, l2, sigma) - delta, 0.0, hi, xtol=1e-12))
+
+
+# --------------------------------------------------------------------------- quadrature
+
+
+_GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(64)
+
+
+def _pieces(breaks, lo, hi):
+    pts = np.unique(np.clip(np.concatenate([[lo, hi], np.asarray(breaks, dtype=float)]), lo, hi))
+    return pts
+
+
+def _quad_grid(breaks, lo, hi, sub: int = 4):
+    """Gauss-Legendre nodes/weights on [lo, hi], split at ``breaks`` and into ``sub`` parts each."""
+    pts = _pieces(breaks, lo, hi)
+    xs, ws = [], []
+    for a, b in zip(pts[:-1], pts[1:]):
+        if b <= a:
+            continue
+        edges = np.linspace(a, b, sub + 1)
+        for c, d in zip(edges[:-1], edges[1:]):
+            half = (d - c) / 2
+            xs.append(c + half * (_GL_NODES + 1))
+            ws.append(half * _GL_WEIGHTS)
+    return np.concatenate(xs), np.concatenate(ws)
+
+
+def _lap_sf(x, b):
+    """P[Lap(b) > x] (= P[Lap(b) >= x])."""
+    x = np.asarray(x, dtype=float)
+    return np.where(x >= 0, 0.5 * np.exp(-np.abs(x) / b), 1 - 0.5 * np.exp(-np.abs(x) / b))
+
+
+def _lap_pdf(x, b):
+    return np.exp(-np.abs(x) / b) / (2 * b)
+
+
+# =========================================================================== sparse vector family
+
+
+def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float | None,
+                     resample_after: int | None = None, resample_scale: float | None = None,
+                     count_symbol: int = 1, limit: int | None = None,
+                     max_transcripts: int = 200_000) -> dict | None:
+    """Exact transcript distribution of a sparse-vector variant with a shared noisy threshold.
+
+    Query i is answered top (1) iff ``q_i + nu_i >= threshold + rho`` (nu_i ~ Lap(nu_scale), or
+    0 when ``nu_scale`` is None), else bottom (0). ``rho`` ~ Lap(rho_scale) at the start and,
+    when ``resample_after`` is 1 or 0, is re-drawn ~ Lap(resample_scale) after each such answer.
+    After ``limit`` answers equal to ``count_symbol`` the run halts; later entries are -1.
+    Returns {transcript tuple: probability}, or None if there are more than
+    ``max_transcripts`` transcripts.
+    """
+    q = np.asarray(q, dtype=float)
+    m = q.size
+    scales = {rho_scale} | ({resample_scale} if resample_after is not None else set())
+    span = 60 * max(scales)
+    breaks = [0.0] + list(q - threshold)
+    u, wts = _quad_grid(breaks, min(breaks) - span, max(breaks) + span)
+    dens = {s: _lap_pdf(u, s) * wts for s in scales}
+    if nu_scale is None:
+        top = (q[:, None] >= threshold + u[None, :]).astype(float)
+    else:
+        top = _lap_sf(threshold + u[None, :] - q[:, None], nu_scale)
+    probs = {1: top, 0: 1.0 - top}
+
+    @lru_cache(maxsize=None)
+    def segment(start: int, outcomes: tuple, scale: float) -> float:
+        integrand = dens[scale].copy()
+        for k, o in enumerate(outcomes):
+            integrand *= probs[o][start + k]
+        return float(integrand.sum())
+
+    out: dict[tuple, float] = {}
+
+    def walk(pos: int, transcript: tuple, count: int):
+        if len(out) > max_transcripts:
+            raise OverflowError
+        halted = limit is not None and count >= limit
+        if pos == m or halted:
+            out[transcript + (-1,) * (m - pos)] = 0.0
+            return
+        for o in (1, 0):
+            walk(pos + 1, transcript + (o,), count + (o == count_symbol))
+
+    try:
+        walk(0, (), 0)
+    except OverflowError:
+        return None
+    for t in out:
+        answered = [o for o in t if o != -1]
+        prob, start, scale, seg = 1.0, 0, rho_scale, []
+        for i, o in enumerate(answered):
+            seg.append(o)
+            if resample_after is not None and o == resample_after:
+                prob *= segment(start, tuple(seg), scale)
+                start, scale, seg = i + 1, resample_scale, []
+        if seg:
+            prob *= segment(start, tuple(seg), scale)
+        out[t] = prob
+    return out
+
+
+def _dist_epsilon(d1: dict, d2: dict, delta: float) -> float:
+    keys = sorted(set(d1) | set(d2))
+    p = np.array([d1.get(k, 0.0) for k in keys])
+    q = np.array([d2.get(k, 0.0) for k in keys])
+    return discrete_epsilon(np.maximum(p, 0), np.maximum(q, 0), delta)
+
+
+# =========================================================================== noisy max
+
+
+def noisy_max_distribution(q, scale: float, noise: str = "laplace") -> np.ndarray:
+    """P[argmax_i (q_i + Z_i) = i] for i.i.d. Laplace(scale) or Gumbel(scale) noise."""
+    q = np.asarray(q, dtype=float)
+    if noise == "gumbel":
+        return special.softmax(q / scale)
+    span = 60 * scale
+    x, w = _quad_grid(q, q.min() - span, q.max() + span)
+    cdf = 1 - _lap_sf(x[None, :] - q[:, None], scale)          # F(x - q_j)
+    pdf = _lap_pdf(x[None, :] - q[:, None], scale)
+    logcdf = np.log(np.maximum(cdf, 1e-300))
+    total = logcdf.sum(0)
+    p = np.array([(pdf[i] * np.exp(total - logcdf[i]) * w).sum() for i in range(q.size)])
+    return p / p.sum()
+
+
+def noisy_max_value_epsilon(q1, q2, scale: float) -> float:
+    """delta = 0 epsilon of releasing max_i (q_i + Lap(scale)): sup over x of the log density
+    ratio of the two maxima (evaluated in log space on a fine grid; the sup is attained at the
+    far left, where the log ratio is constant, or at a finite point)."""
+    q1, q2 = np.asarray(q1, float), np.asarray(q2, float)
+    lo = min(q1.min(), q2.min()) - 30 * scale
+    hi = max(q1.max(), q2.max()) + 30 * scale
+    x = np.linspace(lo, hi, 40_001)
+
+    def logdens(q):
+        z = x[None, :] - q[:, None]
+        logpdf = -np.abs(z) / scale - math.log(2 * scale)
+        logcdf = np.where(z < 0, z / scale - math.log(2), np.log1p(-0.5 * np.exp(-np.abs(z) / scale)))
+        tot = logcdf.sum(0)
+        return special.logsumexp(logpdf + tot - logcdf, axis=0)
+
+    return float(np.max(np.abs(logdens(q1) - logdens(q2))))
+
+
+# =========================================================================== registered mechanisms
+
+
+def _vec(x):
+    return np.atleast_1d(np.asarray(x, dtype=float)).ravel()
+
+
+def _laplace_factory(factor):
+    def profile(data, neighbour, env, delta):
+        b = factor * float(env["gamma"]) / float(env["epsilon"])
+        return laplace_epsilon(_vec(data) - _vec(neighbour), b, delta)
+    return profile
+
+
+register("dptestbed.impl.laplace:laplace_mechanism")(_laplace_factory(1.0))
+register("dptestbed.impl.laplace:laplace_mechanism_broken")(_laplace_factory(0.7))
+register("dptestbed.impl.controls:laplace_30pct_more_noise")(_laplace_factory(1.3))
+
+
+def _gaussian_factory(factor):
+    def profile(data, neighbour, env, delta):
+        eps, dlt, sens = float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])
+        sigma = factor * sens * math.sqrt(2 * math.log(1.25 / dlt)) / eps
+        return gaussian_epsilon(_vec(data) - _vec(neighbour), sigma, delta)
+    return profile
+
+
+register("dptestbed.impl.gaussian:gaussian_mechanism")(_gaussian_factory(1.0))
+register("dptestbed.impl.gaussian:gaussian_mechanism_broken")(_gaussian_factory(0.7))
+
+
+@register("dptestbed.impl.randomized_response:randomized_response")
+def _rr(data, neighbour, env, delta):
+    keep = float(special.expit(float(env["epsilon"])))
+    b1, b2 = int(_vec(data)[0]), int(_vec(neighbour)[0])
+    p = np.array([keep, 1 - keep]) if b1 == 0 else np.array([1 - keep, keep])
+    q = np.array([keep, 1 - keep]) if b2 == 0 else np.array([1 - keep, keep])
+    return discrete_epsilon(p, q, delta)
+
+
+def _exp_factory(factor):
+    def profile(data, neighbour, env, delta):
+        eps, sens = float(env["epsilon"]), float(env["sensitivity"])
+        p = special.softmax(-eps * _vec(data) / (factor * sens))
+        q = special.softmax(-eps * _vec(neighbour) / (factor * sens))
+        return discrete_epsilon(p, q, delta)
+    return profile
+
+
+register("dptestbed.impl.exponential:exponential_mechanism")(_exp_factory(2.0))
+register("dptestbed.impl.exponential:exponential_mechanism_broken")(_exp_factory(1.0))
+
+
+@register("dptestbed.impl.noisy_max:report_noisy_max")
+def _rnm(data, neighbour, env, delta):
+    scale = 2.0 / float(env["epsilon"])
+    q1, q2 = _vec(data), _vec(neighbour)
+    if q1.size > 64:
+        return None
+    return discrete_epsilon(noisy_max_distribution(q1, scale), noisy_max_distribution(q2, scale), delta)
+
+
+@register("dptestbed.impl.noisy_max:report_noisy_max_broken")
+def _rnm_value(data, neighbour, env, delta):
+    if delta > 0:
+        return None
+    q1, q2 = _vec(data), _vec(neighbour)
+    if q1.size > 64:
+        return None
+    return noisy_max_value_epsilon(q1, q2, 2.0 / float(env["epsilon"]))
+
+
+def _dti_dist(data, epsilon, delta_param):
+    label, dist = _vec(data)[:2]
+    gamma = math.log(1 / delta_param) / epsilon
+    release = float(_lap_sf(gamma - dist, 1 / epsilon))
+    return {int(label): release, -1: 1 - release}
+
+
+@register("dptestbed.impl.distance_to_instability:distance_to_instability")
+def _dti(data, neighbour, env, delta):
+    eps, dlt = float(env["epsilon"]), float(env["delta"])
+    return _dist_epsilon(_dti_dist(data, eps, dlt), _dti_dist(neighbour, eps, dlt), delta)
+
+
+@register("dptestbed.impl.sparse_vector:sparse_vector")
+def _svt000(data, neighbour, env, delta):
+    eps, dlt, T, w = float(env["epsilon"]), float(env["delta"]), int(env["T"]), float(env["w"])
+    lam = math.sqrt(32 * T * math.log(1 / dlt)) / eps
+    kw = dict(threshold=w, rho_scale=lam, nu_scale=2 * lam, resample_after=0, resample_scale=lam,
+              count_symbol=0, limit=T + 1)
+    d1 = svt_distribution(_vec(data), **kw)
+    d2 = svt_distribution(_vec(neighbour), **kw)
+    if d1 is None or d2 is None:
+        return None
+    return _dist_epsilon(d1, d2, delta)
+
+
+def _lyu_kwargs(alg: int, env) -> dict | None:
+    eps, T, c = float(env["epsilon"]), float(env["threshold"]), int(env["c"])
+    if alg == 1:
+        return dict(rho_scale=2 / eps, nu_scale=4 * c / eps, limit=c)
+    if alg == 2:
+        return dict(rho_scale=2 * c / eps, nu_scale=4 * c / eps, limit=c, resample_after=1, resample_scale=2 * c / eps)
+    if alg == 4:
+        return dict(rho_scale=4 / eps, nu_scale=1 / (0.75 * eps), limit=c)
+    if alg == 5:
+        return dict(rho_scale=2 / eps, nu_scale=None)
+    if alg == 6:
+        return dict(rho_scale=2 / eps, nu_scale=2 / eps)
+    return None
+
+
+def _lyu_factory(alg: int):
+    def profile(data, neighbour, env, delta):
+        kw = _lyu_kwargs(alg, env)
+        if kw is None:
+            return None
+        T = float(env["threshold"])
+        d1 = svt_distribution(_vec(data), threshold=T, count_symbol=1, **kw)
+        d2 = svt_distribution(_vec(neighbour), threshold=T, count_symbol=1, **kw)
+        if d1 is None or d2 is None:
+            return None
+        return _dist_epsilon(d1, d2, delta)
+    return profile
+
+
+for _alg in (1, 2, 4, 5, 6):
+    register(f"dptestbed.impl.svt_lyu:svt_lyu_{_alg}")(_lyu_factory(_alg))

@@ -1,0 +1,220 @@
+"""Neighbouring pairs (D, D') for the privacy audit.
+
+Contract
+--------
+:func:`candidate_pairs` returns the pairs an audit tries, in order: the spec's stress cases
+first (each evaluated at the audit parameters: spec defaults, then the case's ``params``,
+then the parameters the user gave, which win), then pairs generated from each stress case's
+``data`` by the patterns of the spec's neighbouring relation, moved by exactly the spec's
+``neighbours.sensitivity`` (1 when the spec gives none):
+
+============================  ===========================================================
+relation                      generated neighbours of a numeric vector D
+============================  ===========================================================
+``vector_l1``                 +-gamma on the first / last coordinate; gamma/d on all (up,
+                              down); +gamma/d on one half, -gamma/d on the other
+``vector_l2``                 +-gamma on the first coordinate; gamma/sqrt(d) on all
+``query_answers``             StatDP's patterns: one up / one down (first, last), all up,
+                              all down, half up half down, one up rest down, one down rest
+                              up (first and last position)
+``votes_one_move``,           one unit moved from the mode to the runner-up, from the
+``histogram_one_move``        runner-up to the mode, from the mode to the smallest bin
+============================  ===========================================================
+
+A pattern is only valid when the input abstraction *is* the vector the relation talks about,
+so pairs are generated only for the input kinds in :data:`GENERATED_KINDS` (a spec whose input
+is, e.g., ``[label, dist]`` under ``query_answers`` gets its stress cases only: moving the
+label would not be a neighbour). Other relations (add/remove, replace-one on raw datasets,
+labels, one chunk's score) depend on the input abstraction, so only their stress cases are used. Duplicates are dropped; the number of
+generated pairs is capped (``max_generated``); the auditor corrects for every pair it
+carries to the estimation split, never for pairs only explored on training data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dptestbed.spec import Spec, resolve_stress_values
+
+GENERATED_KINDS = {
+    "vector_l1": {"vector", "real_vector", "query_answers"},
+    "vector_l2": {"vector", "real_vector", "query_answers"},
+    "query_answers": {"query_answers", "scores", "losses", "vector"},
+    "votes_one_move": {"vote_counts", "votes", "histogram", "counts"},
+    "histogram_one_move": {"vote_counts", "votes", "histogram", "counts"},
+}
+
+__all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "sensitivity", "claim"]
+
+
+@dataclass
+class Pair:
+    """One neighbouring pair with the parameters it is audited at."""
+
+    name: str
+    data: Any
+    neighbour: Any
+    params: dict          # spec parameter values (what the implementation is called with)
+    env: dict             # params plus derived quantities
+    source: str = "stress"  # "stress" | "generated"
+    description: str = ""
+    event_hint: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "source": self.source, "data": _plain(self.data),
+                "neighbour": _plain(self.neighbour), "description": self.description}
+
+
+def _plain(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _as_data(value):
+    """Stress-case values -> numpy arrays where they are (nested) lists of numbers."""
+    if isinstance(value, list):
+        try:
+            arr = np.asarray(value)
+        except ValueError:
+            return value
+        if arr.dtype.kind in "biuf":
+            return arr
+        return value
+    return value
+
+
+def sensitivity(spec: Spec, env: dict) -> float:
+    s = spec.neighbours.get("sensitivity")
+    if s is None:
+        return 1.0
+    return float(s.evaluate(env))
+
+
+def claim(spec: Spec, env: dict) -> tuple[float, float]:
+    """(epsilon, delta) claimed by the spec at ``env``."""
+    return float(spec.privacy.epsilon.evaluate(env)), float(spec.privacy.delta.evaluate(env))
+
+
+def _param_values(spec: Spec, env: dict) -> dict:
+    return {k: env[k] for k in spec.parameters if k in env}
+
+
+def stress_pairs(spec: Spec, params: dict | None = None) -> list[Pair]:
+    out = []
+    for case in spec.stress_cases:
+        env = spec.bind({**case.params, **(params or {})})
+        out.append(Pair(
+            name=case.name,
+            data=_as_data(resolve_stress_values(case.data, env)),
+            neighbour=_as_data(resolve_stress_values(case.neighbour, env)),
+            params=_param_values(spec, env), env=env, source="stress",
+            description=case.description, event_hint=case.event,
+        ))
+    return out
+
+
+def _patterns(relation: str, d: int, delta: float, base: np.ndarray):
+    """(name, neighbour) for a numeric vector ``base`` of length ``d``."""
+    e0, e_last, ones = np.zeros(d), np.zeros(d), np.ones(d)
+    e0[0] = 1.0
+    e_last[-1] = 1.0
+    half = np.where(np.arange(d) < (d + 1) // 2, 1.0, -1.0)
+    if relation == "vector_l1":
+        yield "first_up", base + delta * e0
+        yield "first_down", base - delta * e0
+        if d > 1:
+            yield "last_up", base + delta * e_last
+            yield "all_up", base + delta / d * ones
+            yield "all_down", base - delta / d * ones
+            yield "half_up_half_down", base + delta / d * half
+    elif relation == "vector_l2":
+        yield "first_up", base + delta * e0
+        yield "first_down", base - delta * e0
+        if d > 1:
+            yield "all_up", base + delta / np.sqrt(d) * ones
+    elif relation == "query_answers":
+        yield "one_up", base + delta * e0
+        yield "one_down", base - delta * e0
+        if d > 1:
+            yield "all_up", base + delta * ones
+            yield "all_down", base - delta * ones
+            yield "half_up_half_down", base + delta * half
+            yield "first_up_rest_down", base + delta * (2 * e0 - ones)
+            yield "first_down_rest_up", base - delta * (2 * e0 - ones)
+            yield "last_down_rest_up", base + delta * (ones - 2 * e_last)
+            yield "last_up_rest_down", base - delta * (ones - 2 * e_last)
+            yield "last_up", base + delta * e_last
+            yield "last_down", base - delta * e_last
+
+
+def _moves(relation: str, base: np.ndarray):
+    d = base.shape[0]
+    if d < 2:
+        return
+    order = np.argsort(-base, kind="stable")
+    top, second, bottom = order[0], order[1], order[-1]
+    if relation in ("votes_one_move", "histogram_one_move"):
+        for name, src, dst in (("mode_to_runner_up", top, second), ("runner_up_to_mode", second, top),
+                               ("mode_to_smallest", top, bottom)):
+            if src == dst or base[src] <= 0:
+                continue
+            nb = base.copy()
+            nb[src] -= 1
+            nb[dst] += 1
+            yield name, nb
+
+
+def generated_pairs(spec: Spec, anchors: list[Pair], max_generated: int = 12) -> list[Pair]:
+    """Pairs generated from the anchors' data by the relation's patterns (see module doc)."""
+    relation = spec.neighbours["relation"]
+    out: list[Pair] = []
+    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()):
+        return out
+    for anchor in anchors:
+        base = anchor.data
+        if not isinstance(base, np.ndarray) or base.ndim != 1 or base.size == 0 or base.dtype.kind not in "biuf":
+            continue
+        if relation in ("vector_l1", "vector_l2", "query_answers"):
+            gen = _patterns(relation, base.shape[0], sensitivity(spec, anchor.env), base.astype(float))
+        elif relation in ("votes_one_move", "histogram_one_move"):
+            gen = _moves(relation, base)
+        else:
+            continue
+        for name, nb in gen:
+            out.append(Pair(name=f"{anchor.name}/{name}", data=base, neighbour=nb, params=anchor.params,
+                            env=anchor.env, source="generated",
+                            description=f"{relation} pattern {name} from stress case {anchor.name}"))
+    return out
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    except Exception:  # noqa: BLE001 - incomparable structures are different
+        return False
+
+
+def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int = 12) -> list[Pair]:
+    """Stress cases, then generated pairs (deduplicated, at most ``max_generated``)."""
+    stress = stress_pairs(spec, params)
+    pairs: list[Pair] = []
+    for p in stress + generated_pairs(spec, stress):
+        if _same(p.data, p.neighbour):
+            continue
+        if any(_same(p.data, q.data) and _same(p.neighbour, q.neighbour) and p.params == q.params for q in pairs):
+            continue
+        if p.source == "generated" and sum(q.source == "generated" for q in pairs) >= max_generated:
+            continue
+        pairs.append(p)
+    return pairs

@@ -1,0 +1,847 @@
+"""Black-box privacy auditor: epsilon lower bounds with confidence, on neighbouring pairs.
+
+``audit(spec, implementation=None, ...)`` checks one implementation of a spec against the
+spec's privacy claim (epsilon, delta) and returns an :class:`AuditResult`.
+
+Method (one *round*; a default audit of a batched implementation may run a second, larger round)
+-----------------------------------------------------------------------------------------------
+1. **Pairs.** The spec's stress cases, then pairs generated from them by the neighbouring
+   relation's patterns (:mod:`.pairs`). With more than one pair, a *pilot* sample of each pair
+   predicts how large a bound it can give; the best ``keep_pairs`` are kept.
+2. **Training split** (1/3 of the round's samples per side, pilot samples included), cut in two
+   halves. On the *select* half every view of the output is searched for events:
+
+   * views: the output itself (scalars); for vectors and sequences each coordinate, the sum,
+     the mean-difference direction (continuous), a naive-Bayes log-likelihood-ratio score
+     fitted on the select half (a learned score), the whole row as one discrete outcome, and,
+     for outputs with few symbols v, the count of v and the position of the first v;
+   * events on a view: threshold events ``{s >= t}``, ``{s <= t}`` (thresholds at quantiles
+     reaching into both tails), and for discrete views likelihood-ratio ordered unions of
+     outcomes (prefixes of the outcomes sorted by estimated P[D]/P[D']);
+   * both orientations (D against D', and D' against D);
+   * an event is scored by the lower bound it would give on the test split if the
+     estimated probabilities were exact (:func:`.stats.predicted_eps_lower_bound`), which
+     accounts for delta (the best event maximises (p1 - delta)/p2) and for the confidence
+     interval widths (a tiny-probability event with a huge ratio does not win).
+
+   The best event per (pair, view, orientation, event family) is re-scored on the *rank*
+   half (honest estimates, shrunk to their one-sigma Clopper-Pearson bounds so that the
+   maximum over many small-count events is not over-rated); the best candidate, and up to two
+   close competitors from other (pair, orientation)s, are carried to the test split: K <= 3.
+   With several pairs, the pair search ranks each pair by the same rank score on a pilot
+   sample (1/20 of the round's samples) and keeps the best two.
+3. **Test split** (fresh 2/3 of the samples per side): for each carried candidate, counts
+   k1, k2; one-sided Clopper-Pearson bounds p_lo (numerator side) and p_hi (other side),
+   each at level alpha_round / (2K); eps_lb = ln((p_lo - delta) / p_hi).
+4. **Verdict.** "violation" iff some carried candidate has eps_lb > claimed epsilon of its pair
+   (+ a tolerance of 1e-9, for floating point only); the counterexample is that candidate.
+   Otherwise "no violation found", with tightness eps_lb / epsilon.
+
+Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
+before any sampling: two for a default audit of a batched implementation, one otherwise) and
+Bonferroni-split over the K candidates of each round; a candidate's two intervals get half
+each. Everything chosen (pairs, views, events, K) is chosen on data that the bound never uses.
+So, whatever the mechanism, P[some reported bound exceeds the true privacy loss of its pair
+at delta] <= alpha, and P["violation" | the mechanism keeps its claim] <= alpha. The bound
+reported is the maximum over all candidates of all rounds run, covered by the same event.
+
+Rounds. Default budget per side per kept pair: 10^6 (round 1), then 10^7 (round 2) for a
+batched implementation; 10^5 for a single-run (looped) one. Round 2 runs only when round 1 found
+no violation and round 1's test estimates predict that round 2 would bound the loss above
+1.05 x the claim (a power heuristic: it can change only the time taken, never the error
+rate). ``samples=N`` runs a single round of N samples per side (full alpha).
+
+Reproducibility: one seed per audit; every (round, pair, side, split) draws from
+``SeedSequence(seed, spawn_key=(round, pair, side, split))``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from dptestbed.spec import Spec
+
+from . import exact as exact_profiles
+from .pairs import Pair, candidate_pairs, claim as pair_claim
+from .runner import ImplementationError, Runner, implementation_ref, load_implementation
+from .stats import best_predicted, bonferroni, cp_lower, cp_upper, eps_lower_bound, predicted_eps_lower_bound
+
+__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR"]
+
+VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
+TOLERANCE = 1e-9
+K_MAX = 3
+KEEP_PAIRS = 2
+MAX_PAIRS = 16
+MAX_COORD_VIEWS = 16
+MAX_TRAIN_ELEMENTS = 60_000_000
+TEST_CHUNK_ELEMENTS = 8_000_000
+ESCALATE_MARGIN = 1.05
+EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
+RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
+
+
+class AuditError(ValueError):
+    """The spec cannot be audited as asked (no privacy claim, bad parameters, no pairs)."""
+
+
+# =========================================================================== results
+
+
+@dataclass
+class AuditResult:
+    spec: str
+    implementation: str | None
+    claim: dict
+    verdict: str
+    epsilon_lower_bound: float
+    exact_epsilon: float | None
+    confidence: float
+    samples_per_side: int
+    counterexample: dict | None
+    seconds: float
+    seed: int
+    pairs_tried: int = 0
+    events_tried: int = 0
+    reason: str | None = None
+    expected: str | None = None
+    params: dict = field(default_factory=dict)
+    best: dict | None = None
+    candidates: list = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
+    exact_epsilon_max: float | None = None
+    samples_per_second: float | None = None
+    runs: int = 0
+
+    @property
+    def exact_exceeds_claim(self) -> bool | None:
+        """Whether the exact profile of the spec's mechanism exceeds the claim on some pair
+        tried (independent of sampling; None when no exact profile is known)."""
+        if self.exact_epsilon_max is None:
+            return None
+        return any(p.get("exact_epsilon") is not None and p.get("claim") is not None
+                   and _num(p["exact_epsilon"]) > p["claim"]["epsilon"] + TOLERANCE for p in self.pairs)
+
+    @property
+    def tightness(self) -> float | None:
+        """epsilon_lower_bound / claimed epsilon."""
+        eps = self.claim.get("epsilon")
+        if self.verdict == IMPL_ERROR or not eps:
+            return None
+        return self.epsilon_lower_bound / eps
+
+    @property
+    def exact_tightness(self) -> float | None:
+        """epsilon_lower_bound / exact epsilon of the pair it was measured on."""
+        if self.verdict == IMPL_ERROR or not self.exact_epsilon or not math.isfinite(self.exact_epsilon):
+            return None
+        return self.epsilon_lower_bound / self.exact_epsilon
+
+    @property
+    def violation(self) -> bool:
+        return self.verdict == VIOLATION
+
+    def to_json(self) -> dict:
+        def num(x):
+            if x is None:
+                return None
+            x = float(x)
+            if math.isnan(x):
+                return None
+            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+        return _plain({
+            "spec": self.spec,
+            "implementation": self.implementation,
+            "params": self.params,
+            "claim": self.claim,
+            "epsilon_lower_bound": None if self.verdict == IMPL_ERROR else num(self.epsilon_lower_bound),
+            "exact_epsilon": num(self.exact_epsilon),
+            "exact_epsilon_max": num(self.exact_epsilon_max),
+            "exact_exceeds_claim": self.exact_exceeds_claim,
+            "tightness": num(self.tightness),
+            "exact_tightness": num(self.exact_tightness),
+            "confidence": self.confidence,
+            "samples_per_side": self.samples_per_side,
+            "verdict": self.verdict,
+            "expected": self.expected,
+            "counterexample": self.counterexample,
+            "best": self.best,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 3),
+            "seed": self.seed,
+            "pairs_tried": self.pairs_tried,
+            "events_tried": self.events_tried,
+            "runs": self.runs,
+            "samples_per_second": num(self.samples_per_second),
+            "rounds": self.rounds,
+            "candidates": self.candidates,
+            "pairs": self.pairs,
+            "tolerance": TOLERANCE,
+        })
+
+
+def _num(x) -> float:
+    if isinstance(x, str):
+        return math.inf if x == "inf" else -math.inf
+    return float(x)
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isnan(v):
+            return None
+        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+    if hasattr(value, "source") and hasattr(value, "latex"):
+        return value.source
+    return value
+
+
+# =========================================================================== views and events
+
+
+def _as2d(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    if x.ndim == 1:
+        return x[:, None]
+    return x.reshape(x.shape[0], -1)
+
+
+def _integral(x: np.ndarray) -> bool:
+    """Integer-valued (checked on at most 20,000 rows: decides which views are built)."""
+    if x.dtype.kind in "biu":
+        return True
+    x = x[:20_000]
+    finite = x[np.isfinite(x)] if x.size else x
+    return bool(np.all(finite == np.round(finite)))
+
+
+class Featurizer:
+    """1-D statistics ("views") of a mechanism's outputs, fitted on the select half."""
+
+    def __init__(self, x1: np.ndarray, x2: np.ndarray):
+        x1, x2 = _as2d(x1), _as2d(x2)
+        self.d = x1.shape[1]
+        pooled = np.concatenate([x1, x2])
+        self.views: list[str] = []
+        if self.d == 1:
+            self.views.append("value")
+            return
+        self.int_cols = np.array([j for j in range(self.d) if _integral(pooled[:, j])], dtype=np.int64)
+        self.cont_cols = np.setdiff1d(np.arange(self.d), self.int_cols)
+        self.views += [f"coord[{j}]" for j in range(min(self.d, MAX_COORD_VIEWS))]
+        self.views.append("sum")
+        if self.int_cols.size:
+            self.symbols = np.unique(pooled[:, self.int_cols])
+            self._fit_rows()
+            self.views.append("row")
+            if len(self.symbols) <= 6:
+                for v in self.symbols:
+                    self.views += [f"count(=={_fmt(v)})", f"first(=={_fmt(v)})"]
+        if self.cont_cols.size:
+            w = x1[:, self.cont_cols].astype(float).mean(0) - x2[:, self.cont_cols].astype(float).mean(0)
+            if np.isfinite(w).all() and np.linalg.norm(w) > 0:
+                self.direction = w / np.linalg.norm(w)
+                self.views.append("meandiff")
+        if self.d <= 256:
+            self._fit_nb(x1, x2)
+            self.views.append("nb")
+
+    # rows (of the integer-valued columns) as discrete outcomes --------------------------
+    def _fit_rows(self) -> None:
+        k = len(self.symbols)
+        self.radix = max(k, 2)
+        self.exact_rows = self.int_cols.size * math.log2(self.radix + 1) < 62
+        rng = np.random.default_rng(12345)
+        self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
+
+    def _row_codes(self, x: np.ndarray) -> np.ndarray:
+        x = x[:, self.int_cols]
+        known = _lookup(self.symbols, x)          # 1 + symbol index, 0 if unseen
+        if self.exact_rows:
+            code = np.zeros(x.shape[0], dtype=np.int64)
+            for j in range(x.shape[1]):
+                code = code * (self.radix + 1) + known[:, j]
+            return code
+        with np.errstate(over="ignore"):
+            return (known.astype(np.int64) * self.row_weights).sum(axis=1)
+
+    # naive Bayes log-likelihood ratio (a learned score) -------------------------------
+    def _fit_nb(self, x1: np.ndarray, x2: np.ndarray) -> None:
+        self.nb = []
+        n1, n2 = x1.shape[0], x2.shape[0]
+        for j in range(self.d):
+            a, b = x1[:, j], x2[:, j]
+            cats = np.unique(np.concatenate([a[:5000], b[:5000]]))
+            if len(cats) <= 64 and _integral(cats):
+                ca = np.bincount(_lookup(cats, a), minlength=len(cats) + 1)[1:]
+                cb = np.bincount(_lookup(cats, b), minlength=len(cats) + 1)[1:]
+                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                self.nb.append(("cat", cats, llr))
+            else:
+                pooled = np.concatenate([a, b]).astype(float)
+                edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 33)[1:-1]))
+                ca = np.bincount(np.searchsorted(edges, a, side="right"), minlength=len(edges) + 1)
+                cb = np.bincount(np.searchsorted(edges, b, side="right"), minlength=len(edges) + 1)
+                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                self.nb.append(("bin", edges, llr))
+
+    def _nb_score(self, x: np.ndarray) -> np.ndarray:
+        score = np.zeros(x.shape[0])
+        for j, (kind, keys, llr) in enumerate(self.nb):
+            col = x[:, j]
+            if kind == "cat":
+                idx = np.clip(np.searchsorted(keys, col), 0, len(keys) - 1)
+                score += np.where(keys[idx] == col, llr[idx], 0.0)
+            else:
+                score += llr[np.searchsorted(keys, col, side="right")]
+        return score
+
+    # ----------------------------------------------------------------------------------
+    def stat(self, view: str, x: np.ndarray) -> np.ndarray:
+        x = _as2d(x)
+        if view == "value":
+            return x[:, 0]
+        if view.startswith("coord["):
+            return x[:, int(view[6:-1])]
+        if view == "sum":
+            return x.sum(axis=1, dtype=float)
+        if view == "row":
+            return self._row_codes(x)
+        if view == "meandiff":
+            return x[:, self.cont_cols].astype(float) @ self.direction
+        if view == "nb":
+            return self._nb_score(x)
+        if view.startswith("count(=="):
+            v = float(view[8:-1])
+            return (x[:, self.int_cols] == v).sum(axis=1)
+        if view.startswith("first(=="):
+            v = float(view[8:-1])
+            hit = x[:, self.int_cols] == v
+            return np.where(hit.any(axis=1), hit.argmax(axis=1), self.int_cols.size)
+        raise KeyError(view)
+
+    def row_outcome(self, code) -> list | None:
+        """Decode a row code into the output row (exact codes only)."""
+        if not getattr(self, "exact_rows", False):
+            return None
+        digits = []
+        c = int(code)
+        for _ in range(self.int_cols.size):
+            c, r = divmod(c, self.radix + 1)
+            digits.append(r)
+        digits = digits[::-1]
+        if any(r == 0 for r in digits):
+            return None
+        return [_plain(self.symbols[r - 1]) for r in digits]
+
+
+def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """1 + index of each x in sorted ``keys``, 0 where x is not a key."""
+    idx = np.clip(np.searchsorted(keys, x), 0, len(keys) - 1)
+    return np.where(keys[idx] == x, idx + 1, 0)
+
+
+def _fmt(v) -> str:
+    v = float(v)
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
+@dataclass
+class Event:
+    view: str
+    kind: str                 # "ge" | "le" | "in"
+    threshold: float | None = None
+    values: np.ndarray | None = None
+
+    def indicator(self, s: np.ndarray) -> np.ndarray:
+        if self.kind == "ge":
+            return s >= self.threshold
+        if self.kind == "le":
+            return s <= self.threshold
+        return np.isin(s, self.values)
+
+    def describe(self, featurizer: Featurizer | None = None) -> str:
+        if self.kind in ("ge", "le"):
+            op = ">=" if self.kind == "ge" else "<="
+            return f"{self.view} {op} {self.threshold:.6g}"
+        vals = self.values
+        if self.view == "row" and featurizer is not None:
+            rows = [featurizer.row_outcome(c) for c in vals[:8]]
+            shown = ", ".join(str(r) for r in rows)
+        else:
+            shown = ", ".join(f"{v:.6g}" for v in np.asarray(vals[:8], dtype=float))
+        more = f", ... ({len(vals)} outcomes)" if len(vals) > 8 else ""
+        return f"{self.view} in {{{shown}{more}}}"
+
+    def to_json(self, featurizer: Featurizer | None = None) -> dict:
+        out = {"view": self.view, "kind": self.kind, "description": self.describe(featurizer)}
+        if self.kind in ("ge", "le"):
+            out["threshold"] = float(self.threshold)
+        else:
+            out["size"] = int(len(self.values))
+            if self.view == "row" and featurizer is not None and len(self.values) <= 64:
+                out["outcomes"] = [featurizer.row_outcome(c) for c in self.values]
+            elif len(self.values) <= 64:
+                out["outcomes"] = [_plain(v) for v in self.values]
+        return out
+
+
+def _threshold_grid(pooled_sorted: np.ndarray, values: np.ndarray | None, n_levels: int = 1024) -> np.ndarray:
+    """Candidate thresholds: every distinct value when there are few, else quantiles of the
+    pooled sample at levels reaching 1/n into both tails."""
+    if values is not None and len(values) <= 2 * n_levels:
+        return values
+    n = pooled_sorted.size
+    tail = np.geomspace(0.5 / n, 0.5, n_levels // 2)
+    levels = np.unique(np.concatenate([tail, 1 - tail]))
+    idx = np.clip((levels * n).astype(np.int64), 0, n - 1)
+    return np.unique(pooled_sorted[idx])
+
+
+def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alpha: float,
+                  view: str = "value", discrete: bool | None = None):
+    """Best events on one 1-D view of the select half.
+
+    ``s1``: statistic on D's outputs, ``s2``: on D''s. Returns ``(found, tried)``: ``found`` a
+    list of ``(orientation, family, event, predicted_bound)``, orientation +1 meaning the event
+    is more likely under D (D is the numerator side), -1 under D'; ``tried`` the number of
+    events scored.
+    """
+    n1, n2 = s1.shape[0], s2.shape[0]
+    out = []
+    tried = 0
+    a, b = np.sort(s1), np.sort(s2)
+    pooled = np.sort(np.concatenate([a, b]), kind="mergesort")
+    new = np.empty(pooled.size, dtype=bool)
+    new[0] = True
+    np.not_equal(pooled[1:], pooled[:-1], out=new[1:])
+    n_values = int(new.sum())
+    values = pooled[new] if n_values <= 200_000 else None
+    if discrete is None:
+        discrete = n_values <= 4096
+    # threshold events {s >= t}, {s <= t}
+    grid = _threshold_grid(pooled, values)
+    ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
+    ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
+    le1 = np.searchsorted(a, grid, "right") / n1
+    le2 = np.searchsorted(b, grid, "right") / n2
+    for orient in (1, -1):
+        best = None
+        for kind, p1, p2 in (("ge", ge1, ge2), ("le", le1, le2)):
+            num, den = (p1, p2) if orient == 1 else (p2, p1)
+            i, pred = best_predicted(num, den, n_test, delta, alpha)
+            tried += len(grid)
+            if best is None or pred > best[1]:
+                best = (Event(view, kind, threshold=float(grid[i])), pred)
+        if best and np.isfinite(best[1]):
+            out.append((orient, "threshold", best[0], best[1]))
+    # likelihood-ratio ordered unions of outcomes (discrete views)
+    if discrete and values is not None and len(values) > 2:
+        k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
+        k2 = (np.searchsorted(b, values, "right") - np.searchsorted(b, values, "left")).astype(float)
+        for orient in (1, -1):
+            num, den, nn, nd = (k1, k2, n1, n2) if orient == 1 else (k2, k1, n2, n1)
+            ratio = ((num + 0.5) / nn) / ((den + 0.5) / nd)
+            order = np.argsort(-ratio, kind="stable")
+            order = order[num[order] > 0]
+            if order.size == 0:
+                continue
+            cn, cd = np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd
+            i, pred = best_predicted(cn, cd, n_test, delta, alpha)
+            tried += len(order)
+            if np.isfinite(pred):
+                chosen = np.sort(values[order[: i + 1]])
+                out.append((orient, "lr_union", Event(view, "in", values=chosen), pred))
+    return out, tried
+
+
+# =========================================================================== the auditor
+
+
+@dataclass
+class _Candidate:
+    pair_index: int
+    orient: int
+    family: str
+    event: Event
+    featurizer: Featurizer
+    select_score: float
+    rank_score: float = -np.inf
+    k1: int = 0
+    k2: int = 0
+    n: int = 0
+    eps_lb: float = -np.inf
+    p_lo: float = 0.0
+    p_hi: float = 1.0
+    alpha: float = 0.0
+
+
+class _Progress:
+    """A one-line progress bar on stderr, shown only on a terminal and after 2 s."""
+
+    def __init__(self, enabled: bool, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = bool(enabled) and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.t0 = time.monotonic()
+        self.total = 1
+        self.done = 0
+        self.label = ""
+        self.last = 0.0
+        self.shown = False
+
+    def stage(self, label: str, total: int) -> None:
+        self.label, self.total, self.done = label, max(int(total), 1), 0
+        self.draw()
+
+    def add(self, n: int) -> None:
+        self.done += n
+        self.draw()
+
+    def draw(self, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and (now - self.t0 < 2.0 or now - self.last < 0.1):
+            return
+        self.last = now
+        frac = min(self.done / self.total, 1.0)
+        width = 30
+        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
+        self.stream.write(f"\r[{bar}] {frac * 100:5.1f}% {self.label[:40]:<40} {now - self.t0:6.1f}s")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.flush()
+
+
+class _Auditor:
+    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: _Progress):
+        self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
+        self.progress = progress
+        self.events_tried = 0
+        self.claims = [pair_claim(spec, p.env) for p in pairs]
+
+    def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(r, i, side, split)))
+
+    def draw(self, r, i, side, split, n):
+        pair = self.pairs[i]
+        data = pair.data if side == 0 else pair.neighbour
+        return self.runner.sample(data, n, rng=self.rng(r, i, side, split), params=pair.params,
+                                  progress=self.progress.add)
+
+    # selection on training data ------------------------------------------------------
+    def select(self, i, x1, x2, n_test, alpha_pred):
+        """Candidates for pair i from training outputs (select half / rank half)."""
+        delta = self.claims[i][1]
+        h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
+        s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
+        feat = Featurizer(s1, s2)
+        best: dict = {}
+        for view in feat.views:
+            a, b = feat.stat(view, s1), feat.stat(view, s2)
+            found, tried = search_events(a, b, n_test, delta, alpha_pred, view=view,
+                                         discrete=True if view == "row" else None)
+            self.events_tried += tried
+            for orient, family, event, pred in found:
+                key = (view, orient, family)
+                if key not in best or pred > best[key].select_score:
+                    best[key] = _Candidate(i, orient, family, event, feat, pred)
+        cands = list(best.values())
+        cache: dict = {}
+        for c in cands:
+            if c.event.view not in cache:
+                cache[c.event.view] = (feat.stat(c.event.view, r1), feat.stat(c.event.view, r2))
+            a, b = cache[c.event.view]
+            k1, k2 = int(c.event.indicator(a).sum()), int(c.event.indicator(b).sum())
+            (k_num, n_num), (k_den, n_den) = ((k1, a.size), (k2, b.size))[:: c.orient]
+            # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
+            # winner among many noisy small-count events does not look better than it is
+            num = cp_lower(k_num, n_num, RANK_SHRINK)
+            den = cp_upper(k_den, n_den, RANK_SHRINK)
+            c.rank_score = float(predicted_eps_lower_bound(num, den, n_test, delta, alpha_pred))
+        return cands
+
+    def margin(self, c: _Candidate, score: float) -> float:
+        return score - self.claims[c.pair_index][0]
+
+    def choose(self, cands: list[_Candidate]) -> list[_Candidate]:
+        """The best candidate and up to K_MAX - 1 close competitors of other (pair, orientation)s."""
+        cands = [c for c in cands if np.isfinite(c.rank_score)]
+        if not cands:
+            return []
+        cands.sort(key=lambda c: self.margin(c, c.rank_score), reverse=True)
+        best = cands[0]
+        chosen, seen = [best], {(best.pair_index, best.orient)}
+        slack = 0.1 * max(abs(best.rank_score), 0.1)
+        for c in cands[1:]:
+            if len(chosen) >= K_MAX:
+                break
+            if (c.pair_index, c.orient) in seen:
+                continue
+            if self.margin(c, c.rank_score) >= self.margin(best, best.rank_score) - slack:
+                chosen.append(c)
+                seen.add((c.pair_index, c.orient))
+        return chosen
+
+    # one round -------------------------------------------------------------------------
+    def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None):
+        n_train = max(N // 3, 200)
+        n_test = max(N - n_train, 200)
+        alpha_pred = alpha_round / K_MAX
+        info = {"round": r + 1, "samples_per_side": n_train + n_test, "train": n_train, "test": n_test,
+                "alpha": alpha_round}
+        pilot: dict[int, tuple] = {}
+        if kept is None:
+            kept = list(range(len(self.pairs)))
+            if len(self.pairs) > KEEP_PAIRS:
+                n_pilot = int(min(n_train, max(N // 20, 2000)))
+                self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
+                scores = []
+                for i in range(len(self.pairs)):
+                    x1 = self.draw(r, i, 0, 0, n_pilot)
+                    x2 = self.draw(r, i, 1, 0, n_pilot)
+                    pilot[i] = (x1, x2)
+                    cands = self.select(i, x1, x2, n_test, alpha_pred)
+                    score = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
+                    scores.append(score)
+                order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))
+                kept = order[:KEEP_PAIRS]
+                info["pair_scores"] = {self.pairs[i].name: _plain(scores[i]) for i in range(len(self.pairs))}
+                pilot = {i: pilot[i] for i in kept}
+        width = 1
+        # training
+        self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
+        cands = []
+        for i in kept:
+            have = pilot.get(i)
+            parts = []
+            for side in (0, 1):
+                x0 = have[side] if have else None
+                m = n_train - (x0.shape[0] if x0 is not None else 0)
+                x = self.draw(r, i, side, 1, m) if m > 0 else None
+                parts.append(x if x0 is None else (x0 if x is None else np.concatenate([x0, x])))
+            width = max(width, int(np.prod(parts[0].shape[1:])))
+            cands += self.select(i, parts[0], parts[1], n_test, alpha_pred)
+            del parts
+        chosen = self.choose(cands)
+        info["kept_pairs"] = [self.pairs[i].name for i in kept]
+        if not chosen:
+            info.update(K=0, eps_lb=None)
+            return info, [], kept
+        K = len(chosen)
+        alpha_c = bonferroni(alpha_round, K)
+        # test split, in chunks
+        test_pairs = sorted({c.pair_index for c in chosen})
+        self.progress.stage(f"round {r + 1}: estimation", 2 * n_test * len(test_pairs))
+        chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+        for i in test_pairs:
+            mine = [c for c in chosen if c.pair_index == i]
+            counts = np.zeros((len(mine), 2), dtype=np.int64)
+            for side in (0, 1):
+                rng = self.rng(r, i, side, 2)
+                data = self.pairs[i].data if side == 0 else self.pairs[i].neighbour
+                done = 0
+                while done < n_test:
+                    m = min(chunk, n_test - done)
+                    x = self.runner.sample(data, m, rng=rng, params=self.pairs[i].params, progress=self.progress.add)
+                    for j, c in enumerate(mine):
+                        counts[j, side] += int(c.event.indicator(c.featurizer.stat(c.event.view, x)).sum())
+                    done += m
+            for j, c in enumerate(mine):
+                delta = self.claims[i][1]
+                k_num, k_den = (counts[j, 0], counts[j, 1]) if c.orient == 1 else (counts[j, 1], counts[j, 0])
+                c.k1, c.k2, c.n, c.alpha = int(counts[j, 0]), int(counts[j, 1]), n_test, alpha_c
+                c.p_lo = float(cp_lower(k_num, n_test, alpha_c / 2))
+                c.p_hi = float(cp_upper(k_den, n_test, alpha_c / 2))
+                c.eps_lb = float(eps_lower_bound(k_num, n_test, k_den, n_test, delta, alpha_c))
+        info["K"] = K
+        info["eps_lb"] = max(c.eps_lb for c in chosen)
+        return info, chosen, kept
+
+
+def _resolve_impl(spec: Spec, implementation):
+    if implementation is None:
+        if not spec.implementation:
+            raise ImplementationError(f"spec {spec.id} names no reference implementation; give one (--impl)")
+        return load_implementation(spec.implementation), spec.implementation
+    if isinstance(implementation, str):
+        return load_implementation(implementation), implementation
+    if callable(implementation):
+        return implementation, implementation_ref(implementation)
+    raise ImplementationError(f"implementation {implementation!r} is neither a reference string nor a callable")
+
+
+def _candidate_json(aud: _Auditor, c: _Candidate) -> dict:
+    pair = aud.pairs[c.pair_index]
+    eps_claim, delta = aud.claims[c.pair_index]
+    n = c.n
+    return {
+        "pair": {**pair.to_json(), "params": pair.params},
+        "event": c.event.describe(c.featurizer),
+        "event_detail": c.event.to_json(c.featurizer),
+        "family": c.family,
+        "numerator": "data" if c.orient == 1 else "neighbour",
+        "p_data": c.k1 / n if n else None,
+        "p_neighbour": c.k2 / n if n else None,
+        "count_data": c.k1,
+        "count_neighbour": c.k2,
+        "n_per_side": n,
+        "p_lo": c.p_lo,
+        "p_hi": c.p_hi,
+        "alpha": c.alpha,
+        "epsilon_lower_bound": c.eps_lb,
+        "claim": {"epsilon": eps_claim, "delta": delta},
+        "exact_epsilon": pair.extra.get("exact_epsilon"),
+        "predicted_bound": c.rank_score,
+    }
+
+
+def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
+          confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
+          isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
+          rounds: list[int] | None = None, exact: bool = True) -> AuditResult:
+    """Audit ``implementation`` (default: the spec's reference implementation) against the
+    spec's privacy claim. See the module docstring for the method and its guarantee.
+
+    ``samples``: samples per side per pair for a single round (default: automatic rounds).
+    ``timeout``: seconds per call of a user implementation. ``isolate``: see
+    :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced).
+    """
+    t0 = time.perf_counter()
+    if spec.privacy is None:
+        raise AuditError(f"{spec.id} makes no privacy claim: nothing to audit")
+    if not 0 < confidence < 1:
+        raise AuditError(f"confidence must be in (0, 1), got {confidence}")
+    params = dict(params or {})
+    try:
+        env = spec.bind(params)
+        pairs = candidate_pairs(spec, params, max_generated=max(max_pairs - len(spec.stress_cases), 0))
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
+    pairs = pairs[:max_pairs]
+    if not pairs:
+        raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
+                         f"{spec.neighbours['relation']!r} has no generator for this input)")
+    eps_claim, delta_claim = pair_claim(spec, env)
+    result = AuditResult(
+        spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
+        verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
+        samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
+        expected=VIOLATION if spec.broken else None,
+        params={k: env[k] for k in spec.parameters if k in env},
+    )
+    result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}
+                    for p in pairs]
+    bar = _Progress(progress)
+    try:
+        impl, ref = _resolve_impl(spec, implementation)
+        result.implementation = ref
+    except ImplementationError as exc:
+        result.implementation = implementation if isinstance(implementation, str) else spec.implementation
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+        result.seconds = time.perf_counter() - t0
+        return result
+    runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+    if rounds is None:
+        if samples is not None:
+            rounds = [int(samples)]
+        elif runner.batched:
+            rounds = [1_000_000, 10_000_000]
+        else:
+            rounds = [100_000]
+    rounds = [int(n) for n in rounds]
+    if any(n < 300 for n in rounds):
+        raise AuditError("samples must be at least 300 per side")
+    alpha = 1 - confidence
+    alpha_round = alpha / len(rounds)
+    aud = _Auditor(spec, pairs, runner, int(seed), bar)
+    all_chosen: list[_Candidate] = []
+    kept = None
+    try:
+        for r, N in enumerate(rounds):
+            info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
+            result.samples_per_side += N
+            for c in chosen:
+                all_chosen.append(c)
+            info["candidates"] = len(chosen)
+            result.rounds.append(info)
+            if any(c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE for c in chosen):
+                break
+            if r + 1 < len(rounds) and chosen:
+                best = max(chosen, key=lambda c: aud.margin(c, c.eps_lb))
+                k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
+                n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
+                pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next,
+                                                       aud.claims[best.pair_index][1], alpha_round / K_MAX))
+                info["predicted_next"] = pred
+                claim_eps = aud.claims[best.pair_index][0]
+                if not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
+                    break
+            elif not chosen:
+                break
+    except ImplementationError as exc:
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+    finally:
+        runner.close()
+        bar.close()
+    result.events_tried = aud.events_tried
+    result.runs = runner.calls
+    result.samples_per_second = runner.calls / runner.seconds if runner.seconds > 0 else None
+    if exact:
+        _attach_exact(spec, aud, result, all_chosen)
+    result.candidates = [_candidate_json(aud, c) for c in all_chosen]
+    if all_chosen:
+        best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))
+        result.best = _candidate_json(aud, best)
+        result.epsilon_lower_bound = max(0.0, max(c.eps_lb for c in all_chosen))
+        result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
+        if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
+            result.verdict = VIOLATION
+            result.counterexample = result.best
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _attach_exact(spec: Spec, aud: _Auditor, result: AuditResult, chosen: list[_Candidate]) -> None:
+    """Exact epsilon of every pair tried (pairs with a carried candidate first; the others only
+    while the total stays under EXACT_BUDGET seconds)."""
+    values = []
+    wanted = sorted({c.pair_index for c in chosen})
+    t0 = time.perf_counter()
+    for i in wanted + [i for i in range(len(aud.pairs)) if i not in wanted]:
+        pair = aud.pairs[i]
+        if i not in wanted and time.perf_counter() - t0 > EXACT_BUDGET:
+            break
+        try:
+            value = exact_profiles.exact_epsilon(spec, pair, aud.claims[i][1])
+        except Exception as exc:  # noqa: BLE001 - an exact profile must never break an audit
+            value = None
+            pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"
+        pair.extra["exact_epsilon"] = value
+        result.pairs[i]["exact_epsilon"] = _plain(value)
+        if value is not None:
+            values.append(value)
+    result.exact_epsilon_max = max(values) if values else None

@@ -1,0 +1,451 @@
+"""Loading implementations and running them safely.
+
+Contract
+--------
+``load_implementation(ref)`` resolves ``"package.module:function"`` or
+``"path/to/file.py:function"`` to the callable (importing a user file runs that file: it is
+the user's own code). Anything that goes wrong raises :class:`ImplementationError` whose
+``reason`` is one line.
+
+``call_batch(impl, data, n, rng=rng, params=params, timeout=seconds)`` returns ``n``
+independent outputs of ``impl`` on ``data``, stacked on axis 0 as one numeric numpy array
+(shape ``(n,)`` for scalar outputs, ``(n, d)`` for vectors / sequences). It uses
+``impl.batch(data, n, *, rng, **params)`` when present, otherwise calls
+``impl(data, rng=rng, **params)`` ``n`` times. Only the parameters a function's signature
+names are passed (all of them when it takes ``**params``).
+
+Where code runs:
+* reference implementations (modules under ``dptestbed.impl``) with a batch sampler run in
+  this process (they are ours, vectorised, and fast);
+* everything else (user code, and any single-run loop) runs in worker processes, with
+  ``timeout`` seconds allowed per call (per call of ``batch`` for a user batch sampler). A
+  call that raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills
+  its process, or overruns its timeout raises ``ImplementationError``; the worker is killed
+  and replaced, the caller never crashes.
+
+Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
+cut into fixed blocks of :data:`BLOCK` calls, each with its own generator seeded from
+``rng``, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import multiprocessing as mp
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = [
+    "ImplementationError", "load_implementation", "call_batch", "Runner", "implementation_ref",
+    "is_trusted",
+]
+
+BLOCK = 2000            # single-run calls per worker task
+BATCH_CHUNK = 1 << 20   # rows per call of a batch sampler
+USER_BATCH_CHUNK = 100_000
+
+
+class ImplementationError(Exception):
+    """An implementation that cannot be loaded or misbehaves; ``reason`` says how."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+
+_REFS: dict[int, str] = {}
+
+
+def implementation_ref(impl: Callable) -> str:
+    """The reference an implementation was loaded by, else ``module:qualname``."""
+    ref = _REFS.get(id(impl))
+    if ref:
+        return ref
+    return f"{getattr(impl, '__module__', '?')}:{getattr(impl, '__qualname__', repr(impl))}"
+
+
+def is_trusted(impl: Callable) -> bool:
+    """A reference implementation of this package (runs in-process when batched)."""
+    return str(getattr(impl, "__module__", "")).startswith("dptestbed.impl")
+
+
+def load_implementation(ref: str) -> Callable:
+    """``"pkg.module:function"`` or ``"path/to/file.py:function"`` -> the function."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise ImplementationError(f"implementation {ref!r}: expected 'package.module:function' or 'path/to/file.py:function'")
+    target, _, name = ref.rpartition(":")
+    if not name.isidentifier():
+        raise ImplementationError(f"implementation {ref!r}: {name!r} is not a function name")
+    if target.endswith(".py") or os.sep in target or "/" in target:
+        path = Path(target).expanduser().resolve()
+        if not path.is_file():
+            raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
+        module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
+        try:
+            module_spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_name] = module
+            module_spec.loader.exec_module(module)
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
+            sys.modules.pop(module_name, None)
+            raise ImplementationError(f"importing {path.name} raised {_describe(exc)}") from None
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ModuleNotFoundError as exc:
+            raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+        except BaseException as exc:  # noqa: BLE001
+            raise ImplementationError(f"importing {target} raised {_describe(exc)}") from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise ImplementationError(f"implementation {ref!r}: {target} has no attribute {name!r}")
+    if not callable(fn):
+        raise ImplementationError(f"implementation {ref!r}: {name} is not callable")
+    _check_signature(fn, ref)
+    _REFS[id(fn)] = ref
+    return fn
+
+
+def _check_signature(fn: Callable, ref: str) -> None:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = sig.parameters.values()
+    if not any(p.kind is p.VAR_KEYWORD for p in params) and "rng" not in sig.parameters:
+        raise ImplementationError(f"implementation {ref!r}: must accept the keyword argument 'rng' "
+                                  f"(contract: mechanism(data, *, rng, **params))")
+
+
+def _describe(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}{': ' + msg if msg else ''}{where}"
+
+
+def _accepted(fn: Callable, params: dict) -> dict:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return dict(params)
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return dict(params)
+    return {k: v for k, v in params.items() if k in sig.parameters}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _validate_stack(outputs: list, where: str) -> np.ndarray:
+    """Single-run outputs -> stacked numeric array, or ImplementationError."""
+    first = None
+    arrays = []
+    for i, out in enumerate(outputs):
+        arr = _numeric(out, f"{where}, call {i + 1}")
+        if first is None:
+            first = arr.shape
+        elif arr.shape != first:
+            raise ImplementationError(f"returned outputs of different shapes {first} and {arr.shape} ({where}, call {i + 1})")
+        arrays.append(arr)
+    stacked = np.stack(arrays) if arrays else np.zeros((0,))
+    _check_nan(stacked, where)
+    return stacked
+
+
+def _numeric(out, where: str) -> np.ndarray:
+    if out is None:
+        raise ImplementationError(f"returned None ({where})")
+    if isinstance(out, (str, bytes, dict, set)):
+        raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
+    try:
+        arr = np.asarray(out)
+    except Exception:  # noqa: BLE001
+        raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
+    if arr.dtype.kind not in "biuf":
+        raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
+    return arr
+
+
+def _check_nan(arr: np.ndarray, where: str) -> None:
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ImplementationError(f"returned NaN ({where})")
+
+
+def _validate_batch(out, n: int, where: str) -> np.ndarray:
+    arr = _numeric(out, where)
+    if arr.ndim == 0 or arr.shape[0] != n:
+        raise ImplementationError(f"batch sampler returned shape {arr.shape}; expected {n} outputs on axis 0 ({where})")
+    _check_nan(arr, where)
+    return arr
+
+
+# --------------------------------------------------------------------------- worker processes
+
+
+def _worker_main(impl, conn, counter) -> None:
+    """Worker loop: receive tasks, run the user function, send stacked outputs or a reason."""
+    try:  # user prints must not corrupt the auditor's stdout (e.g. --json)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    except Exception:  # noqa: BLE001
+        pass
+    if isinstance(impl, str):
+        impl = load_implementation(impl)
+    try:
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except Exception:  # noqa: BLE001
+        pass
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        mode, data, n, seed, params = task
+        try:
+            rng = np.random.default_rng(seed)
+            if mode == "batch":
+                out = impl.batch(data, n, rng=rng, **_accepted(impl.batch, params))
+                counter.value += 1
+                result = _validate_batch(out, n, "batch sampler")
+            else:
+                kwargs = _accepted(impl, params)
+                outs = []
+                for _ in range(n):
+                    outs.append(impl(data, rng=rng, **kwargs))
+                    counter.value += 1
+                result = _validate_stack(outs, "single-run function")
+            conn.send(("ok", result))
+        except ImplementationError as exc:
+            conn.send(("error", exc.reason))
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything
+            try:
+                conn.send(("error", f"raised {_describe(exc)}"))
+            except Exception:  # noqa: BLE001
+                return
+
+
+def _context():
+    methods = mp.get_all_start_methods()
+    return mp.get_context("fork" if "fork" in methods else "spawn")
+
+
+class _Worker:
+    def __init__(self, impl: Callable):
+        ctx = _context()
+        self.conn, child = ctx.Pipe()
+        self.counter = ctx.Value("q", 0, lock=False)
+        target = impl if ctx.get_start_method() == "fork" else implementation_ref(impl)
+        self.proc = ctx.Process(target=_worker_main, args=(target, child, self.counter), daemon=True)
+        self.proc.start()
+        child.close()
+        self.busy = False
+        self.last_count = 0
+        self.last_change = time.monotonic()
+
+    def submit(self, task) -> None:
+        self.conn.send(task)
+        self.busy = True
+        self.last_count = self.counter.value
+        self.last_change = time.monotonic()
+
+    def poll(self, timeout: float):
+        """None while running; ("ok", array) / ("error", reason) when done."""
+        if self.conn.poll(0):
+            self.busy = False
+            try:
+                return self.conn.recv()
+            except (EOFError, OSError):
+                return ("error", self._death())
+        if not self.proc.is_alive():
+            self.busy = False
+            return ("error", self._death())
+        now = time.monotonic()
+        count = self.counter.value
+        if count != self.last_count:
+            self.last_count, self.last_change = count, now
+        elif now - self.last_change > timeout:
+            self.kill()
+            return ("error", f"timed out: one call ran longer than {timeout:g} s")
+        return None
+
+    def _death(self) -> str:
+        self.proc.join(0.5)
+        return f"the worker process died (exit code {self.proc.exitcode}) while running the implementation"
+
+    def kill(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(1.0)
+        self.conn.close()
+        self.busy = False
+
+    def close(self) -> None:
+        if self.proc.is_alive():
+            try:
+                self.conn.send(None)
+            except Exception:  # noqa: BLE001
+                pass
+            self.proc.join(0.5)
+            if self.proc.is_alive():
+                self.proc.kill()
+                self.proc.join(1.0)
+        self.conn.close()
+
+
+class Runner:
+    """Samples one implementation many times; owns its worker processes.
+
+    ``isolate``: None (default) runs trusted batch samplers in-process and everything else in
+    workers; True always uses workers; False always runs in-process (no timeout; for tests).
+    """
+
+    def __init__(self, impl: Callable, *, timeout: float = 60.0, workers: int | None = None,
+                 isolate: bool | None = None):
+        if not callable(impl):
+            raise ImplementationError(f"implementation {impl!r} is not callable")
+        self.impl = impl
+        self.timeout = float(timeout)
+        self.has_batch = callable(getattr(impl, "batch", None))
+        if isolate is None:
+            isolate = not (self.has_batch and is_trusted(impl))
+        self.isolate = isolate
+        self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self._workers: list[_Worker] = []
+        self.calls = 0
+        self.seconds = 0.0
+
+    @property
+    def batched(self) -> bool:
+        return self.has_batch
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        for w in self._workers:
+            w.close()
+        self._workers = []
+
+    def sample(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None,
+               progress: Callable[[int], None] | None = None) -> np.ndarray:
+        params = dict(params or {})
+        n = int(n)
+        t0 = time.perf_counter()
+        try:
+            if not self.isolate:
+                out = self._in_process(data, n, rng, params, progress)
+            else:
+                out = self._in_workers(data, n, rng, params, progress)
+        finally:
+            self.seconds += time.perf_counter() - t0
+        self.calls += n
+        return out
+
+    # in this process -----------------------------------------------------------------
+    def _in_process(self, data, n, rng, params, progress):
+        if self.has_batch:
+            kwargs = _accepted(self.impl.batch, params)
+            parts, done = [], 0
+            while done < n:
+                m = min(BATCH_CHUNK, n - done)
+                try:
+                    out = self.impl.batch(data, m, rng=rng, **kwargs)
+                except Exception as exc:  # noqa: BLE001
+                    raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
+                parts.append(_validate_batch(out, m, "batch sampler"))
+                done += m
+                if progress:
+                    progress(m)
+            if len(parts) == 1:
+                return parts[0]
+            if len({p.shape[1:] for p in parts}) > 1:
+                raise ImplementationError("batch sampler returned outputs of different shapes across calls")
+            return np.concatenate(parts)
+        kwargs = _accepted(self.impl, params)
+        outs = []
+        for i in range(n):
+            try:
+                outs.append(self.impl(data, rng=rng, **kwargs))
+            except Exception as exc:  # noqa: BLE001
+                raise ImplementationError(f"raised {_describe(exc)}") from None
+            if progress and (i + 1) % BLOCK == 0:
+                progress(BLOCK)
+        return _validate_stack(outs, "single-run function")
+
+    # in worker processes --------------------------------------------------------------
+    def _in_workers(self, data, n, rng, params, progress):
+        if self.has_batch:
+            sizes = _split(n, USER_BATCH_CHUNK)
+            mode = "batch"
+        else:
+            sizes = _split(n, BLOCK)
+            mode = "loop"
+        seeds = rng.integers(0, 2**63 - 1, size=len(sizes), dtype=np.int64)
+        while len(self._workers) < min(self.n_workers, len(sizes)):
+            self._workers.append(_Worker(self.impl))
+        results: list[np.ndarray | None] = [None] * len(sizes)
+        pending = list(range(len(sizes)))
+        running: dict[int, int] = {}   # worker index -> task index
+        try:
+            while pending or running:
+                for wi, w in enumerate(self._workers):
+                    if wi not in running and pending:
+                        ti = pending.pop(0)
+                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params))
+                        running[wi] = ti
+                for wi in list(running):
+                    msg = self._workers[wi].poll(self.timeout)
+                    if msg is None:
+                        continue
+                    ti = running.pop(wi)
+                    kind, payload = msg
+                    if kind != "ok":
+                        raise ImplementationError(str(payload))
+                    results[ti] = payload
+                    if progress:
+                        progress(sizes[ti])
+                if running:
+                    _wait([self._workers[wi] for wi in running], 0.05)
+        except BaseException:
+            for w in self._workers:
+                w.kill()
+            self._workers = []
+            raise
+        shapes = {r.shape[1:] for r in results}
+        if len(shapes) > 1:
+            raise ImplementationError(f"returned outputs of different shapes {sorted(shapes)}")
+        return results[0] if len(results) == 1 else np.concatenate(results)
+
+
+def _wait(workers: list[_Worker], timeout: float) -> None:
+    from multiprocessing.connection import wait
+    wait([w.conn for w in workers] + [w.proc.sentinel for w in workers], timeout)
+
+
+def _split(n: int, block: int) -> list[int]:
+    sizes = [block] * (n // block)
+    if n % block or not sizes:
+        sizes.append(n % block if n % block else n)
+    return sizes
+
+
+def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
+               timeout: float = 60.0, isolate: bool | None = None) -> np.ndarray:
+    """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring)."""
+    with Runner(impl, timeout=timeout, isolate=isolate) as runner:
+        return runner.sample(data, n, rng=rng, params=params)

@@ -1,0 +1,552 @@
+"""What ``dptestbed verify`` and ``dptestbed check`` run, and how.
+
+A run is planned first (:func:`plan`): one *item* per privacy audit of a spec and one per
+(theorem experiment, implementation) pair, the negative controls included, so the family
+size of the multiple-testing correction is known before anything runs. Then
+:func:`execute` runs the items:
+
+* each item in its own process (``fork``; its own process group, so a hung implementation
+  and any workers it started are killed together), at most ``jobs`` at a time, each with a
+  time limit; a crash, a hang or an exception makes that item an ``error`` and the rest of
+  the run goes on (``isolate=False`` runs items in this process, for tests and the pytest
+  plugin);
+* one seed per run: item ``i`` draws from ``SeedSequence(seed, spawn_key=(crc32(item id),))``,
+  a spawned child keyed by the item's id, so a result does not depend on which other items
+  run, in which order, or on how many workers;
+* ``results.json`` is rewritten atomically (temp file + ``os.replace``) after every completed
+  item, so an interrupted run leaves a valid file with everything computed so far
+  (``run.complete`` is false until the end).
+
+Suites: ``quick`` (default; small trial counts; the specs that have an implementation) and
+``full`` (larger trial counts and audit samples, every spec; specs without an implementation
+are listed as not checked).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from dptestbed.spec import Catalogue, Spec
+
+from . import theorems as thm
+from .experiments import Control, Experiment, experiments_for, unchecked_theorems
+
+RESULTS_FORMAT = "dptestbed-results/1"
+AUDIT_SAMPLES = {"quick": None, "full": 2_000_000}  # None: the auditor's default
+AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
+CALL_TIMEOUT = 60.0  # one call of a user implementation
+
+
+@dataclass
+class Item:
+    id: str
+    kind: str  # "audit" | "theorem"
+    spec: str
+    expected: str | None = None
+    implementation: str | None = None  # None: the spec's reference implementation
+    target: str = "reference"  # reference | user | control
+    experiment: Experiment | None = None
+    control: Control | None = None
+    timeout: float = 120.0
+    cost: float = 1.0
+
+    @property
+    def label(self) -> str:
+        if self.kind == "audit":
+            return f"privacy audit {self.spec}" + (" (control)" if self.expected else "")
+        who = f"control {self.control.name}" if self.control else self.target
+        return f"{self.spec} {self.experiment.ref} {self.experiment.name} [{who}]"
+
+
+@dataclass
+class Plan:
+    suite: str
+    items: list[Item]
+    specs: list[Spec]
+    not_checked: list[dict]
+    implementation: str | None = None
+    family_alpha: float = thm.FAMILY_ALPHA
+    call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
+
+    @property
+    def n_audits(self) -> int:
+        return sum(1 for i in self.items if i.kind == "audit" and not i.expected)
+
+    @property
+    def n_tests(self) -> int:
+        return sum(1 for i in self.items if i.kind == "theorem" and not i.control
+                   and i.experiment.kind in thm.STATISTICAL_KINDS)
+
+    @property
+    def family(self) -> int:
+        return thm.family_size(self.n_tests, self.n_audits)
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = None) -> list[Spec]:
+    """The specs a run covers: the given ids (and their deliberately broken variants, which are
+    the controls of their privacy audit), else every spec with an implementation (quick) or
+    every spec (full)."""
+    if spec_ids:
+        chosen = []
+        for spec_id in spec_ids:
+            spec = catalogue.get_spec(spec_id)  # KeyError with a hint for unknown ids
+            if spec not in chosen:
+                chosen.append(spec)
+            for other in catalogue.values():
+                if other.variant_of == spec.id and other.broken and other not in chosen:
+                    chosen.append(other)
+        return chosen
+    if suite == "quick":
+        return [s for s in catalogue.values() if s.implementation]
+    return list(catalogue.values())
+
+
+def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None = None,
+         implementation: str | None = None, controls: bool = True, audits: bool = True,
+         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT) -> Plan:
+    """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
+    privacy audit run against that implementation instead of the reference one, and the
+    broken-spec audits (controls of the auditor, not of the user's code) are left out."""
+    if suite not in ("quick", "full"):
+        raise ValueError(f"unknown suite {suite!r}; choose quick or full")
+    specs = select_specs(catalogue, suite, spec_ids)
+    if implementation is not None:
+        specs = [s for s in specs if not s.broken]
+    items: list[Item] = []
+    not_checked: list[dict] = []
+    for spec in specs:
+        impl = implementation or spec.implementation
+        missing = None if implementation else _missing_module(spec.implementation)
+        if missing:
+            for ref in [spec.privacy.theorem] if (audits and spec.privacy is not None) else []:
+                not_checked.append({"spec": spec.id, "ref": ref, "kind": "privacy", "status": missing})
+            if theorems and not spec.broken:
+                for exp in experiments_for(spec):
+                    not_checked.append({"spec": spec.id, "ref": exp.ref, "kind": exp.kind,
+                                        "status": f"{missing} ({exp.name})"})
+                not_checked.extend(unchecked_theorems(spec))
+            continue
+        if audits and spec.privacy is not None:
+            if impl:
+                expected = "violation" if spec.broken else None
+                items.append(Item(f"privacy | {spec.id}", "audit", spec.id, expected, implementation,
+                                  "user" if implementation else "reference", timeout=AUDIT_TIMEOUT[suite], cost=50.0))
+            else:
+                not_checked.append({"spec": spec.id, "ref": spec.privacy.theorem, "kind": "privacy",
+                                    "status": "not checked: the spec has no implementation"})
+        if not theorems or spec.broken:
+            continue
+        for exp in experiments_for(spec):
+            if not impl:
+                not_checked.append({"spec": spec.id, "ref": exp.ref, "kind": exp.kind,
+                                    "status": f"not checked ({exp.name}): the spec has no implementation"})
+                continue
+            target = "user" if implementation else "reference"
+            items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
+                              impl, target, exp, timeout=exp.seconds[suite],
+                              cost=exp.trials[suite] / 10_000))
+            if controls:
+                for control in exp.controls:
+                    items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
+                                      spec.id, "violated", control.implementation, "control", exp, control,
+                                      timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
+        not_checked.extend(unchecked_theorems(spec))
+    return Plan(suite, items, specs, not_checked, implementation, family_alpha, call_timeout)
+
+
+def _missing_module(ref: str | None) -> str | None:
+    """Why the reference implementation ``ref`` is not available (its module does not exist
+    yet), or None. Any other import problem is left to the item, which reports an error."""
+    import importlib.util
+
+    if not ref:
+        return None
+    module = ref.partition(":")[0]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else f"not checked: the reference implementation module {module} does not exist yet"
+
+
+def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:
+    """The item's own stream: a child of the run's SeedSequence keyed by the item id."""
+    return np.random.SeedSequence(int(seed), spawn_key=(zlib.crc32(item_id.encode("utf-8")),))
+
+
+# --------------------------------------------------------------------------- one item
+
+
+def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolate_calls=None) -> dict:
+    """Run one item; never raises (errors become results with verdict "error")."""
+    seq = item_seed(seed, item.id)
+    spec = catalogue[item.spec]
+    if item.kind == "theorem":
+        return thm.run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
+                             rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
+                             target=item.target, isolate=isolate_calls)
+    return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]))
+
+
+def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
+    t0 = time.perf_counter()
+    confidence = 1 - plan_.family_alpha / plan_.family
+    base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
+            "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
+            "broken": spec.broken, "variant_of": spec.variant_of}
+    try:
+        from .privacy import audit
+
+        result = audit(spec, implementation=item.implementation, params=None, samples=AUDIT_SAMPLES[plan_.suite],
+                       confidence=confidence, seed=seed, timeout=plan_.call_timeout, progress=False)
+        data = result.to_json() if hasattr(result, "to_json") else dict(result)
+        data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
+        data["id"], data["target"] = item.id, item.target
+        if data.get("expected") is None:
+            data["expected"] = item.expected
+    except Exception as exc:  # noqa: BLE001
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+        data = {**base, "verdict": "error", "error": f"{type(exc).__name__}: {exc}{where}"}
+    data.setdefault("seconds", time.perf_counter() - t0)
+    from .cli import jsonable
+    return jsonable(data)
+
+
+def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
+    """The result of an item that did not finish (crash, timeout, interrupted)."""
+    if item.kind == "audit":
+        return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
+                "expected": item.expected, "verdict": "error", "error": reason, "seconds": seconds}
+    exp = item.experiment
+    return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
+            "title": exp.title, "instance": exp.instance, "predicate": exp.predicate,
+            "target": item.target, "implementation": item.implementation,
+            "control": None if item.control is None else {"name": item.control.name,
+                                                          "description": item.control.description},
+            "expected": item.expected, "trials": None, "failures": None, "beta": None,
+            "failure_rate_upper": None, "p_value": None, "slack": None,
+            "verdict": "error", "error": reason, "seconds": seconds}
+
+
+# --------------------------------------------------------------------------- execution
+
+
+def _child(item, catalogue, plan_, seed, conn):
+    try:
+        os.setpgrp()  # own process group: a timeout kills the item and its workers together
+    except OSError:
+        pass
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):
+        pass
+    try:
+        result = run_item(item, catalogue, plan_, seed)
+    except BaseException as exc:  # noqa: BLE001
+        result = error_result(item, f"{type(exc).__name__}: {exc}")
+    try:
+        conn.send(result)
+    finally:
+        conn.close()
+
+
+def _kill_group(proc) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    try:
+        proc.kill()
+    except Exception:  # noqa: BLE001
+        pass
+    proc.join(2.0)
+
+
+def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
+            on_result: Callable[[Item, dict], None] | None = None, on_start: Callable[[Item], None] | None = None,
+            time_scale: float = 1.0) -> list[tuple[Item, dict]]:
+    """Run every item of the plan; returns ``(item, result)`` pairs in plan order."""
+    order = sorted(range(len(plan_.items)), key=lambda i: -plan_.items[i].cost)
+    results: dict[int, dict] = {}
+    if not isolate:
+        for i in order:
+            item = plan_.items[i]
+            if on_start:
+                on_start(item)
+            results[i] = run_item(item, catalogue, plan_, seed, isolate_calls=None)
+            if on_result:
+                on_result(item, results[i])
+        return [(plan_.items[i], results[i]) for i in range(len(plan_.items))]
+
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork")
+    pending = list(order)
+    running: dict[int, tuple] = {}  # index -> (proc, conn, started)
+    jobs = max(1, int(jobs))
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                i = pending.pop(0)
+                item = plan_.items[i]
+                if on_start:
+                    on_start(item)
+                parent, child = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child), daemon=False)
+                proc.start()
+                child.close()
+                running[i] = (proc, parent, time.monotonic())
+            waitables = []
+            for proc, conn, _ in running.values():
+                waitables += [conn, proc.sentinel]
+            wait(waitables, timeout=0.5)
+            now = time.monotonic()
+            for i in list(running):
+                proc, conn, started = running[i]
+                item = plan_.items[i]
+                result = None
+                if conn.poll(0):
+                    try:
+                        result = conn.recv()
+                    except (EOFError, OSError):
+                        result = error_result(item, f"the item's process died (exit code {proc.exitcode})",
+                                              now - started)
+                    proc.join(5.0)
+                    if proc.is_alive():
+                        _kill_group(proc)
+                elif not proc.is_alive():
+                    proc.join()
+                    result = error_result(item, f"the item's process died (exit code {proc.exitcode}) "
+                                                "without a result", now - started)
+                elif now - started > item.timeout * time_scale:
+                    _kill_group(proc)
+                    result = error_result(item, f"timed out after {item.timeout * time_scale:g} s", now - started)
+                if result is None:
+                    continue
+                conn.close()
+                del running[i]
+                results[i] = result
+                if on_result:
+                    on_result(item, result)
+    except BaseException:
+        for proc, conn, started in running.values():
+            _kill_group(proc)
+        raise
+    return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
+
+
+# --------------------------------------------------------------------------- results document
+
+
+def versions() -> dict:
+    import importlib.metadata as md
+
+    out = {"python": platform.python_version()}
+    for name in ("dptestbed", "numpy", "scipy", "statsmodels", "matplotlib"):
+        try:
+            out[name] = md.version(name)
+        except md.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    commit = out.stdout.strip()
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        dirty = ""
+    return commit + ("-dirty" if dirty else "") if commit else None
+
+
+def spec_record(spec: Spec, plan_: Plan) -> dict:
+    """What the report needs to show a spec: identity, claims and theorems with formulas."""
+    from .cli import jsonable
+    from .experiments import REGISTRY, theorem_values
+
+    env = spec.bind()
+
+    def formula(f, scope):
+        value = f.evaluate(scope) if f.names <= scope.keys() else None
+        return {"formula": f.source, "latex": f.latex(), "value": jsonable(value)}
+
+    theorems = []
+    for t in spec.theorems:
+        scope = theorem_values(spec, t.ref, env)
+        exps = REGISTRY.get((spec.id, t.ref), [])
+        if exps:
+            status = "checked"
+        elif t.kind == "privacy" and spec.privacy is not None:
+            status = "covered by the privacy audit" if any(
+                i.kind == "audit" and i.spec == spec.id for i in plan_.items) else "not checked (no implementation)"
+        else:
+            status = "not yet checked"
+        theorems.append({
+            "ref": t.ref, "kind": t.kind, "statement": t.statement, "constant": t.constant,
+            "quantities": {n: formula(f, scope) for n, f in t.quantities.items()},
+            "preconditions": [formula(f, scope) for f in t.preconditions],
+            "assumptions": list(t.assumptions), "check": t.check, "status": status,
+            "experiments": [e.name for e in exps],
+        })
+    privacy = None
+    if spec.privacy is not None:
+        privacy = {"epsilon": formula(spec.privacy.epsilon, env), "delta": formula(spec.privacy.delta, env),
+                   "theorem": spec.privacy.theorem, "neighbours": spec.neighbours.get("relation"),
+                   "neighbours_description": spec.neighbours.get("description")}
+    return jsonable({
+        "id": spec.id, "title": spec.title, "summary": spec.summary, "source": spec.source,
+        "implementation": spec.implementation, "variant_of": spec.variant_of, "broken": spec.broken,
+        "erratum": spec.erratum,
+        "parameters": {n: env.get(n) for n in spec.parameters},
+        "derived": {n: {"formula": d.formula.source, "latex": d.formula.latex(), "value": env.get(n),
+                        "description": d.description} for n, d in spec.derived.items()},
+        "privacy": privacy, "theorems": theorems,
+    })
+
+
+def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
+             command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None) -> dict:
+    """The results document (``results.json``), with the multiple-testing correction applied
+    to the results so far."""
+    theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
+    privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
+    family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
+                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests)
+    for r in privacy_results:
+        r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
+    order = {item.id: k for k, item in enumerate(plan_.items)}
+    theorem_results.sort(key=lambda r: order.get(r["id"], 0))
+    privacy_results.sort(key=lambda r: order.get(r["id"], 0))
+    outcomes = [r["outcome"] for r in theorem_results + privacy_results]
+    controls = [r for r in theorem_results + privacy_results if r.get("expected")]
+    return {
+        "format": RESULTS_FORMAT,
+        "run": {
+            "command": command, "suite": plan_.suite, "seed": seed, "commit": git_commit(),
+            "versions": versions(), "seconds": time.time() - started,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+            "jobs": jobs, "implementation": plan_.implementation,
+            "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
+            "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
+        },
+        "family": family,
+        "summary": {
+            "items": len(outcomes), "as_expected": outcomes.count("as expected"),
+            "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
+            "controls": len(controls),
+            "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
+            "exit_code": thm.exit_code(outcomes + ([] if complete else ["error"])),
+        },
+        "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
+        "privacy": privacy_results,
+        "theorems": theorem_results,
+        "not_checked": plan_.not_checked,
+    }
+
+
+def write_json_atomic(path: Path, document: dict) -> None:
+    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json.tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(document, fh, indent=1, allow_nan=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@dataclass
+class Progress:
+    total: int
+    enabled: bool = True
+    stream: object = field(default_factory=lambda: sys.stderr)
+    done: int = 0
+    t0: float = field(default_factory=time.monotonic)
+
+    def start(self, item: Item) -> None:
+        pass
+
+    def finish(self, item: Item, result: dict) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        verdict = result.get("verdict")
+        if verdict is None and result.get("kind") in thm.STATISTICAL_KINDS:
+            text = f"{result.get('failures')}/{result.get('trials')}, p = {result.get('p_value', float('nan')):.3g}"
+        else:
+            text = str(verdict)
+        mark = ""
+        if verdict is not None:
+            mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR"}[
+                thm.outcome(verdict, result.get("expected"))]
+        if result.get("expected"):
+            text += f" (expected {result['expected']})"
+        seconds = result.get("seconds") or 0.0
+        width = len(str(self.total))
+        line = (f"[{self.done:>{width}}/{self.total}] {time.monotonic() - self.t0:6.1f}s  "
+                f"{item.label}: {text} [{seconds:.1f}s] {mark}")
+        reason = result.get("error") or (result.get("reason") if verdict in ("error", "implementation error") else None)
+        if reason:
+            line += f"\n        {reason}"
+        print(line, file=self.stream, flush=True)
+
+
+def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
+        progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0) -> dict:
+    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    records = [spec_record(s, plan_) for s in plan_.specs]
+    done: list[tuple[Item, dict]] = []
+    bar = Progress(len(plan_.items), enabled=progress)
+    path = out_dir / "results.json"
+    write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
+                                     command=command, jobs=jobs, spec_records=records))
+
+    def on_result(item, result):
+        done.append((item, result))
+        bar.finish(item, result)
+        write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
+                                         command=command, jobs=jobs, spec_records=records))
+
+    execute(plan_, catalogue, seed=seed, jobs=jobs, isolate=isolate, on_result=on_result, time_scale=time_scale)
+    document = assemble(plan_, done, seed=seed, started=started, complete=True, command=command, jobs=jobs,
+                        spec_records=records)
+    write_json_atomic(path, document)
+    return document

@@ -1,0 +1,440 @@
+"""The theorem checker: exact binomial tests, verdicts, and multiple-testing control.
+
+A theorem check measures a count: ``failures`` out of ``trials`` independent runs of an
+experiment (see :mod:`dptestbed.audits.experiments`). Three kinds of check exist:
+
+``bound``
+    The theorem states ``P[failure] <= beta``. One-sided exact binomial test of
+    H0: p <= beta against p > beta (``scipy.stats.binomtest``, ``alternative="greater"``).
+
+``calibration``
+    A closed form gives the exact probability ``p0`` of an event (e.g. ``P[top] = S(w - q)``
+    for sparse vector). Exact two-sided test of H0: p = p0, one "cell" per instance; the
+    cell p-value is the central (equal-tailed) exact p-value ``min(1, 2 min(P[X <= k],
+    P[X >= k]))`` from two one-sided ``binomtest`` calls, and the check's p-value is the
+    Bonferroni minimum over its cells. Calibration checks have power against wrong noise
+    scales that the paper-level bounds (often astronomically loose) cannot see.
+
+``property``
+    A deterministic statement checked on every case (a structural lemma, an output
+    encoding, a halting rule). No randomness in the verdict: violated iff a case fails.
+
+Verdicts (one per check):
+
+``violated``
+    the check's test rejects H0 after multiple-testing correction (Holm over the run's
+    family, see :func:`apply_multiple_testing`); for a property check, a case failed.
+``inconclusive``
+    not rejected, but the experiment had too little power to have seen a real violation:
+    its power at its per-check level (Bonferroni share ``alpha_fw / K``, the strictest
+    level Holm can use) is below 50% against the check's *reference alternative*: for a
+    bound check, a failure rate of ``min(1, 2 beta)`` (the bound off by a factor of two);
+    for a calibration check, the cell probabilities of the same mechanism with its noise
+    scale 30% larger and 30% smaller (the Tumult fudge factor). Too few trials to
+    separate "holds" from "off by that much" is reported, never called consistent.
+``consistent``
+    not rejected, with enough power (>= 50%) against the reference alternative.
+``error``
+    the check could not run (exception, timeout, implementation error); the reason is kept.
+
+Negative controls are tested at the strictest level of the family (``alpha_fw / K``), so a
+control that is flagged shows that the real check has power even at that level; controls
+are not part of the family (their false alarms are not false alarms).
+
+The family-wise false-alarm rate (the probability that any correct check in the run is
+reported violated) is at most ``alpha_fw``: theorem tests are Holm-corrected at their share
+``alpha_fw * K_thm / K`` and each of the ``K_audit`` privacy audits runs at confidence
+``1 - alpha_fw / K`` (a union bound over both groups).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
+CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
+POWER_TARGET = 0.5  # below this power against the reference alternative: inconclusive
+NOISE_FUDGE = 0.3  # the calibration alternative: noise scale off by 30%
+
+STATISTICAL_KINDS = ("bound", "calibration")
+CHECK_KINDS = ("bound", "calibration", "property")
+VERDICTS = ("consistent", "violated", "inconclusive", "error")
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def clopper_pearson(failures: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Two-sided Clopper-Pearson interval for a binomial rate (statsmodels, method="beta")."""
+    if trials <= 0:
+        return 0.0, 1.0
+    lo, hi = proportion_confint(int(failures), int(trials), alpha=1 - confidence, method="beta")
+    return float(np.nan_to_num(lo, nan=0.0)), float(np.nan_to_num(hi, nan=1.0))
+
+
+def upper_bound(failures: int, trials: int, confidence: float = CONFIDENCE) -> float:
+    """One-sided Clopper-Pearson upper bound at ``confidence``."""
+    if trials <= 0:
+        return 1.0
+    return clopper_pearson(failures, trials, 1 - 2 * (1 - confidence))[1]
+
+
+# --------------------------------------------------------------------------- single tests
+
+
+def bound_p_value(failures: int, trials: int, beta: float) -> float:
+    """p-value of H0: P[failure] <= beta (one-sided exact binomial test)."""
+    if trials <= 0:
+        return 1.0
+    if beta >= 1:
+        return 1.0
+    if beta <= 0:
+        return 0.0 if failures > 0 else 1.0
+    return float(stats.binomtest(int(failures), int(trials), float(beta), alternative="greater").pvalue)
+
+
+def central_p_value(events: int, trials: int, p0: float) -> float:
+    """Two-sided exact p-value of H0: p = p0, equal-tailed: twice the smaller one-sided p."""
+    if trials <= 0:
+        return 1.0
+    if p0 <= 0:
+        return 0.0 if events > 0 else 1.0
+    if p0 >= 1:
+        return 0.0 if events < trials else 1.0
+    k, n = int(events), int(trials)
+    greater = stats.binomtest(k, n, float(p0), alternative="greater").pvalue
+    less = stats.binomtest(k, n, float(p0), alternative="less").pvalue
+    return float(min(1.0, 2 * min(greater, less)))
+
+
+def _upper_critical(trials: int, p0: float, level: float) -> int:
+    """Smallest k with P[Bin(trials, p0) >= k] <= level (trials + 1 if none)."""
+    k = int(stats.binom.isf(level, trials, p0)) + 1
+    while k > 0 and stats.binom.sf(k - 2, trials, p0) <= level:
+        k -= 1
+    while k <= trials and stats.binom.sf(k - 1, trials, p0) > level:
+        k += 1
+    return k
+
+
+def _lower_critical(trials: int, p0: float, level: float) -> int:
+    """Largest k with P[Bin(trials, p0) <= k] <= level (-1 if none)."""
+    k = int(stats.binom.ppf(level, trials, p0)) - 1
+    while k < trials and stats.binom.cdf(k + 1, trials, p0) <= level:
+        k += 1
+    while k >= 0 and stats.binom.cdf(k, trials, p0) > level:
+        k -= 1
+    return k
+
+
+def bound_power(trials: int, beta: float, level: float, alternative: float | None = None) -> float:
+    """Power of the one-sided test at ``level`` against a failure rate ``alternative``
+    (default ``min(1, 2 beta)``)."""
+    if trials <= 0 or not 0 < beta < 1:
+        return 0.0 if trials <= 0 else 1.0
+    alternative = min(1.0, 2 * beta) if alternative is None else alternative
+    k = _upper_critical(trials, beta, level)
+    return float(stats.binom.sf(k - 1, trials, alternative)) if k <= trials else 0.0
+
+
+def central_power(trials: int, p0: float, level: float, alternative: float) -> float:
+    """Power of the equal-tailed two-sided test at ``level`` against the rate ``alternative``."""
+    if trials <= 0 or not 0 < p0 < 1:
+        return 0.0
+    hi = _upper_critical(trials, p0, level / 2)
+    lo = _lower_critical(trials, p0, level / 2)
+    power = stats.binom.sf(hi - 1, trials, alternative) if hi <= trials else 0.0
+    if lo >= 0:
+        power += stats.binom.cdf(lo, trials, alternative)
+    return float(min(1.0, power))
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+@dataclass
+class Cell:
+    """One instance of a calibration check: ``events`` out of ``trials`` against ``exact``."""
+
+    label: str
+    trials: int
+    events: int
+    exact: float
+    alternatives: tuple[float, ...] = ()  # exact rates under the reference alternatives
+
+    def to_json(self) -> dict:
+        lo, hi = clopper_pearson(self.events, self.trials)
+        return {
+            "label": self.label, "trials": int(self.trials), "events": int(self.events),
+            "rate": self.events / self.trials if self.trials else None,
+            "exact": float(self.exact), "lower": lo, "upper": hi,
+            "alternatives": [float(a) for a in self.alternatives],
+            "p_value": central_p_value(self.events, self.trials, self.exact),
+        }
+
+
+def summarize_bound(failures: int, trials: int, beta: float) -> dict:
+    """The statistics of a bound check (verdict left to :func:`apply_multiple_testing`)."""
+    lo, hi = clopper_pearson(failures, trials)
+    return {
+        "trials": int(trials), "failures": int(failures), "beta": float(beta),
+        "failure_rate": failures / trials if trials else None,
+        "failure_rate_lower": lo, "failure_rate_upper": upper_bound(failures, trials),
+        "interval": [lo, hi],
+        "p_value": bound_p_value(failures, trials, beta),
+    }
+
+
+def summarize_calibration(cells: list[Cell]) -> dict:
+    """The statistics of a calibration check: per-cell exact tests, Bonferroni within the check."""
+    cell_json = [c.to_json() for c in cells]
+    p = min(1.0, len(cells) * min(c["p_value"] for c in cell_json)) if cells else 1.0
+    trials = sum(c.trials for c in cells)
+    events = sum(c.events for c in cells)
+    worst = max(cells, key=lambda c: abs(c.events / c.trials - c.exact) / max(c.exact, 1e-12)) if cells else None
+    return {
+        "trials": int(trials), "failures": int(events), "beta": None,
+        "failure_rate": events / trials if trials else None,
+        "failure_rate_upper": upper_bound(events, trials) if trials else None,
+        "cells": cell_json, "p_value": p,
+        "max_relative_deviation": None if worst is None else abs(worst.events / worst.trials - worst.exact) / max(worst.exact, 1e-12),
+    }
+
+
+def calibration_power(cells: list[Cell], level: float) -> float:
+    """Lower bound on the power of a calibration check against its weakest reference
+    alternative: for each alternative, the best single cell's power at ``level / cells``."""
+    if not cells or not any(c.alternatives for c in cells):
+        return float("nan")
+    n_alt = max(len(c.alternatives) for c in cells)
+    share = level / len(cells)
+    powers = []
+    for j in range(n_alt):
+        powers.append(max(central_power(c.trials, c.exact, share, c.alternatives[j])
+                          for c in cells if j < len(c.alternatives)))
+    return float(min(powers))
+
+
+# --------------------------------------------------------------------------- family
+
+
+def family_size(n_tests: int, n_audits: int) -> int:
+    return max(1, n_tests + n_audits)
+
+
+def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha: float = FAMILY_ALPHA,
+                           n_planned_tests: int | None = None) -> dict:
+    """Set ``level``, ``p_value_adjusted``, ``power`` and ``verdict`` on every theorem result.
+
+    ``results`` are the JSON objects of theorem checks (see ``experiments``). The family is
+    the non-control statistical checks plus ``n_audits`` privacy audits; ``n_planned_tests``
+    (when given) is the number of statistical checks planned for the run, so a check that
+    errored still counts (conservative). Returns the family description for the report.
+    Mutates ``results`` in place; idempotent.
+    """
+    family = [r for r in results if r.get("kind") in STATISTICAL_KINDS and not r.get("control")]
+    controls = [r for r in results if r.get("kind") in STATISTICAL_KINDS and r.get("control")]
+    k_tests = max(len(family), n_planned_tests or 0)
+    k_total = family_size(k_tests, n_audits)
+    alpha_tests = family_alpha * k_tests / k_total if k_total else family_alpha
+    strictest = family_alpha / k_total
+
+    done = [r for r in family if r.get("verdict") != "error" and r.get("p_value") is not None]
+    # pad with p = 1 for planned checks that did not produce a p-value (errors), so Holm
+    # keeps the full family size
+    pvals = [r["p_value"] for r in done] + [1.0] * (k_tests - len(done))
+    if pvals:
+        reject, adjusted, _, _ = multipletests(pvals, alpha=alpha_tests, method="holm")
+    else:
+        reject, adjusted = [], []
+    for r, rej, adj in zip(done, reject, adjusted):
+        r["p_value_adjusted"] = float(adj)
+        r["level"] = strictest
+        r["power"] = _power(r, strictest)
+        r["verdict"] = _verdict(bool(rej), r["power"])
+    for r in controls:
+        if r.get("verdict") == "error" or r.get("p_value") is None:
+            continue
+        r["p_value_adjusted"] = float(min(1.0, r["p_value"] * k_total))
+        r["level"] = strictest
+        r["power"] = _power(r, strictest)
+        r["verdict"] = _verdict(r["p_value"] <= strictest, r["power"])
+    for r in results:
+        if r.get("kind") == "property" and r.get("verdict") != "error":
+            r["verdict"] = "violated" if r.get("failures", 0) > 0 else "consistent"
+        r["outcome"] = outcome(r.get("verdict"), r.get("expected"))
+    return {
+        "family_alpha": family_alpha,
+        "checks": k_total,
+        "theorem_tests": k_tests,
+        "privacy_audits": n_audits,
+        "theorem_alpha": alpha_tests,
+        "audit_confidence": 1 - strictest,
+        "per_check_level": strictest,
+        "method": "Holm (statsmodels multipletests) over theorem tests; Bonferroni share per privacy audit",
+        "statement": family_statement(family_alpha, k_tests, n_audits),
+    }
+
+
+def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
+    k = family_size(n_tests, n_audits)
+    return (f"family-wise false-alarm rate <= {family_alpha:g} over {k} checks "
+            f"({n_tests} theorem tests, Holm-corrected; {n_audits} privacy audits, each at "
+            f"confidence {1 - family_alpha / k:.6g}); property checks are deterministic; "
+            f"negative controls are tested at the strictest per-check level {family_alpha / k:.3g}")
+
+
+def _power(result: dict, level: float) -> float | None:
+    if result["kind"] == "bound":
+        return bound_power(result["trials"], result["beta"], level)
+    cells = [Cell(c["label"], c["trials"], c["events"], c["exact"], tuple(c.get("alternatives") or ()))
+             for c in result.get("cells", [])]
+    power = calibration_power(cells, level)
+    return None if math.isnan(power) else power
+
+
+def _verdict(rejected: bool, power: float | None) -> str:
+    if rejected:
+        return "violated"
+    if power is not None and power < POWER_TARGET:
+        return "inconclusive"
+    return "consistent"
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+def outcome(verdict: str | None, expected: str | None) -> str:
+    """``"as expected"``, ``"unexpected"`` or ``"error"`` for a theorem or audit verdict.
+
+    A result with ``expected = None`` is as expected when it is not a violation (consistent,
+    inconclusive, "no violation found"); a negative control (``expected`` = "violated" or
+    "violation") is as expected only when flagged."""
+    if verdict in (None, "error", "implementation error"):
+        return "error"
+    flagged = verdict in ("violated", "violation")
+    if expected:
+        return "as expected" if flagged else "unexpected"
+    return "unexpected" if flagged else "as expected"
+
+
+def exit_code(outcomes: list[str]) -> int:
+    """2 if any item errored, else 1 if any outcome was unexpected, else 0."""
+    if "error" in outcomes:
+        return 2
+    if "unexpected" in outcomes:
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------- running one check
+
+
+def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
+              timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
+              trials: int | None = None) -> dict:
+    """Run one registered experiment against one implementation; never raises.
+
+    ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
+    or a callable. ``control`` (an ``experiments.Control``) marks a negative control: the
+    result then expects "violated". The verdict of a statistical check is left ``None``
+    until :func:`apply_multiple_testing` has seen the whole run (call it even for one check).
+    """
+    import time
+    import traceback
+
+    from .experiments import Context, preconditions
+    from .runner import ImplementationError, implementation_ref, load_implementation
+
+    t0 = time.perf_counter()
+    impl_name = implementation if isinstance(implementation, str) else implementation_ref(implementation)
+    result = {
+        "id": check_id(spec.id, experiment.ref, experiment.name, target, control),
+        "spec": spec.id, "ref": experiment.ref, "check": experiment.name, "kind": experiment.kind,
+        "title": experiment.title, "instance": experiment.instance, "predicate": experiment.predicate,
+        "slack_definition": experiment.slack_definition or None,
+        "target": target, "implementation": impl_name,
+        "control": None if control is None else {"name": control.name, "description": control.description},
+        "expected": "violated" if control is not None else None,
+        "suite": suite, "params": None, "quantities": None, "preconditions": None,
+        "trials": None, "failures": None, "beta": None, "failure_rate": None,
+        "failure_rate_upper": None, "p_value": None, "slack": None,
+        "verdict": None, "error": None,
+    }
+    try:
+        if rng is None:
+            rng = np.random.default_rng(seed)
+        params = dict(spec.defaults())
+        for name, value in experiment.params.items():
+            if name not in spec.parameters:
+                raise ValueError(f"experiment {experiment.id} sets {name!r}, which is not a parameter of {spec.id}")
+            params[name] = value
+        impl = load_implementation(implementation) if isinstance(implementation, str) else implementation
+        n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
+        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate)
+        result["params"] = {k: _plain_number(v) for k, v in params.items()}
+        theorem = ctx.theorem
+        result["quantities"] = {name: _plain_number(ctx.env.get(name)) for name in theorem.quantities}
+        result["preconditions"] = preconditions(spec, experiment.ref, ctx.env)
+        broken = [p["formula"] for p in result["preconditions"] if p["holds"] is False]
+        if broken:
+            raise ValueError(f"the experiment's parameters violate the precondition(s) {', '.join(broken)}")
+        measurement = experiment.run(ctx)
+        result.update(_summarize(experiment.kind, measurement))
+    except ImplementationError as exc:
+        result["verdict"] = "error"
+        result["error"] = f"implementation error: {exc.reason}"
+    except Exception as exc:  # noqa: BLE001 - one check's crash never stops the run
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+        result["verdict"] = "error"
+        result["error"] = f"{type(exc).__name__}: {exc}{where}"
+    result["seconds"] = time.perf_counter() - t0
+    return _jsonable(result)
+
+
+def check_id(spec_id: str, ref: str, name: str, target: str = "reference", control=None) -> str:
+    who = f"control:{control.name}" if control is not None else target
+    return f"{spec_id} | {ref} | {name} | {who}"
+
+
+def _summarize(kind: str, m: dict) -> dict:
+    if kind == "bound":
+        out = summarize_bound(m["failures"], m["trials"], m["beta"])
+        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance"):
+            if key in m:
+                out[key] = m[key]
+        return out
+    if kind == "calibration":
+        out = summarize_calibration(m["cells"])
+        if "instance" in m:
+            out["instance_detail"] = m["instance"]
+        return out
+    if kind == "property":
+        failures = int(m["failures"])
+        return {"trials": int(m["cases"]), "failures": failures, "beta": 0.0,
+                "failure_rate": failures / max(int(m["cases"]), 1),
+                "failure_rate_upper": None, "p_value": None,
+                "counterexample": m.get("counterexample"),
+                "verdict": "violated" if failures else "consistent"}
+    raise ValueError(f"unknown check kind {kind!r}")
+
+
+def _plain_number(value):
+    if value is None:
+        return None
+    arr = np.asarray(value)
+    if arr.ndim == 0 and arr.dtype.kind in "biuf":
+        return arr.item()
+    return value
+
+
+def _jsonable(value):
+    from .cli import jsonable
+    return jsonable(value)

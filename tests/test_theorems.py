@@ -1,0 +1,239 @@
+"""The theorem checker: tests, verdicts, multiple testing, and every registered check against
+its reference implementation (consistent) and its negative controls (violated)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dptestbed.audits import experiments as E
+from dptestbed.audits import theorems as T
+from dptestbed.spec import load_catalogue
+
+CATALOGUE = load_catalogue()
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def test_bound_p_value_is_the_exact_one_sided_binomial_tail():
+    assert T.bound_p_value(12, 100, 0.05) == pytest.approx(stats.binom.sf(11, 100, 0.05))
+    assert T.bound_p_value(0, 100, 0.05) == 1.0
+    assert T.bound_p_value(3, 10, 1.0) == 1.0
+
+
+def test_central_p_value_is_twice_the_smaller_tail():
+    p = T.central_p_value(70, 100, 0.5)
+    assert p == pytest.approx(2 * stats.binom.sf(69, 100, 0.5))
+    assert T.central_p_value(50, 100, 0.5) == 1.0
+
+
+def test_upper_bound_is_one_sided_clopper_pearson():
+    # zero failures: 1 - (1 - c)^(1/n)
+    assert T.upper_bound(0, 1000, 0.95) == pytest.approx(1 - 0.05 ** (1 / 1000))
+    lo, hi = T.clopper_pearson(5, 100, 0.95)
+    assert lo < 0.05 < hi
+
+
+@pytest.mark.parametrize("trials,beta,level", [(1000, 0.05, 1e-3), (200, 0.1, 0.01), (20_000, 0.025, 1e-4)])
+def test_power_matches_simulation_of_the_test(trials, beta, level):
+    power = T.bound_power(trials, beta, level)
+    rng = np.random.default_rng(1)
+    draws = rng.binomial(trials, min(1, 2 * beta), size=4000)
+    simulated = np.mean([T.bound_p_value(k, trials, beta) <= level for k in draws])
+    assert abs(power - simulated) < 0.03
+
+
+def test_critical_values_are_exact():
+    k = T._upper_critical(500, 0.05, 1e-3)
+    assert stats.binom.sf(k - 1, 500, 0.05) <= 1e-3 < stats.binom.sf(k - 2, 500, 0.05)
+    j = T._lower_critical(500, 0.3, 1e-3)
+    assert stats.binom.cdf(j, 500, 0.3) <= 1e-3 < stats.binom.cdf(j + 1, 500, 0.3)
+
+
+def _bound(failures, trials, beta, control=False):
+    r = {"kind": "bound", "control": {"name": "c"} if control else None, "expected": "violated" if control else None}
+    r.update(T.summarize_bound(failures, trials, beta))
+    return r
+
+
+def test_verdicts_consistent_violated_inconclusive():
+    results = [_bound(40, 1000, 0.05), _bound(120, 1000, 0.05), _bound(0, 10, 0.05)]
+    family = T.apply_multiple_testing(results)
+    assert [r["verdict"] for r in results] == ["consistent", "violated", "inconclusive"]
+    assert family["checks"] == 3 and "false-alarm rate <= 0.01 over 3 checks" in family["statement"]
+    assert [r["outcome"] for r in results] == ["as expected", "unexpected", "as expected"]
+
+
+def test_holm_controls_the_family_and_counts_planned_checks():
+    # p ~ 0.004 alone rejects at 0.01; among 10 planned checks it does not
+    r = _bound(13, 100, 0.05)
+    assert T.bound_p_value(13, 100, 0.05) < 0.01
+    T.apply_multiple_testing([r], n_planned_tests=1)
+    assert r["verdict"] == "violated"
+    r = _bound(13, 100, 0.05)
+    T.apply_multiple_testing([r], n_planned_tests=10)
+    assert r["verdict"] != "violated"
+    # audits take their Bonferroni share of the family
+    family = T.apply_multiple_testing([_bound(0, 100, 0.05)], n_audits=4)
+    assert family["checks"] == 5 and family["audit_confidence"] == pytest.approx(1 - 0.01 / 5)
+
+
+def test_family_wise_false_alarm_rate_is_controlled():
+    """Ten checks whose failure rate equals the bound: the run reports a violation in at
+    most ~1% of runs (the stated family-wise rate)."""
+    rng = np.random.default_rng(7)
+    alarms = 0
+    runs = 400
+    for _ in range(runs):
+        results = [_bound(int(k), 2000, 0.05) for k in rng.binomial(2000, 0.05, size=10)]
+        T.apply_multiple_testing(results)
+        alarms += any(r["verdict"] == "violated" for r in results)
+    assert alarms / runs <= 0.01 + 3 * np.sqrt(0.01 / runs)
+
+
+def test_controls_use_the_strictest_level_and_are_outside_the_family():
+    ref, ctrl = _bound(0, 5000, 0.05), _bound(400, 5000, 0.05, control=True)
+    family = T.apply_multiple_testing([ref, ctrl], n_audits=1)
+    assert family["theorem_tests"] == 1 and family["checks"] == 2
+    assert ctrl["level"] == pytest.approx(0.01 / 2)
+    assert ctrl["verdict"] == "violated" and ctrl["outcome"] == "as expected"
+    weak = _bound(260, 5000, 0.05, control=True)  # a control barely above beta is not flagged
+    T.apply_multiple_testing([weak])
+    assert weak["verdict"] != "violated" and weak["outcome"] == "unexpected"
+
+
+def test_calibration_summary_and_power():
+    cells = [T.Cell("a", 20_000, 6000, 0.3, (0.34, 0.245)), T.Cell("b", 20_000, 3700, 0.184, (0.23, 0.12))]
+    r = {"kind": "calibration", "control": None, "expected": None, **T.summarize_calibration(cells)}
+    T.apply_multiple_testing([r])
+    assert r["verdict"] == "consistent" and r["power"] > 0.99
+    off = [T.Cell("a", 20_000, 6600, 0.3, (0.34, 0.245))]
+    r = {"kind": "calibration", "control": None, "expected": None, **T.summarize_calibration(off)}
+    T.apply_multiple_testing([r])
+    assert r["verdict"] == "violated"
+    few = [T.Cell("a", 30, 9, 0.3, (0.34, 0.245))]
+    r = {"kind": "calibration", "control": None, "expected": None, **T.summarize_calibration(few)}
+    T.apply_multiple_testing([r])
+    assert r["verdict"] == "inconclusive"
+
+
+def test_outcomes_and_exit_codes():
+    assert T.outcome("consistent", None) == "as expected"
+    assert T.outcome("inconclusive", None) == "as expected"
+    assert T.outcome("violated", None) == "unexpected"
+    assert T.outcome("violated", "violated") == "as expected"
+    assert T.outcome("consistent", "violated") == "unexpected"
+    assert T.outcome("violation", "violation") == "as expected"
+    assert T.outcome("no violation found", None) == "as expected"
+    assert T.outcome("implementation error", None) == "error"
+    assert T.exit_code(["as expected"]) == 0
+    assert T.exit_code(["as expected", "unexpected"]) == 1
+    assert T.exit_code(["unexpected", "error"]) == 2
+
+
+# --------------------------------------------------------------------------- closed forms
+
+
+def test_closed_forms_match_simulation():
+    rng = np.random.default_rng(3)
+    lam = 2.0
+    z = rng.laplace(0, 2 * lam, 400_000) - rng.laplace(0, lam, 400_000)
+    for t in (-3.0, 0.0, 1.0, 4.0):
+        assert np.mean(z > t) == pytest.approx(float(E.svt_top_probability(t, lam)), abs=4e-3)
+    x = rng.laplace(0, 1.5, 400_000)
+    assert np.mean(x > 2.0) == pytest.approx(float(E.laplace_sf(2.0, 1.5)), abs=3e-3)
+    assert float(E.release_probability(0, np.log(1 / 0.01), 1.0)) == pytest.approx(0.005)
+
+
+# --------------------------------------------------------------------------- registered checks
+
+
+def _registered():
+    out = []
+    for (spec_id, ref), exps in sorted(E.REGISTRY.items()):
+        if spec_id in CATALOGUE:
+            out.extend(exps)
+    return out
+
+
+REGISTERED = _registered()
+
+
+def test_the_required_theorems_have_experiments_and_controls():
+    keys = {(e.spec, e.ref) for e in REGISTERED}
+    for key in [("laplace_mechanism", "Fact A1 (Laplace tail)"), ("sparse_vector", "Theorem 2.7"),
+                ("sparse_vector", "Theorem 2.8"), ("distance_to_instability", "Theorem 3.2"),
+                ("distance_to_instability", "Theorem 3.5")]:
+        assert key in keys, key
+    for e in REGISTERED:
+        assert e.controls, f"{e.id} has no negative control"
+        assert e.kind in T.CHECK_KINDS
+        assert any(t.ref == e.ref for t in CATALOGUE[e.spec].theorems), f"{e.id}: no such theorem in the spec"
+
+
+@pytest.mark.parametrize("exp", REGISTERED, ids=lambda e: e.id)
+def test_reference_is_consistent_and_every_control_is_flagged(exp):
+    """Every check can fail: its controls are reported violated, its reference consistent."""
+    spec = CATALOGUE[exp.spec]
+    trials = max(exp.trials["quick"] // 2, 2000)
+    results = [T.run_check(spec, exp, spec.implementation, seed=11, trials=trials)]
+    for control in exp.controls:
+        results.append(T.run_check(spec, exp, control.implementation, seed=12, control=control, trials=trials))
+    T.apply_multiple_testing(results, n_audits=10)
+    ref, *controls = results
+    assert ref["error"] is None, ref["error"]
+    assert ref["verdict"] == "consistent", ref
+    for c in controls:
+        assert c["verdict"] == "violated", (c["id"], c.get("p_value"), c.get("failures"))
+        assert c["outcome"] == "as expected"
+    if exp.kind == "bound":
+        assert ref["failure_rate_upper"] is not None and ref["p_value"] is not None
+        assert ref["slack"] is None or ref["slack"] > 0
+
+
+def test_check_results_carry_the_required_fields():
+    spec = CATALOGUE["distance_to_instability"]
+    exp = next(e for e in E.experiments_for(spec) if e.name == "boundary")
+    r = T.run_check(spec, exp, spec.implementation, seed=0, trials=2000)
+    T.apply_multiple_testing([r])
+    for key in ("spec", "ref", "trials", "failures", "beta", "failure_rate_upper", "p_value", "verdict", "slack",
+                "expected", "params", "quantities", "sweep"):
+        assert key in r
+    assert r["expected"] is None and r["quantities"]["failure_probability"] == pytest.approx(0.05)
+    assert 0.5 < r["slack"] < 1.2  # the exact failure at the boundary is beta/2: inside the bound
+
+
+def test_a_crashing_experiment_is_an_error_not_an_exception(monkeypatch):
+    spec = CATALOGUE["laplace_mechanism"]
+
+    def boom(ctx):
+        raise RuntimeError("deliberate crash")
+
+    exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", "crash", "bound", "t", "i", "p", boom,
+                       {"quick": 10})
+    r = T.run_check(spec, exp, spec.implementation, seed=0)
+    assert r["verdict"] == "error" and "deliberate crash" in r["error"]
+    T.apply_multiple_testing([r])
+    assert r["outcome"] == "error"
+
+
+def test_a_misbehaving_implementation_is_an_implementation_error():
+    spec = CATALOGUE["distance_to_instability"]
+    exp = next(e for e in E.experiments_for(spec) if e.name == "boundary")
+
+    def returns_nan(data, *, rng, epsilon, delta):
+        return float("nan")
+
+    r = T.run_check(spec, exp, returns_nan, seed=0, trials=50, target="user")
+    assert r["verdict"] == "error" and r["error"].startswith("implementation error")
+
+
+def test_unchecked_theorems_are_listed_never_skipped():
+    for spec in CATALOGUE.values():
+        listed = {row["ref"] for row in E.unchecked_theorems(spec)}
+        checked = {e.ref for e in E.experiments_for(spec)}
+        assert listed | checked == {t.ref for t in spec.theorems}
+        for row in E.unchecked_theorems(spec):
+            assert row["status"] in ("not yet checked", "covered by the privacy audit")
