@@ -111,9 +111,17 @@ def _param_values(spec: Spec, env: dict) -> dict:
 
 
 def stress_pairs(spec: Spec, params: dict | None = None) -> list[Pair]:
+    """The spec's stress cases at the audit parameters. A case whose parameters do not bind
+    (e.g. a constraint fails with the user's values) is skipped, unless every case fails
+    (then the first error is raised: the user's parameters are at fault)."""
     out = []
+    errors = []
     for case in spec.stress_cases:
-        env = spec.bind({**case.params, **(params or {})})
+        try:
+            env = spec.bind({**case.params, **(params or {})})
+        except ValueError as exc:
+            errors.append(exc)
+            continue
         out.append(Pair(
             name=case.name,
             data=_as_data(resolve_stress_values(case.data, env)),
@@ -121,6 +129,8 @@ def stress_pairs(spec: Spec, params: dict | None = None) -> list[Pair]:
             params=_param_values(spec, env), env=env, source="stress",
             description=case.description, event_hint=case.event,
         ))
+    if errors and not out:
+        raise errors[0]
     return out
 
 

@@ -53,6 +53,28 @@ rate). ``samples=N`` runs a single round of N samples per side (full alpha).
 
 Reproducibility: one seed per audit; every (round, pair, side, split) draws from
 ``SeedSequence(seed, spawn_key=(round, pair, side, split))``.
+
+Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, ``claim``
+{epsilon, delta}, ``epsilon_lower_bound`` (max over carried candidates, clamped at 0; null
+for an implementation error), ``exact_epsilon`` (exact loss, at the claimed delta, of the
+*spec's* mechanism on the pair the bound was measured on; null when unknown),
+``exact_epsilon_max`` (over the pairs tried), ``exact_exceeds_claim``, ``tightness``
+(bound / claim), ``exact_tightness`` (bound / exact), ``confidence``, ``samples_per_side``
+(per kept pair, all rounds), ``verdict`` ("violation" | "no violation found" |
+"implementation error"), ``expected`` ("violation" for a spec marked broken), ``counterexample``
+(null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
+``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
+``best`` (the same object for the best candidate, whatever the verdict), ``reason``,
+``seconds``, ``seed``, ``pairs_tried``, ``events_tried``, ``rounds``, ``candidates``, ``pairs``.
+
+Implementation errors (raises, wrong type or shape, NaN, a hang past ``timeout``, a dead
+worker) end the audit with verdict "implementation error" and the reason; they never
+propagate. A spec that cannot be audited (no privacy claim, parameters outside the domain,
+no neighbouring pairs) raises :class:`AuditError`.
+
+Measured false-alarm rate (tests/test_privacy_audit.py): Laplace and randomized response at
+their exact epsilon, 2000 seeds each, 2*10^4 samples per side: 3.0% at nominal 20% (both),
+0.3% at nominal 5% (Laplace): the Clopper-Pearson bounds and the union bound are conservative.
 """
 
 from __future__ import annotations
@@ -80,7 +102,7 @@ K_MAX = 3
 KEEP_PAIRS = 2
 MAX_PAIRS = 16
 MAX_COORD_VIEWS = 16
-MAX_TRAIN_ELEMENTS = 60_000_000
+MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 TEST_CHUNK_ELEMENTS = 8_000_000
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
@@ -440,6 +462,7 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
         discrete = n_values <= 4096
     # threshold events {s >= t}, {s <= t}
     grid = _threshold_grid(pooled, values)
+    grid = grid[~np.isnan(grid)] if grid.dtype.kind == "f" else grid
     ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
     ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
     le1 = np.searchsorted(a, grid, "right") / n1
@@ -541,6 +564,7 @@ class _Auditor:
         self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
         self.progress = progress
         self.events_tried = 0
+        self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
 
     def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
@@ -614,6 +638,9 @@ class _Auditor:
         info = {"round": r + 1, "samples_per_side": n_train + n_test, "train": n_train, "test": n_test,
                 "alpha": alpha_round}
         pilot: dict[int, tuple] = {}
+        if not self.width:  # a two-run probe: learns the output size, surfaces broken code early
+            probe = self.runner.sample(self.pairs[0].data, 2, rng=self.rng(r, 0, 0, 9), params=self.pairs[0].params)
+            self.width = max(1, int(np.prod(probe.shape[1:])))
         if kept is None:
             kept = list(range(len(self.pairs)))
             if len(self.pairs) > KEEP_PAIRS:
@@ -623,6 +650,7 @@ class _Auditor:
                 for i in range(len(self.pairs)):
                     x1 = self.draw(r, i, 0, 0, n_pilot)
                     x2 = self.draw(r, i, 1, 0, n_pilot)
+                    self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
                     cands = self.select(i, x1, x2, n_test, alpha_pred)
                     score = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
@@ -632,7 +660,10 @@ class _Auditor:
                 info["pair_scores"] = {self.pairs[i].name: _plain(scores[i]) for i in range(len(self.pairs))}
                 pilot = {i: pilot[i] for i in kept}
         width = 1
-        # training
+        # training (rows capped so that a wide output does not exhaust memory)
+        if self.width:
+            n_train = int(min(n_train, max(2000, MAX_TRAIN_ELEMENTS // self.width)))
+            info["train"] = n_train
         self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
         cands = []
         for i in kept:
@@ -644,6 +675,7 @@ class _Auditor:
                 x = self.draw(r, i, side, 1, m) if m > 0 else None
                 parts.append(x if x0 is None else (x0 if x is None else np.concatenate([x0, x])))
             width = max(width, int(np.prod(parts[0].shape[1:])))
+            self.width = max(self.width, width)
             cands += self.select(i, parts[0], parts[1], n_test, alpha_pred)
             del parts
         chosen = self.choose(cands)

@@ -98,7 +98,9 @@ def item_rows(document: dict) -> list[dict]:
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
             "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
-            "target": "control (broken spec)" if r.get("expected") else r.get("target", "reference"),
+            "target": ("control (expected: violation)" if r.get("expected") in ("violation", "violated")
+                       else "informational (no expected verdict)" if r.get("expected") == "informational"
+                       else r.get("target", "reference")),
             "claim": f"ε = {_num(_float(claim.get('epsilon')))}, δ = {_num(_float(claim.get('delta')))}" if claim else "–",
             "measured": measured if r.get("verdict") != "error" else "–",
             "verdict": r.get("verdict") or "–", "expected": r.get("expected"), "outcome": r.get("outcome", "error"),
@@ -164,7 +166,7 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
         claim = _float((a.get("claim") or {}).get("epsilon"))
         lb = _float(a.get("epsilon_lower_bound"))
         ex = _float(a.get("exact_epsilon"))
-        color = COLORS["control"] if a.get("expected") else COLORS["reference"]
+        color = COLORS["control"] if a.get("expected") in ("violation", "violated") else COLORS["reference"]
         if lb is not None and math.isfinite(lb):
             ax.barh(y, max(lb, 0.0), color=color, alpha=0.55, height=0.5,
                     label="ε lower bound" if y == 0 else None)
@@ -178,14 +180,15 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
                     label="claimed ε" if not any(t.get_label() == "claimed ε" for t in ax.lines) else None)
             xmax = max(xmax, claim)
         verdict = a.get("verdict", "")
-        labels.append(f"{a['spec']}\n[{verdict}{', control' if a.get('expected') else ''}]")
+        tag = {"violation": ", control", "informational": ", informational"}.get(a.get("expected"), "")
+        labels.append(f"{a['spec']}\n[{verdict}{tag}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, xmax * 1.15 if xmax > 0 else 1)
     ax.set_xlabel("ε")
     ax.set_title(f"Privacy audits: {family}", fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(audits) < 3 else -0.12), ncol=3)
     ax.grid(axis="x", alpha=0.3)
     _save(fig, path)
 
@@ -214,6 +217,11 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
             if beta:
                 ax.axhline(beta, color=COLORS["bound"], linestyle="--", label=f"β = {_num(beta)}")
             ax.set_yscale("log")
+            values = [max(v, 1e-7) for c in group for v in (c.get("failure_rate_lower") or 0.0,
+                                                              c.get("failure_rate_upper") or 0.0,
+                                                              (c.get("interval") or [0, 0])[1])]
+            values += [beta] if beta else []
+            ax.set_ylim(min(values) / 2.5, min(1.0, max(values) * 2.5))
             ax.set_ylabel("failure rate (95% CP)")
             ax.set_xticks(range(len(group)))
             ax.set_xticklabels([_short_target(c) for c in group], fontsize=7, rotation=15)
@@ -281,7 +289,9 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
                    label=ref.get("empirical_label", "empirical"))
     if first.get("log_y"):
         ax.set_yscale("log")
-        ax.set_ylim(bottom=max(1e-6, min([v for v in bound + [first.get("target") or 1] if v > 0]) / 10))
+        positive = [v for c in checks for v in c["sweep"]["measured"] if v > 0]
+        positive += [v for v in bound + [first.get("target") or 1] if v > 1e-7]
+        ax.set_ylim(bottom=max(1e-5, min(positive) / 3), top=1.5)
     if first.get("log_x"):
         ax.set_xscale("log", base=2)
     ax.set_xlabel(first.get("x_label", "x"))
@@ -470,7 +480,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             f"<li>{_esc(e['item'])}: {_esc(e['error'])}</li>" for e in errors) + "</ul>")
 
     # self-test
-    controls = [r for r in rows if r["expected"]]
+    controls = [r for r in rows if r["expected"] in ("violation", "violated")]
     flagged = sum(1 for r in controls if r["outcome"] == "as expected")
     h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>. "
              "Every check ships a deliberately broken implementation that it must report as violated "
@@ -500,28 +510,51 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<li>privacy audits: ε lower bound from Clopper-Pearson bounds on a fresh split; "
              "<b>violation</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul>")
 
-    # errata
-    errata = [s for s in document.get("specs", []) if s.get("erratum")]
+    # errata: one row per erratum, the printed spec beside the corrected one
+    audits = {a["spec"]: a for a in document.get("privacy", [])}
+    ran = {r["spec"] for r in document.get("privacy", []) + document.get("theorems", [])}
+    errata: dict[str, list[dict]] = {}
+    for s in document.get("specs", []):
+        if s.get("erratum"):
+            errata.setdefault(s["erratum"].get("id") or s["id"], []).append(s)
+    shown = {k: v for k, v in errata.items() if any(s["id"] in ran for s in v)}
     if errata:
-        h.append("<h2>Errata: printed beside corrected</h2><table><tr><th>erratum</th><th>spec</th><th>description</th>"
-                 "<th>printed</th><th>corrected</th><th>privacy audit</th></tr>")
-        audits = {a["spec"]: a for a in document.get("privacy", [])}
-        for s in errata:
-            e = s["erratum"]
-            a = audits.get(s["id"])
-            audit_txt = "–" if a is None else (f"{_badge(a.get('verdict'))} ε_lb {_num(_float(a.get('epsilon_lower_bound')))}"
-                                               f" vs claim {_num(_float((a.get('claim') or {}).get('epsilon')))}")
-            h.append(f"<tr><td>{_esc(e.get('id'))}</td><td>{_esc(s['id'])}</td><td>{_esc(e.get('description'))}</td>"
-                     f"<td><code>{_esc(e.get('printed'))}</code></td><td><code>{_esc(e.get('corrected'))}</code></td>"
-                     f"<td>{audit_txt}</td></tr>")
+        h.append("<h2>Errata: printed beside corrected</h2>")
+    if shown:
+        h.append("<table><tr><th>erratum</th><th>description</th><th>printed</th><th>corrected</th></tr>")
+        for key, group in shown.items():
+            e = group[0]["erratum"]
+            printed = [s for s in group if not s.get("variant_of")] or group[:1]
+            corrected = [s for s in group if s not in printed]
+
+            def cell(specs, formula):
+                out = f"<code>{_esc(formula)}</code>"
+                for s in specs:
+                    a = audits.get(s["id"])
+                    out += f"<br>{_esc(s['id'])}: " + ("not audited" if a is None else
+                        f"{_badge(a.get('verdict'))} ε_lb {_num(_float(a.get('epsilon_lower_bound')))} vs claim "
+                        f"{_num(_float((a.get('claim') or {}).get('epsilon')))}")
+                return out
+
+            h.append(f"<tr><td>{_esc(key)}</td><td>{_esc(e.get('description'))}</td>"
+                     f"<td>{cell(printed, e.get('printed'))}</td><td>{cell(corrected, e.get('corrected'))}</td></tr>")
         h.append("</table>")
+    if len(shown) < len(errata):
+        h.append(f"<p class='meta'>{len(errata) - len(shown)} more errata are recorded in specs that did not run "
+                 "(no implementation yet): " + ", ".join(_esc(k) for k in errata if k not in shown) + ".</p>")
 
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
     h.append("<h2>Theorems not yet checked</h2>")
     if notc:
-        h.append("<table><tr><th>spec</th><th>theorem</th><th>kind</th><th>status</th></tr>" + "".join(
-            f"<tr><td>{_esc(n['spec'])}</td><td>{_esc(n['ref'])}</td><td>{_esc(n['kind'])}</td><td>{_esc(n['status'])}</td></tr>"
-            for n in notc) + "</table>")
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for n in notc:
+            status = re.sub(r" \([^()]*\)$", "", n["status"])
+            grouped.setdefault((n["spec"], status), []).append(n["ref"])
+        h.append(f"<p>{len(notc)} theorems (or their checks) of the specs in this run have no result; they are "
+                 "listed here, never silently skipped.</p>")
+        h.append("<table><tr><th>spec</th><th>theorems</th><th>status</th></tr>" + "".join(
+            f"<tr><td>{_esc(spec)}</td><td>{_esc('; '.join(dict.fromkeys(refs)))}</td><td>{_esc(status)}</td></tr>"
+            for (spec, status), refs in grouped.items()) + "</table>")
     else:
         h.append("<p>None: every theorem of the specs in this run has an experiment or a privacy audit.</p>")
 
@@ -533,6 +566,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
     for s in document.get("specs", []):
+        if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
+            continue  # nothing ran for this spec: it is listed under "not yet checked"
         h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
                                figures.get(s["id"], []), formulas))
     h.append(f'<p class="meta">Rendered from results.json ({_esc(document.get("format"))}); re-render with '

@@ -30,6 +30,7 @@ cut into fixed blocks of :data:`BLOCK` calls, each with its own generator seeded
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import importlib.util
 import inspect
@@ -38,6 +39,7 @@ import os
 import sys
 import time
 import traceback
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -444,8 +446,28 @@ def _split(n: int, block: int) -> list[int]:
     return sizes
 
 
+_CACHE: "OrderedDict[tuple, Runner]" = OrderedDict()
+_CACHE_SIZE = 4
+
+
 def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
                timeout: float = 60.0, isolate: bool | None = None) -> np.ndarray:
-    """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring)."""
-    with Runner(impl, timeout=timeout, isolate=isolate) as runner:
-        return runner.sample(data, n, rng=rng, params=params)
+    """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring).
+
+    Worker processes are kept between calls for the same implementation (a small cache, so
+    that many small calls do not each pay for a new process); they exit with this process."""
+    key = (id(impl), float(timeout), isolate)
+    runner = _CACHE.get(key)
+    if runner is None or runner.impl is not impl:
+        runner = Runner(impl, timeout=timeout, isolate=isolate)
+        _CACHE[key] = runner
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)[1].close()
+    _CACHE.move_to_end(key)
+    return runner.sample(data, n, rng=rng, params=params)
+
+
+@atexit.register
+def _close_cached() -> None:
+    while _CACHE:
+        _CACHE.popitem()[1].close()

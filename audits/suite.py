@@ -43,7 +43,7 @@ import numpy as np
 from dptestbed.spec import Catalogue, Spec
 
 from . import theorems as thm
-from .experiments import Control, Experiment, experiments_for, unchecked_theorems
+from .experiments import Control, Experiment, expected_audit, experiments_for, unchecked_theorems
 
 RESULTS_FORMAT = "dptestbed-results/1"
 AUDIT_SAMPLES = {"quick": None, "full": 2_000_000}  # None: the auditor's default
@@ -67,7 +67,7 @@ class Item:
     @property
     def label(self) -> str:
         if self.kind == "audit":
-            return f"privacy audit {self.spec}" + (" (control)" if self.expected else "")
+            return f"privacy audit {self.spec}" + (f" (expected: {self.expected})" if self.expected else "")
         who = f"control {self.control.name}" if self.control else self.target
         return f"{self.spec} {self.experiment.ref} {self.experiment.name} [{who}]"
 
@@ -84,7 +84,7 @@ class Plan:
 
     @property
     def n_audits(self) -> int:
-        return sum(1 for i in self.items if i.kind == "audit" and not i.expected)
+        return sum(1 for i in self.items if i.kind == "audit" and i.expected is None)
 
     @property
     def n_tests(self) -> int:
@@ -145,7 +145,7 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
             continue
         if audits and spec.privacy is not None:
             if impl:
-                expected = "violation" if spec.broken else None
+                expected = expected_audit(spec)
                 items.append(Item(f"privacy | {spec.id}", "audit", spec.id, expected, implementation,
                                   "user" if implementation else "reference", timeout=AUDIT_TIMEOUT[suite], cost=50.0))
             else:
@@ -219,8 +219,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
-        if data.get("expected") is None:
-            data["expected"] = item.expected
+        data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)
     except Exception as exc:  # noqa: BLE001
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
@@ -445,7 +444,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     theorem_results.sort(key=lambda r: order.get(r["id"], 0))
     privacy_results.sort(key=lambda r: order.get(r["id"], 0))
     outcomes = [r["outcome"] for r in theorem_results + privacy_results]
-    controls = [r for r in theorem_results + privacy_results if r.get("expected")]
+    controls = [r for r in theorem_results + privacy_results if thm.is_control(r.get("expected"))]
     return {
         "format": RESULTS_FORMAT,
         "run": {

@@ -51,10 +51,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
@@ -133,6 +133,7 @@ def _lower_critical(trials: int, p0: float, level: float) -> int:
     return k
 
 
+@lru_cache(maxsize=4096)
 def bound_power(trials: int, beta: float, level: float, alternative: float | None = None) -> float:
     """Power of the one-sided test at ``level`` against a failure rate ``alternative``
     (default ``min(1, 2 beta)``)."""
@@ -143,6 +144,7 @@ def bound_power(trials: int, beta: float, level: float, alternative: float | Non
     return float(stats.binom.sf(k - 1, trials, alternative)) if k <= trials else 0.0
 
 
+@lru_cache(maxsize=4096)
 def central_power(trials: int, p0: float, level: float, alternative: float) -> float:
     """Power of the equal-tailed two-sided test at ``level`` against the rate ``alternative``."""
     if trials <= 0 or not 0 < p0 < 1:
@@ -249,10 +251,7 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
     # pad with p = 1 for planned checks that did not produce a p-value (errors), so Holm
     # keeps the full family size
     pvals = [r["p_value"] for r in done] + [1.0] * (k_tests - len(done))
-    if pvals:
-        reject, adjusted, _, _ = multipletests(pvals, alpha=alpha_tests, method="holm")
-    else:
-        reject, adjusted = [], []
+    reject, adjusted = holm(pvals, alpha_tests)
     for r, rej, adj in zip(done, reject, adjusted):
         r["p_value_adjusted"] = float(adj)
         r["level"] = strictest
@@ -277,9 +276,30 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
         "theorem_alpha": alpha_tests,
         "audit_confidence": 1 - strictest,
         "per_check_level": strictest,
-        "method": "Holm (statsmodels multipletests) over theorem tests; Bonferroni share per privacy audit",
+        "method": "Holm step-down over theorem tests; Bonferroni share per privacy audit",
         "statement": family_statement(family_alpha, k_tests, n_audits),
     }
+
+
+def holm(pvals: list[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down procedure: (reject, adjusted p-values), in the input order.
+
+    Identical to ``statsmodels.stats.multitest.multipletests(pvals, alpha, "holm")`` (the
+    tests cross-check them); written out because statsmodels' Holm path calls
+    ``gc.collect()`` on every call, and a run re-applies the correction after every item."""
+    p = np.asarray(pvals, dtype=float)
+    n = p.size
+    if n == 0:
+        return np.zeros(0, bool), np.zeros(0)
+    order = np.argsort(p, kind="mergesort")
+    steps = n - np.arange(n)  # n, n-1, ..., 1
+    adjusted_sorted = np.minimum(1.0, np.maximum.accumulate(p[order] * steps))
+    above = p[order] > alpha / steps
+    first_accept = int(np.argmax(above)) if above.any() else n
+    reject_sorted = np.arange(n) < first_accept
+    reject, adjusted = np.empty(n, bool), np.empty(n)
+    reject[order], adjusted[order] = reject_sorted, adjusted_sorted
+    return reject, adjusted
 
 
 def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
@@ -315,13 +335,21 @@ def outcome(verdict: str | None, expected: str | None) -> str:
 
     A result with ``expected = None`` is as expected when it is not a violation (consistent,
     inconclusive, "no violation found"); a negative control (``expected`` = "violated" or
-    "violation") is as expected only when flagged."""
+    "violation") is as expected only when flagged; an "informational" item (an audit reported
+    without an expected verdict) is as expected unless it errored."""
     if verdict in (None, "error", "implementation error"):
         return "error"
+    if expected == "informational":
+        return "as expected"
     flagged = verdict in ("violated", "violation")
     if expected:
         return "as expected" if flagged else "unexpected"
     return "unexpected" if flagged else "as expected"
+
+
+def is_control(expected: str | None) -> bool:
+    """A negative control: its check must report a violation."""
+    return expected in ("violated", "violation")
 
 
 def exit_code(outcomes: list[str]) -> int:

@@ -22,6 +22,7 @@ __all__ = [
     "sparse_vector_3x_noise", "sparse_vector_30pct_more_noise", "sparse_vector_halts_early",
     "distance_to_instability_2x_noise", "distance_to_instability_threshold_shifted",
     "distance_to_instability_threshold_halved", "distance_to_instability_leaks_distance",
+    "gaussian_2x_noise", "exponential_mechanism_half_epsilon",
 ]
 
 
@@ -206,3 +207,51 @@ def _leaks_batch(data, n, *, rng, **params):
 def distance_to_instability_leaks_distance(data, *, rng, **params):
     """A_stab that outputs a noisy distance instead of bottom (releases more than f(D) or bottom)."""
     return _leak(_call(_distance_to_instability(), data, rng, params), data, rng, params)
+
+
+# --------------------------------------------------------------------------- Gaussian mechanism
+
+
+def _gaussian():
+    from .gaussian import gaussian_mechanism
+    return gaussian_mechanism
+
+
+def _gauss_2x(params):
+    params = dict(params)
+    params["sensitivity"] = params["sensitivity"] * 2.0  # sigma = sensitivity*sqrt(2 log(1.25/delta))/epsilon
+    return params
+
+
+def _gauss_2x_batch(data, n, *, rng, **params):
+    return _call_batch(_gaussian(), data, n, rng, _gauss_2x(params))
+
+
+@batched(_gauss_2x_batch)
+def gaussian_2x_noise(data, *, rng, **params):
+    """Gaussian mechanism with twice the standard deviation (sigma computed for 2*sensitivity)."""
+    return _call(_gaussian(), data, rng, _gauss_2x(params))
+
+
+# --------------------------------------------------------------------------- exponential mechanism
+
+
+def _exponential():
+    from .exponential import exponential_mechanism
+    return exponential_mechanism
+
+
+def _exp_flat(params):
+    params = dict(params)
+    params["epsilon"] = params["epsilon"] / 2  # exp(-epsilon*u/(4*sensitivity)): one factor 2 too many
+    return params
+
+
+def _exp_flat_batch(data, n, *, rng, **params):
+    return _call_batch(_exponential(), data, n, rng, _exp_flat(params))
+
+
+@batched(_exp_flat_batch)
+def exponential_mechanism_half_epsilon(data, *, rng, **params):
+    """Exponential mechanism sampling with exp(-epsilon*u/(4*sensitivity)) (a factor 2 too many)."""
+    return _call(_exponential(), data, rng, _exp_flat(params))

@@ -10,7 +10,7 @@ rejected, so loading a spec cannot execute code.
 Grammar: numbers; names (parameters, derived quantities, ``pi``, ``e``, ``inf``);
 ``+ - * / ** %``; unary ``-``/``+``; calls of the functions in :data:`FUNCTIONS`;
 one chain of comparisons ``< <= > >= ==``; ``and`` / ``or`` / ``not`` between
-conditions. ``log`` is the natural logarithm (the seeds' convention).
+conditions. ``log`` is the natural logarithm (the seeds' convention); ``Phi`` is the standard normal CDF.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ FUNCTIONS: dict[str, tuple] = {
     "min": (_vector_min, None, r"\min\left\{{{0}\right\}}"),
     "max": (_vector_max, None, r"\max\left\{{{0}\right\}}"),
     "comb": (_comb, 2, r"\binom{{{0}}}{{{1}}}"),
+    "Phi": (special.ndtr, 1, r"\Phi\left({0}\right)"),
 }
 
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}

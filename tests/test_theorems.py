@@ -80,6 +80,19 @@ def test_holm_controls_the_family_and_counts_planned_checks():
     assert family["checks"] == 5 and family["audit_confidence"] == pytest.approx(1 - 0.01 / 5)
 
 
+def test_holm_matches_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 7, 30):
+        for _ in range(2):
+            p = np.where(rng.random(n) < 0.3, rng.random(n) * 1e-3, rng.random(n))
+            reject, adjusted = T.holm(list(p), 0.01)
+            ref_reject, ref_adjusted, _, _ = multipletests(p, alpha=0.01, method="holm")
+            assert np.array_equal(reject, ref_reject)
+            assert np.allclose(adjusted, ref_adjusted)
+
+
 def test_family_wise_false_alarm_rate_is_controlled():
     """Ten checks whose failure rate equals the bound: the run reports a violation in at
     most ~1% of runs (the stated family-wise rate)."""

@@ -1,0 +1,71 @@
+"""The pytest plugin, exercised the way a user would: a throwaway test suite run by pytest
+in a subprocess, with the plugin loaded from dptestbed's entry point."""
+
+from __future__ import annotations
+
+pytest_plugins = ["pytester"]
+
+IMPLEMENTATIONS = '''
+import math
+
+def stab(data, *, rng, epsilon, delta):
+    """A correct A_stab written from the paper, no batch sampler."""
+    label, dist = int(data[0]), float(data[1])
+    gamma = math.log(1 / delta) / epsilon
+    return label if dist + rng.laplace(0.0, 1 / epsilon) > gamma else -1
+
+def stab_log10(data, *, rng, epsilon, delta):
+    """Bug: log10 in the threshold (a smaller threshold: releases too often)."""
+    label, dist = int(data[0]), float(data[1])
+    gamma = math.log10(1 / delta) / epsilon
+    return label if dist + rng.laplace(0.0, 1 / epsilon) > gamma else -1
+'''
+
+
+def _project(pytester, tests: str):
+    pytester.makepyfile(mymech=IMPLEMENTATIONS)
+    pytester.makepyfile(test_user=tests)
+
+
+def test_the_plugin_is_registered_by_entry_point(pytester):
+    _project(pytester, "def test_fixture(dptestbed):\n    assert hasattr(dptestbed, 'check')\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--help")
+    result.stdout.fnmatch_lines(["*dptestbed*", "*--dptestbed-seed*"])
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_correct_implementation_passes_and_a_broken_one_fails_with_the_evidence(pytester):
+    _project(pytester, '''
+from mymech import stab, stab_log10
+
+def test_correct(dptestbed):
+    out = dptestbed.check("distance_to_instability", stab, samples=20_000)
+    assert out["privacy"]["verdict"] == "no violation found"
+    assert {t["verdict"] for t in out["theorems"]} <= {"consistent", "inconclusive"}
+
+def test_broken_theorems(dptestbed):
+    dptestbed.theorems("distance_to_instability", stab_log10)
+
+def test_broken_privacy(dptestbed):
+    dptestbed.audit("distance_to_instability", "mymech.py:stab_log10", params={"delta": 1e-3}, samples=20_000)
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--dptestbed-seed", "4")
+    result.assert_outcomes(passed=1, failed=2)
+    text = result.stdout.str()
+    assert "distance_to_instability Lemma 3.4 violated" in text
+    assert "failures in" in text and "beta" in text
+    assert "privacy violation of distance_to_instability" in text
+    assert "counterexample:" in text
+
+
+def test_an_unknown_spec_fails_cleanly(pytester):
+    _project(pytester, '''
+from mymech import stab
+
+def test_unknown(dptestbed):
+    dptestbed.check("no_such_spec", stab)
+''')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unknown spec id 'no_such_spec'*"])

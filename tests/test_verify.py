@@ -1,0 +1,274 @@
+"""``dptestbed verify`` / ``check`` / ``report``: outputs, exit codes, seeds, and robustness
+(a check that crashes, an implementation that hangs, a plot that fails)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from dptestbed.audits import experiments as E
+from dptestbed.audits import report, suite
+from dptestbed.audits.cli import main
+from dptestbed.spec import load_catalogue
+
+CATALOGUE = load_catalogue()
+
+
+@pytest.fixture(scope="module")
+def verified(tmp_path_factory):
+    """One small verify run shared by the output tests."""
+    out = tmp_path_factory.mktemp("verify")
+    code = main(["verify", "--spec", "laplace_mechanism", "distance_to_instability", "--out", str(out),
+                 "--seed", "3", "--jobs", "2", "--quiet"])
+    return code, out, json.loads((out / "results.json").read_text())
+
+
+def test_verify_writes_every_output_and_passes(verified):
+    code, out, doc = verified
+    assert code == 0, doc["summary"]
+    for name in ("index.html", "report.md", "results.json", "junit.xml"):
+        assert (out / name).stat().st_size > 0
+    pngs = list((out / "plots").glob("*.png"))
+    assert any(p.name.startswith("privacy-") for p in pngs)
+    assert any(p.name.startswith("theorem-") for p in pngs)
+    assert any(p.name.startswith("sweep-") for p in pngs)
+
+
+def test_results_json_holds_the_required_fields(verified):
+    _, _, doc = verified
+    run = doc["run"]
+    assert run["seed"] == 3 and run["complete"] is True and "commit" in run and run["seconds"] > 0
+    assert {"numpy", "scipy", "dptestbed"} <= run["versions"].keys()
+    assert doc["privacy"] and doc["theorems"]
+    for a in doc["privacy"]:
+        for key in ("spec", "claim", "epsilon_lower_bound", "confidence", "verdict", "expected", "outcome"):
+            assert key in a, key
+    specs = {a["spec"]: a for a in doc["privacy"]}
+    assert specs["laplace_mechanism_broken"]["expected"] == "violation"  # broken variants ride along
+    for t in doc["theorems"]:
+        for key in ("spec", "ref", "trials", "failures", "beta", "failure_rate_upper", "p_value", "verdict", "slack",
+                    "expected", "outcome"):
+            assert key in t, key
+        assert t["verdict"] in ("consistent", "violated", "inconclusive")
+        assert t["expected"] in (None, "violated")
+    refs = {(t["spec"], t["ref"]) for t in doc["theorems"]}
+    assert ("distance_to_instability", "Theorem 3.5") in refs and ("distance_to_instability", "Theorem 3.2") in refs
+    assert "over" in doc["family"]["statement"] and doc["family"]["family_alpha"] == 0.01
+    s = doc["summary"]
+    assert s["controls"] >= 5 and s["controls_flagged"] == s["controls"] and s["exit_code"] == 0
+
+
+def test_controls_are_violated_and_references_consistent(verified):
+    _, _, doc = verified
+    for t in doc["theorems"]:
+        assert t["verdict"] == ("violated" if t["control"] else "consistent"), t["id"]
+
+
+def test_report_is_self_contained_with_summary_first(verified):
+    _, out, doc = verified
+    page = (out / "index.html").read_text()
+    assert page.index("<h2>Summary</h2>") < page.index("Self-test")
+    s = doc["summary"]
+    assert f"controls flagged: {s['controls_flagged']} of {s['controls']}" in page
+    assert "family-wise false-alarm rate" in page
+    assert "data:image/png;base64," in page
+    assert "<script" not in page and 'src="http' not in page and "href=\"http" not in page
+    md = (out / "report.md").read_text()
+    assert "| spec | item |" in md and "controls flagged" in md
+
+
+def test_junit_has_one_testcase_per_item(verified):
+    _, out, doc = verified
+    root = ET.parse(out / "junit.xml").getroot()
+    cases = root.findall(".//testcase")
+    assert len(cases) == len(doc["privacy"]) + len(doc["theorems"])
+    assert root.get("failures") == "0" and root.get("errors") == "0"
+
+
+def test_report_rerenders_from_json_alone(verified, tmp_path, monkeypatch):
+    _, out, _ = verified
+    monkeypatch.setattr(suite, "run", lambda *a, **k: pytest.fail("report must not run anything"))
+    code = main(["report", str(out / "results.json"), "--out", str(tmp_path)])
+    assert code == 0
+    assert (tmp_path / "index.html").read_text().count("<tr") > 10
+    assert (tmp_path / "junit.xml").exists() and list((tmp_path / "plots").glob("*.png"))
+
+
+def test_report_rejects_a_file_that_is_not_results(tmp_path, capsys):
+    bad = tmp_path / "x.json"
+    bad.write_text("{}")
+    assert main(["report", str(bad)]) == 2
+    assert "not a dptestbed results file" in capsys.readouterr().err
+
+
+def test_unknown_spec_is_a_one_line_error(capsys):
+    assert main(["verify", "--spec", "no_such_spec", "--quiet"]) == 2
+    assert "unknown spec id" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- check
+
+
+BAD_STAB = '''
+import math
+import numpy as np
+
+def stab(data, *, rng, epsilon, delta):
+    label, dist = int(data[0]), float(data[1])
+    gamma = math.log(1 / delta) / epsilon
+    # bug: the threshold ignores delta's log (natural log replaced by log10)
+    gamma = math.log10(1 / delta) / epsilon
+    return label if dist + rng.laplace(0, 1 / epsilon) > gamma else -1
+'''
+
+
+def test_check_runs_against_an_implementation_given_by_file_path(tmp_path):
+    impl = tmp_path / "mine.py"
+    impl.write_text(BAD_STAB)
+    out = tmp_path / "out"
+    code = main(["check", "distance_to_instability", "--impl", f"{impl}:stab", "--out", str(out), "--quiet",
+                 "--no-plots", "--no-controls"])
+    doc = json.loads((out / "results.json").read_text())
+    assert code == 1
+    assert doc["run"]["command"] == "check" and doc["run"]["implementation"] == f"{impl}:stab"
+    assert all(t["target"] == "user" for t in doc["theorems"])
+    verdicts = {t["check"]: t["verdict"] for t in doc["theorems"]}
+    assert verdicts["exact-release"] == "violated" and verdicts["delta-event"] == "violated"
+    assert doc["privacy"][0]["verdict"] == "violation"  # the smaller threshold leaks more than delta
+
+
+def test_check_with_a_bad_reference_is_a_user_error(tmp_path, capsys):
+    assert main(["check", "laplace_mechanism", "--impl", str(tmp_path / "nope.py") + ":f"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+def _register(monkeypatch, name, run, seconds=30.0, controls=()):
+    exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", name, "bound", f"test {name}", "i", "p", run,
+                       {"quick": 100, "full": 100}, seconds={"quick": seconds, "full": seconds}, controls=controls)
+    key = ("laplace_mechanism", "Fact A1 (Laplace tail)")
+    monkeypatch.setitem(E.REGISTRY, key, E.REGISTRY[key] + [exp])
+    return exp
+
+
+def _crash(ctx):
+    raise RuntimeError("deliberate crash")
+
+
+def _hang(ctx):
+    time.sleep(600)
+
+
+def _die(ctx):
+    os._exit(3)
+
+
+def test_crashes_hangs_and_deaths_are_errors_and_the_run_completes(tmp_path, monkeypatch):
+    _register(monkeypatch, "crashes", _crash)
+    _register(monkeypatch, "hangs", _hang, seconds=2.0)
+    _register(monkeypatch, "dies", _die)
+    plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    snapshots = []
+    original = suite.write_json_atomic
+
+    def checked_write(path, document):
+        original(path, document)
+        snapshots.append(json.loads(path.read_text()))  # a valid, complete JSON file after every write
+
+    monkeypatch.setattr(suite, "write_json_atomic", checked_write)
+    t0 = time.monotonic()
+    doc = suite.run(plan, CATALOGUE, tmp_path, seed=0, jobs=2)
+    assert time.monotonic() - t0 < 60
+    by_check = {}
+    for t in doc["theorems"]:
+        by_check.setdefault(t["check"], []).append(t)
+    assert "deliberate crash" in by_check["crashes"][0]["error"]
+    assert "timed out" in by_check["hangs"][0]["error"]
+    assert "died" in by_check["dies"][0]["error"]
+    for name in ("crashes", "hangs", "dies"):
+        assert by_check[name][0]["verdict"] == "error" and by_check[name][0]["outcome"] == "error"
+    # the real checks completed, with their controls
+    assert [t["verdict"] for t in by_check["tail-bound"]] == ["consistent", "violated"]
+    assert doc["summary"]["exit_code"] == 2 and doc["run"]["complete"]
+    done = [s["run"]["items_done"] for s in snapshots]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == len(plan.items)
+    assert json.loads((tmp_path / "results.json").read_text())["run"]["items_done"] == len(plan.items)
+
+
+HANGS = '''
+import time
+
+def mech(data, *, rng, epsilon, gamma):
+    time.sleep(600)
+'''
+
+
+def test_a_hanging_implementation_is_an_error_for_every_item(tmp_path):
+    impl = tmp_path / "hang.py"
+    impl.write_text(HANGS)
+    out = tmp_path / "out"
+    t0 = time.monotonic()
+    code = main(["check", "laplace_mechanism", "--impl", f"{impl}:mech", "--out", str(out), "--quiet",
+                 "--no-plots", "--no-controls", "--call-timeout", "1"])
+    assert time.monotonic() - t0 < 60
+    doc = json.loads((out / "results.json").read_text())
+    assert code == 2
+    items = doc["privacy"] + doc["theorems"]
+    assert items and all(r["outcome"] == "error" for r in items)
+    assert all("timed out" in (r.get("error") or r.get("reason") or "") for r in items)
+    assert (out / "index.html").exists()
+
+
+def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
+    weak = E.Control("not_broken", "dptestbed.impl.laplace:laplace_mechanism", "the reference itself")
+    exp = next(e for e in E.REGISTRY[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
+    monkeypatch.setitem(E.REGISTRY, ("laplace_mechanism", "Fact A1 (Laplace tail)"),
+                        [E.Experiment(**{**exp.__dict__, "controls": (weak,)})])
+    plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    doc = suite.run(plan, CATALOGUE, tmp_path, seed=0, isolate=False)
+    control = next(t for t in doc["theorems"] if t["control"])
+    assert control["verdict"] == "consistent" and control["outcome"] == "unexpected"
+    assert doc["summary"]["exit_code"] == 1
+
+
+def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_path, monkeypatch):
+    _, out, doc = verified
+
+    def broken_plot(*args):
+        raise ValueError("deliberate plot failure")
+
+    monkeypatch.setattr(report, "plot_sweep", broken_plot)
+    errors = report.render(doc, tmp_path)
+    assert errors and all("deliberate plot failure" in e["error"] for e in errors)
+    assert report.exit_code(doc, errors) == 2
+    assert "deliberate plot failure" in (tmp_path / "index.html").read_text()
+    assert ET.parse(tmp_path / "junit.xml").getroot().get("errors") == str(len(errors))
+    assert list((tmp_path / "plots").glob("theorem-*.png"))
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def test_item_seeds_depend_only_on_the_run_seed_and_the_item():
+    a = np.random.default_rng(suite.item_seed(5, "x | y")).integers(0, 2**32, 4)
+    b = np.random.default_rng(suite.item_seed(5, "x | y")).integers(0, 2**32, 4)
+    c = np.random.default_rng(suite.item_seed(6, "x | y")).integers(0, 2**32, 4)
+    d = np.random.default_rng(suite.item_seed(5, "x | z")).integers(0, 2**32, 4)
+    assert (a == b).all() and not (a == c).all() and not (a == d).all()
+
+
+def test_results_do_not_depend_on_jobs_or_selection(tmp_path):
+    small = suite.plan(CATALOGUE, "quick", ["distance_to_instability"], audits=False, controls=False)
+    big = suite.plan(CATALOGUE, "quick", ["distance_to_instability", "laplace_mechanism"], audits=False)
+    one = suite.run(small, CATALOGUE, tmp_path / "a", seed=9, isolate=False)
+    two = suite.run(big, CATALOGUE, tmp_path / "b", seed=9, jobs=2)
+    counts = {t["id"]: (t["failures"], t["trials"]) for t in two["theorems"]}
+    for t in one["theorems"]:
+        assert counts[t["id"]] == (t["failures"], t["trials"])
