@@ -313,8 +313,11 @@ register("dptestbed.impl.controls:laplace_30pct_more_noise")(_laplace_factory(1.
 
 def _gaussian_factory(factor):
     def profile(data, neighbour, env, delta):
-        eps, dlt, sens = float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])
-        sigma = factor * sens * math.sqrt(2 * math.log(1.25 / dlt)) / eps
+        if "sigma" in env:          # gaussian_mechanism(data, *, rng, sigma)
+            sigma = factor * float(env["sigma"])
+        else:                       # classical calibration from (epsilon, delta, sensitivity)
+            eps, dlt, sens = float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])
+            sigma = factor * sens * math.sqrt(2 * math.log(1.25 / dlt)) / eps
         return gaussian_epsilon(_vec(data) - _vec(neighbour), sigma, delta)
     return profile
 

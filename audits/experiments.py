@@ -756,9 +756,6 @@ def _em_exact(ctx: Context) -> dict:
 # a control of the auditor (expected "violation"), unless listed here. "informational": the audit
 # runs and is reported, but has no expected verdict (its control role is taken by another check).
 AUDIT_EXPECTATIONS = {
-    # The spec says the black-box audit cannot see sigma 30% too small at CI sample sizes (exact
-    # epsilon 0.52 against the claimed 0.5); gaussian_mechanism / Fact G1 / exact-tail flags it.
-    "gaussian_mechanism_broken": "informational",
     # Lyu-Su-Li 2017's non-private variants (their titles say so); published, not deliberately
     # broken, so the specs carry no ``broken`` flag.
     "svt_lyu_3": "violation",

@@ -46,7 +46,7 @@ from . import theorems as thm
 from .experiments import Control, Experiment, expected_audit, experiments_for, unchecked_theorems
 
 RESULTS_FORMAT = "dptestbed-results/1"
-AUDIT_SAMPLES = {"quick": None, "full": 2_000_000}  # None: the auditor's default
+AUDIT_SAMPLES = {"quick": 1_000_000, "full": None}  # quick: one round; full: the auditor's adaptive rounds (up to 10^7)
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
 CALL_TIMEOUT = 60.0  # one call of a user implementation
 

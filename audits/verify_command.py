@@ -100,7 +100,12 @@ def _run(args, command: str, plan_) -> int:
         document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
                              command=command, time_scale=args.timeout_scale)
     except KeyboardInterrupt:
-        print(f"dptestbed: interrupted; partial results in {out / 'results.json'}", file=sys.stderr)
+        print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
+        try:
+            report.render(json.loads((out / "results.json").read_text(encoding="utf-8")), out,
+                          plots=not args.no_plots)
+        except Exception as exc:  # noqa: BLE001
+            print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     errors = report.render(document, out, plots=not args.no_plots)
     if errors:

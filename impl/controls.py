@@ -219,7 +219,10 @@ def _gaussian():
 
 def _gauss_2x(params):
     params = dict(params)
-    params["sensitivity"] = params["sensitivity"] * 2.0  # sigma = sensitivity*sqrt(2 log(1.25/delta))/epsilon
+    if "sigma" in params:  # the mechanism is parameterised by its standard deviation
+        params["sigma"] = params["sigma"] * 2.0
+    else:  # classical calibration sigma = sensitivity*sqrt(2 log(1.25/delta))/epsilon
+        params["sensitivity"] = params["sensitivity"] * 2.0
     return params
 
 
@@ -229,7 +232,7 @@ def _gauss_2x_batch(data, n, *, rng, **params):
 
 @batched(_gauss_2x_batch)
 def gaussian_2x_noise(data, *, rng, **params):
-    """Gaussian mechanism with twice the standard deviation (sigma computed for 2*sensitivity)."""
+    """Gaussian mechanism with twice the standard deviation."""
     return _call(_gaussian(), data, rng, _gauss_2x(params))
 
 
