@@ -94,7 +94,8 @@ def _human(r) -> str:
     exact = j["exact_epsilon"]
     if exact is not None:
         extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""
-        lines.append(f"  exact epsilon on that pair: {_g(exact)}{extra}")
+        whose = "" if r.implementation == r.spec_implementation else " (of the spec's mechanism)"
+        lines.append(f"  exact epsilon on that pair{whose}: {_g(exact)}{extra}")
     best = j["best"]
     if best:
         pair = best["pair"]

@@ -31,7 +31,6 @@ mechanism.
 
 from __future__ import annotations
 
-import itertools
 import math
 from functools import lru_cache
 from typing import Callable

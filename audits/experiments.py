@@ -265,7 +265,7 @@ _CTRL_LAP = Control("laplace_30pct_more_noise", "dptestbed.impl.controls:laplace
     title="P[max_i |M(D)_i - f(D)_i| > b log(p/beta)] <= beta",
     instance="f(D) = (0, 1, ..., p-1) with p = 4; sweep p = 1..64 for the error quantile",
     predicate="failure: some coordinate is farther than tail_radius = b log(p/beta) from f(D)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"p": 4, "epsilon": 1.0, "gamma": 1.0, "beta": 0.05},
     controls=(_CTRL_LAP,),
     slack_definition="(1-beta) quantile of max_i |M(D)_i - f(D)_i| divided by tail_radius (< 1: inside the bound)",
@@ -321,7 +321,7 @@ def _quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.9
     title="P[M(D) - f(D) > t] = exp(-t/b)/2 at t = b/2, b, 2b (App. A1)",
     instance="p = 1, f(D) = 0",
     predicate="event: the output exceeds f(D) + t",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"p": 1, "epsilon": 1.0, "gamma": 1.0},
     controls=(_CTRL_LAP,),
 )
@@ -361,7 +361,7 @@ def _svt_boundary(ctx: Context, margin: float) -> np.ndarray:
     instance="m = 20, T = 2: T answers far below w first (certain bottoms, |L(alpha)| = T), the other m - T "
              "just above w + alpha (the boundary); margin sweep a = alpha/20 .. alpha",
     predicate="failure: some query i not in L(alpha) gets bottom or is not answered",
-    trials={"quick": 5_000, "full": 100_000},
+    trials={"quick": 20_000, "full": 500_000},
     params={"m": 20, "T": 2, "w": 0.0, "epsilon": 1.0, "beta": 0.05},
     controls=(_CTRL_SVT3,),
     slack_definition="a_beta / alpha, where a_beta is the smallest margin above w at which the measured "
@@ -407,7 +407,7 @@ def _svt_accuracy(ctx: Context) -> dict:
     title="P[top] = S(w - q) for a single query with a fresh threshold (App. A2-A3)",
     instance="m = 1, T = 1: one answer q at w - 2 lam, w - lam/2 and w + lam",
     predicate="event: the answer is top",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"m": 1, "T": 1, "w": 0.0, "epsilon": 1.0},
     controls=(_CTRL_SVT13,),
 )
@@ -430,7 +430,7 @@ def _svt_exact(ctx: Context) -> dict:
     instance="m = 12, T = 2; answers drawn uniformly in w +- 2 lam (many bottoms and tops), 200 instances",
     predicate="each transcript is in {1, 0, -1}^m, has at most T+1 bottoms, no -1 before the (T+1)-th "
               "bottom and only -1 after it",
-    trials={"quick": 20_000, "full": 200_000},
+    trials={"quick": 20_000, "full": 500_000},
     params={"m": 12, "T": 2, "w": 0.0, "epsilon": 1.0},
     controls=(_CTRL_SVT_HALT,),
 )
@@ -500,7 +500,7 @@ def _threshold(env: dict) -> float:
     instance="f(D) = 3 with dist = ceil(k) (the smallest integer distance meeting the precondition); "
              "sweep dist = Gamma .. Gamma + 2 log(1/beta)/epsilon",
     predicate="failure: the output is not f(D)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"epsilon": 1.0, "delta": 1e-3, "beta": 0.05},
     controls=(_CTRL_DTI_2X,),
     slack_definition="k_beta / k, where k_beta is the smallest distance to instability at which the measured "
@@ -549,7 +549,7 @@ def _dti_utility(ctx: Context) -> dict:
     title="P[release | dist = d] = P[d + Lap(1/epsilon) > Gamma] at d near Gamma (notes 3.3)",
     instance="f(D) = 3 with dist = round(Gamma) - 2, round(Gamma), round(Gamma) + 2",
     predicate="event: the output is f(D)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"epsilon": 1.0, "delta": 1e-3},
     controls=(_CTRL_DTI_SHIFT,),
 )
@@ -572,7 +572,7 @@ def _dti_exact(ctx: Context) -> dict:
     title="delta-event of Theorem 3.2's proof: P[release | dist = 0] <= delta",
     instance="f(D) = 3 with dist = 0 (a neighbour may change f), delta = 0.05 so the event is measurable",
     predicate="failure: the output is f(D) although f is unstable (exact probability delta/2)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"epsilon": 1.0, "delta": 0.05},
     controls=(_CTRL_DTI_HALF,),
     slack_definition="measured release rate at dist = 0 divided by delta",
@@ -590,7 +590,7 @@ def _dti_delta_event(ctx: Context) -> dict:
     title="A_stab releases exactly f(D) or bottom (-1), nothing else (trap P10)",
     instance="random labels in 0..9 and distances in 0..2 Gamma, 100 instances",
     predicate="every output equals f(D) or -1",
-    trials={"quick": 10_000, "full": 100_000},
+    trials={"quick": 20_000, "full": 500_000},
     params={"epsilon": 1.0, "delta": 1e-3},
     controls=(_CTRL_DTI_LEAK,),
 )
@@ -633,7 +633,7 @@ def gaussian_sf(t, sigma):
     title="P[max_i |M(D)_i - f(D)_i| > sigma sqrt(2 log(2p/beta))] <= beta",
     instance="f(D) = (0, 1, ..., p-1) with p = 4; sweep p = 1..64 for the error quantile",
     predicate="failure: some coordinate is farther than tail_radius from f(D)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"p": 4, "beta": 0.05},
     controls=(_CTRL_GAUSS_2X,),
     slack_definition="(1-beta) quantile of max_i |M(D)_i - f(D)_i| divided by tail_radius (< 1: inside the bound)",
@@ -650,7 +650,7 @@ def _gaussian_tail(ctx: Context) -> dict:
     title="P[M(D) - f(D) > t] = 1 - Phi(t/sigma) at t = sigma/2, sigma, 2 sigma",
     instance="p = 1, f(D) = 0",
     predicate="event: the output exceeds f(D) + t",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"p": 1},
     controls=(_CTRL_GAUSS_BROKEN,),
 )
@@ -688,7 +688,7 @@ def exponential_probabilities(losses, epsilon, sensitivity):
     instance="K = 10 candidates: one at loss 0, the other K - 1 just above the accuracy gap (the worst case); "
              "margin sweep a = gap/20 .. gap",
     predicate="failure: a candidate other than the optimum is selected",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"num_candidates": 10, "epsilon": 1.0, "sensitivity": 1.0, "beta": 0.05},
     controls=(_CTRL_EM_FLAT,),
     slack_definition="a_beta / gap, where a_beta is the smallest margin of the K - 1 suboptimal candidates at which "
@@ -735,7 +735,7 @@ def _em_accuracy(ctx: Context) -> dict:
     title="P[select i] = exp(-epsilon u_i/(2 Delta)) / sum_j exp(-epsilon u_j/(2 Delta)) (Dwork-Roth 3.4)",
     instance="K = 5 losses (0, 0.5, 1, 2, 4) Delta",
     predicate="event: candidate i is selected (one cell per candidate, same runs)",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 50_000, "full": 2_000_000},
     params={"num_candidates": 5, "epsilon": 1.0, "sensitivity": 1.0},
     controls=(_CTRL_EM_BROKEN,),
 )

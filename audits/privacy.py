@@ -83,8 +83,6 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
-
 import numpy as np
 
 from dptestbed.spec import Spec
@@ -141,6 +139,7 @@ class AuditResult:
     exact_epsilon_max: float | None = None
     samples_per_second: float | None = None
     runs: int = 0
+    spec_implementation: str | None = None
 
     @property
     def exact_exceeds_claim(self) -> bool | None:
@@ -782,7 +781,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
         samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
-        expected=VIOLATION if spec.broken else None,
+        expected=VIOLATION if spec.broken else None, spec_implementation=spec.implementation,
         params={k: env[k] for k in spec.parameters if k in env},
     )
     result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}

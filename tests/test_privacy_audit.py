@@ -16,7 +16,6 @@ statistical assertion here uses a fixed seed, so the suite itself is not flaky.
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 
 import numpy as np
