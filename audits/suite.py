@@ -46,7 +46,10 @@ from . import theorems as thm
 from .experiments import Control, Experiment, expected_audit, experiments_for, unchecked_theorems
 
 RESULTS_FORMAT = "dptestbed-results/1"
-AUDIT_SAMPLES = {"quick": 1_000_000, "full": None}  # quick: one round; full: the auditor's adaptive rounds (up to 10^7)
+# Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
+# implementation; full (and any single-run implementation): the auditor's own adaptive rounds
+# (batched: 10^6, then 10^7 when predicted useful; looped: 10^5).
+AUDIT_SAMPLES = {"quick": 1_000_000, "full": None}
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
 CALL_TIMEOUT = 60.0  # one call of a user implementation
 
@@ -214,7 +217,15 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     try:
         from .privacy import audit
 
-        result = audit(spec, implementation=item.implementation, params=None, samples=AUDIT_SAMPLES[plan_.suite],
+        samples = AUDIT_SAMPLES[plan_.suite]
+        if samples is not None and item.implementation is not None:
+            from .runner import ImplementationError, load_implementation
+            try:
+                if not callable(getattr(load_implementation(item.implementation), "batch", None)):
+                    samples = None  # a looped implementation: the auditor's default budget
+            except ImplementationError:
+                pass  # the audit reports it
+        result = audit(spec, implementation=item.implementation, params=None, samples=samples,
                        confidence=confidence, seed=seed, timeout=plan_.call_timeout, progress=False)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
