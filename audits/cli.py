@@ -87,6 +87,7 @@ def spec_summary(spec: Spec) -> dict:
         "variant_of": spec.variant_of,
         "erratum": spec.erratum,
         "broken": spec.broken,
+        "known_violation": spec.known_violation,
         "privacy": None if spec.privacy is None else {
             "epsilon": spec.privacy.epsilon.source,
             "delta": spec.privacy.delta.source,
@@ -140,6 +141,8 @@ def cmd_show(args) -> int:
         print(f"  variant of {spec.variant_of}" + (f" (erratum {spec.erratum['id']})" if spec.erratum else ""))
     if spec.broken:
         print(f"  deliberately broken: {spec.broken}")
+    if spec.known_violation:
+        print(f"  known not to keep its claim: {spec.known_violation}")
     print("  parameters:")
     for name, p in spec.parameters.items():
         print(f"    {name} = {_fmt(env.get(name))}    [{p.domain_text()}] {p.description}")

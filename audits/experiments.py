@@ -752,21 +752,6 @@ def _em_exact(ctx: Context) -> dict:
 
 # =========================================================================== audit expectations
 
-# Expected privacy-audit outcomes beyond the spec's ``broken`` flag. A spec with ``broken`` set is
-# a control of the auditor (expected "violation"), unless listed here. "informational": the audit
-# runs and is reported, but has no expected verdict (its control role is taken by another check).
-AUDIT_EXPECTATIONS = {
-    # Lyu-Su-Li 2017's non-private variants (their titles say so); published, not deliberately
-    # broken, so the specs carry no ``broken`` flag.
-    "svt_lyu_3": "violation",
-    "svt_lyu_4": "violation",
-    "svt_lyu_5": "violation",
-    "svt_lyu_6": "violation",
-}
-
-
 def expected_audit(spec: Spec) -> str | None:
-    """The expected verdict of the privacy audit of ``spec``: "violation", "informational" or None."""
-    if spec.id in AUDIT_EXPECTATIONS:
-        return AUDIT_EXPECTATIONS[spec.id]
-    return "violation" if spec.broken else None
+    """The expected verdict of the privacy audit of ``spec`` ("violation" or None)."""
+    return spec.expected_privacy_verdict

@@ -781,7 +781,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
         samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
-        expected=VIOLATION if spec.broken else None, spec_implementation=spec.implementation,
+        expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
         params={k: env[k] for k in spec.parameters if k in env},
     )
     result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}

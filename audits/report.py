@@ -99,7 +99,6 @@ def item_rows(document: dict) -> list[dict]:
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
             "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
             "target": ("control (expected: violation)" if r.get("expected") in ("violation", "violated")
-                       else "informational (no expected verdict)" if r.get("expected") == "informational"
                        else r.get("target", "reference")),
             "claim": f"ε = {_num(_float(claim.get('epsilon')))}, δ = {_num(_float(claim.get('delta')))}" if claim else "–",
             "measured": measured if r.get("verdict") != "error" else "–",
@@ -180,7 +179,7 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
                     label="claimed ε" if not any(t.get_label() == "claimed ε" for t in ax.lines) else None)
             xmax = max(xmax, claim)
         verdict = a.get("verdict", "")
-        tag = {"violation": ", control", "informational": ", informational"}.get(a.get("expected"), "")
+        tag = ", control" if a.get("expected") == "violation" else ""
         labels.append(f"{a['spec']}\n[{verdict}{tag}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)

@@ -134,14 +134,19 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}{': ' + msg if msg else ''}{where}"
 
 
-def _accepted(fn: Callable, params: dict) -> dict:
+def _accepted(fn: Callable, params: dict, positional: int = 1) -> dict:
+    """The parameters ``fn`` takes by name. Its first ``positional`` parameters are filled by
+    position (``data``; ``data, n`` for a batch sampler), so a spec parameter that happens to
+    share their name (e.g. a sample size ``n``) is never passed to them."""
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return dict(params)
+    filled = [p.name for p in list(sig.parameters.values())[:positional]
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
-        return dict(params)
-    return {k: v for k, v in params.items() if k in sig.parameters}
+        return {k: v for k, v in params.items() if k not in filled}
+    return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}
 
 
 # --------------------------------------------------------------------------- validation
@@ -218,7 +223,7 @@ def _worker_main(impl, conn, counter) -> None:
         try:
             rng = np.random.default_rng(seed)
             if mode == "batch":
-                out = impl.batch(data, n, rng=rng, **_accepted(impl.batch, params))
+                out = impl.batch(data, n, rng=rng, **_accepted(impl.batch, params, positional=2))
                 counter.value += 1
                 result = _validate_batch(out, n, "batch sampler")
             else:
@@ -361,7 +366,7 @@ class Runner:
     # in this process -----------------------------------------------------------------
     def _in_process(self, data, n, rng, params, progress):
         if self.has_batch:
-            kwargs = _accepted(self.impl.batch, params)
+            kwargs = _accepted(self.impl.batch, params, positional=2)
             parts, done = [], 0
             while done < n:
                 m = min(BATCH_CHUNK, n - done)

@@ -335,12 +335,9 @@ def outcome(verdict: str | None, expected: str | None) -> str:
 
     A result with ``expected = None`` is as expected when it is not a violation (consistent,
     inconclusive, "no violation found"); a negative control (``expected`` = "violated" or
-    "violation") is as expected only when flagged; an "informational" item (an audit reported
-    without an expected verdict) is as expected unless it errored."""
+    "violation") is as expected only when flagged."""
     if verdict in (None, "error", "implementation error"):
         return "error"
-    if expected == "informational":
-        return "as expected"
     flagged = verdict in ("violated", "violation")
     if expected:
         return "as expected" if flagged else "unexpected"

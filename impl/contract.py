@@ -8,7 +8,8 @@ spec's output encoding, and every random draw comes from ``rng`` (a numpy Genera
 A reference implementation may also carry a vectorised sampler, attached with
 :func:`batched`: ``sampler(data, n, *, rng, **params)`` returns ``n`` independent outputs
 stacked along the first axis (shape ``(n,)`` for scalar outputs, ``(n, d)`` for vectors and
-sequences). Auditors use it when present and call the function in a loop otherwise.
+sequences). Auditors use it when present and call the function in a loop otherwise. ``data``
+and ``n`` are passed by position, so a spec parameter may itself be called ``n``.
 """
 
 from __future__ import annotations

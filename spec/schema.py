@@ -160,9 +160,16 @@ class Spec:
     variant_of: str | None = None
     erratum: dict | None = None
     broken: str | None = None
+    known_violation: str | None = None
     constraints: tuple[Formula, ...] = ()
     obligations: tuple[Obligation, ...] = ()
     stress_cases: tuple[StressCase, ...] = ()
+
+    @property
+    def expected_privacy_verdict(self) -> str | None:
+        """"violation" for a deliberately broken control or a published mechanism whose claim is
+        known to fail; None when the audit has no presumed outcome."""
+        return "violation" if (self.broken or self.known_violation) else None
 
     @property
     def seed(self) -> str | None:
@@ -278,6 +285,7 @@ def build_spec(data: dict, file: str) -> Spec:
         raise top.error("implementation", f"must look like 'package.module:function'; got {implementation!r}")
     variant_of = top.get("variant_of", str)
     broken = top.get("broken", str)
+    known_violation = top.get("known_violation", str)
 
     source = _read_source(_Reader(file, top.get("source", dict, required=True), "source"))
     parameters = _read_parameters(file, top.get("parameters", dict, required=True))
@@ -376,13 +384,16 @@ def build_spec(data: dict, file: str) -> Spec:
         raise SpecError(file, "erratum", "an erratum needs 'variant_of' (the corrected spec) or 'printed' text")
     if broken is not None and variant_of is None:
         raise SpecError(file, "broken", "a broken variant must name the mechanism it breaks in 'variant_of'")
+    if (broken is not None or known_violation is not None) and privacy is None:
+        raise SpecError(file, "broken" if broken is not None else "known_violation",
+                        "only a spec with a [privacy] claim can be expected to violate it")
     top.finish()
 
     return Spec(
         id=spec_id, title=title, file=str(file), source=source, parameters=parameters, derived=derived,
         input=sections["input"], neighbours=sections["neighbours"], output=sections["output"],
         theorems=theorems, privacy=privacy, summary=summary, implementation=implementation,
-        variant_of=variant_of, erratum=erratum, broken=broken, constraints=constraints,
+        variant_of=variant_of, erratum=erratum, broken=broken, known_violation=known_violation, constraints=constraints,
         obligations=tuple(obligations), stress_cases=tuple(stress),
     )
 

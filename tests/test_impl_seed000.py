@@ -455,13 +455,13 @@ def test_chunk_locality_replace_one_and_add_remove_and_the_check_has_power():
 
 def test_votes_move_by_at_most_one_vote_per_query_when_one_record_is_added():
     g = rng(91)
-    n, k, m = 4_000, 40, 30
+    n, k, m = 1_000, 40, 200
     ids = np.arange(n)
     X = g.random(n)
     y = (X >= 0.5).astype(int) ^ (g.random(n) < 0.2)
     q = np.linspace(0, 1, m)
     key = sa.draw_hash_key(g)
-    kw = dict(relation="add_remove", key=key, n_prime=100)
+    kw = dict(relation="add_remove", key=key, n_prime=60)
     base = sa.vote_counts(X, y, q, k, "threshold_erm", ids=ids, **kw)
     moved = 0
     for t in range(20):
@@ -546,7 +546,7 @@ def test_chunk_counts_match_the_specs():
 
 
 def test_conference_is_binary_and_equals_the_000_instantiation_on_binary_votes():
-    votes = [[6, 5], [3, 9], [8, 3]]
+    votes = [[6, 5], [2, 9], [8, 3]]
     params = dict(epsilon=2.0, delta=0.2, T=1, m=3)
     a = cl.private_classification_queries_conference.batch(votes, 50_000, rng=rng(100), **params)
     b = cl.private_classification_queries.batch(votes, 50_000, rng=rng(101), **params)
