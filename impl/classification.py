@@ -13,8 +13,9 @@ Vote-level contracts:
 - ``private_classification_queries_conference(...)``: 004 Alg 2, binary only (L = 2 enforced):
   q_hat = argmax_{y in {0,1}} ct(y) (ties to 0), dist = max(0, ct(q_hat) - ct(1 - q_hat) - 1),
   the same A_OQR loop; 004's k = 34 sqrt(2) lam log(4mT/min(delta, beta/2)) = 2 x 000's
-  (:func:`k_conference`, record level only). Its cutoff T (004 Thm 3.2, erratum E4) is a
-  parameter the caller chooses; the mechanism does not compute it.
+  (:func:`k_conference`, record level only). The cutoff T is a parameter the caller chooses
+  (the mechanism never computes it): :func:`cutoff_000` is 000 Cor 4.1's, :func:`cutoff_conference`
+  004 Thm 3.2's as printed (erratum E4); round them up.
 - output of both: int64 array of length r: released label (>= 0), -1 = bottom, -2 = not
   answered; batch (n, r).
 - ``label_private_learner(data, *, rng, epsilon, delta, T, m)``: ``data`` = {"x": public points
@@ -32,24 +33,38 @@ and :func:`private_learner_records` (A_Priv from records), on the chunking of
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import learners as _learners
 from .contract import batched
-from .subsample_aggregate import (as_vote_counts, dist_printed, draw_hash_key, k_chunks, k_printed,
-                                  subsample_aggregate, vote_counts, vote_release)
+from .subsample_aggregate import (as_vote_counts, dist_printed, draw_hash_key, k_chunks, k_printed, vote_counts,
+                                  vote_release)
 
 BOTTOM, NOT_ANSWERED = -1, -2
 
 
 def k_000(epsilon, delta, T, m, beta):
-    """000 Alg 4 step 1 (Cor 4.1 'k as in Algorithm 4'): 136 log(4mT/min(delta, beta/2)) sqrt(T log(2/delta))/epsilon."""
+    """000 Alg 4 step 1 (Cor 4.1: 'k as in Algorithm 4'):
+    136 log(4mT/min(delta, beta/2)) sqrt(T log(2/delta))/epsilon."""
     return k_printed(epsilon, delta, T, m, beta)
 
 
 def k_conference(epsilon, delta, T, m, beta):
     """004 Alg 2 step 1 (reconstructed): 34 sqrt(2) lam log(4mT/min(delta, beta/2)) = 2 x k_000."""
     return 2.0 * k_printed(epsilon, delta, T, m, beta)
+
+
+def cutoff_000(gamma, alpha, m, beta):
+    """000 Cor 4.1 (Hoeffding): T = 3((gamma + alpha) m + sqrt(m log(m/beta)/2)) (real; use ceil)."""
+    return 3.0 * ((gamma + alpha) * m + math.sqrt(m * math.log(m / beta) / 2.0))
+
+
+def cutoff_conference(gamma, alpha, m, beta):
+    """004 Thm 3.2 as printed (reconstructed; erratum E4, not a valid Chernoff bound):
+    T = 3((gamma + alpha) m + sqrt((gamma + alpha) m log(m/beta)/2)) (real; use ceil)."""
+    return 3.0 * ((gamma + alpha) * m + math.sqrt((gamma + alpha) * m * math.log(m / beta) / 2.0))
 
 
 # --------------------------------------------------------------------------- vote level
@@ -135,4 +150,4 @@ def private_learner_records(X, y, public_x, *, rng, epsilon, delta, T, beta, lea
 
 
 __all__ = ["private_classification_queries", "private_classification_queries_conference", "label_private_learner",
-           "classify_records", "private_learner_records", "k_000", "k_conference", "subsample_aggregate"]
+           "classify_records", "private_learner_records", "k_000", "k_conference", "cutoff_000", "cutoff_conference"]

@@ -210,12 +210,15 @@ def chunk_index(n, k, *, relation="replace_one", ids=None, key=None, n_prime=Non
         raise ValueError("add_remove: chunks need record ids, a hash key and a public capacity n_prime "
                          "(a capacity derived from n would move every chunk; P1)")
     ids = np.asarray(ids)
-    if ids.shape != (n,) or np.unique(ids).size != n:
-        raise ValueError("add_remove: ids must be n unique integers")
+    if ids.shape != (n,):
+        raise ValueError(f"add_remove: need one id per record, got shape {ids.shape}")
     width = int(n_prime)
     h = record_hash(ids, key)
     chunk = (h % _U(k)).astype(np.int64)                               # chunk of a record: its hash mod k
     order = np.lexsort((h, chunk))                                     # by chunk, then by hash (never by value)
+    same = np.flatnonzero(h[order][1:] == h[order][:-1])               # equal ids have equal hashes
+    if same.size and np.any(ids[order][same] == ids[order][same + 1]):
+        raise ValueError("add_remove: record ids must be unique")
     sorted_chunk = chunk[order]
     position = np.arange(n) - np.searchsorted(sorted_chunk, sorted_chunk, side="left")
     keep = position < width                                            # a full chunk drops its last records

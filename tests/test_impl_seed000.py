@@ -256,7 +256,8 @@ def test_oqr_delta_leak_per_unstable_query():
     leak = S(env["w"], env["lam"])
     assert leak <= env["delta"] / (2 * env["m"])
     assert binom_p((out[:, 0] == 0).sum(), n, leak) > ALPHA
-    neighbour = oqr.online_query_release.batch(resolve_stress_values(case.neighbour, env), 200_000, rng=rng(31), **params)
+    neighbour = oqr.online_query_release.batch(resolve_stress_values(case.neighbour, env), 200_000, rng=rng(31),
+                                               **params)
     assert not (neighbour[:, 0] == 0).any()
 
 
@@ -437,10 +438,11 @@ def test_chunk_locality_replace_one_and_add_remove_and_the_check_has_power():
         base = _chunk_sets(sa.chunk_index(n, k, relation="add_remove", ids=ids, key=key, n_prime=n_prime), ids)
         new_id = 10 * n + 5
         ids_add = np.concatenate([[new_id], ids])
-        added = _chunk_sets(sa.chunk_index(n + 1, k, relation="add_remove", ids=ids_add, key=key, n_prime=n_prime), ids_add)
+        kw = dict(relation="add_remove", key=key, n_prime=n_prime)
+        added = _chunk_sets(sa.chunk_index(n + 1, k, ids=ids_add, **kw), ids_add)
         assert _changed(base, added) <= 1
         ids_rm = np.delete(ids, 321)
-        removed = _chunk_sets(sa.chunk_index(n - 1, k, relation="add_remove", ids=ids_rm, key=key, n_prime=n_prime), ids_rm)
+        removed = _chunk_sets(sa.chunk_index(n - 1, k, ids=ids_rm, **kw), ids_rm)
         assert _changed(base, removed) <= 1
         changed[n_prime] = _changed(base, added) + _changed(base, removed)
     assert changed[120] == 2
@@ -540,6 +542,11 @@ def test_chunk_counts_match_the_specs():
         env = CATALOGUE[spec_id].bind({})
         k = fn(env["epsilon"], env["delta"], env["T"], env["m"], env["beta"])
         assert math.isclose(k, env["k"], rel_tol=1e-12) and sa.k_chunks(k) == env["k_chunks"]
+    for spec_id, fn, name in (("private_classification_queries", cl.cutoff_000, "T_cor41"),
+                              ("private_classification_queries_conference", cl.cutoff_conference, "T_thm32")):
+        for point in ({}, {"gamma": 0.1, "alpha": 0.02, "m": 1000, "beta": 0.01}):
+            env = CATALOGUE[spec_id].bind(point)
+            assert math.isclose(fn(env["gamma"], env["alpha"], env["m"], env["beta"]), env[name], rel_tol=1e-12)
 
 
 # --------------------------------------------------------------------------- classification, A_Priv
@@ -789,7 +796,8 @@ def test_soft_label_learner_chunks_by_slot_and_trains_each_chunk_alone():
 
 AGREE = [
     (oqr.online_query_release, [[2, 30.0], [3, 34.0], [1, 0.0], [4, 32.0]], dict(epsilon=2.0, delta=0.2, T=1, m=4)),
-    (sa.subsample_aggregate, [[40, 10, 0], [45, 5, 0], [25, 25, 0], [50, 0, 0]], dict(epsilon=2.0, delta=0.2, T=1, m=4)),
+    (sa.subsample_aggregate, [[40, 10, 0], [45, 5, 0], [25, 25, 0], [50, 0, 0]],
+     dict(epsilon=2.0, delta=0.2, T=1, m=4)),
     (sa.subsample_aggregate_corrected, [[66, 0], [60, 6], [33, 33], [50, 16]], dict(epsilon=2.0, delta=0.2, T=1, m=4)),
     (cl.private_classification_queries, [[40, 10], [45, 5], [25, 25], [50, 0]], dict(epsilon=2.0, delta=0.2, T=1, m=4)),
     (cl.private_classification_queries_conference, [[40, 10], [45, 5], [25, 25], [50, 0]],
