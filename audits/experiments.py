@@ -755,3 +755,7 @@ def _em_exact(ctx: Context) -> dict:
 def expected_audit(spec: Spec) -> str | None:
     """The expected verdict of the privacy audit of ``spec`` ("violation" or None)."""
     return spec.expected_privacy_verdict
+
+
+# Experiments of further papers live in their own modules and register themselves on import.
+from . import experiments_queries, experiments_soft_label  # noqa: E402,F401
