@@ -95,6 +95,8 @@ def item_rows(document: dict) -> list[dict]:
             measured += f" (exact ε = {_num(_float(r.get('exact_epsilon')))})"
         if r.get("samples_per_side"):
             measured += f"; {_num(r['samples_per_side'])} samples/side"
+        if r.get("erratum_confirmed"):
+            measured += f"; erratum {r['erratum_confirmed']} confirmed (printed variant)"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
             "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
@@ -538,6 +540,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             h.append(f"<tr><td>{_esc(key)}</td><td>{_esc(e.get('description'))}</td>"
                      f"<td>{cell(printed, e.get('printed'))}</td><td>{cell(corrected, e.get('corrected'))}</td></tr>")
         h.append("</table>")
+    h.extend(_errata_measured_html(document.get("errata")))
     if len(shown) < len(errata):
         h.append(f"<p class='meta'>{len(errata) - len(shown)} more errata are recorded in specs that did not run "
                  "(no implementation yet): " + ", ".join(_esc(k) for k in errata if k not in shown) + ".</p>")
@@ -572,6 +575,33 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     h.append(f'<p class="meta">Rendered from results.json ({_esc(document.get("format"))}); re-render with '
              "<code>dptestbed report results.json --out DIR</code>.</p></body></html>")
     return "\n".join(h)
+
+
+ERRATA_VERDICT_CLASS = {"confirmed": "violated", "refuted": "consistent", "inconclusive": "inconclusive"}
+
+
+def _errata_measured_html(errata: list[dict] | None) -> list[str]:
+    """The ``errata`` array of results.json (audits/errata.py): printed beside corrected, the
+    deciding measurement and the verdict."""
+    if not errata:
+        return []
+    h = ["<h3>Errata settled by measurement</h3>",
+         "<p>An erratum is <b>confirmed</b> when the measurement shows the printed version breaks its claim (or its "
+         "proof's premise) and the corrected one does not. A printed spec whose privacy audit flags a violation "
+         "caused by a confirmed erratum is counted as expected (outcome \"erratum confirmed\"), not as a failure "
+         "of the run.</p>",
+         "<table><tr><th>erratum</th><th>printed</th><th>corrected</th><th>measurement</th><th>verdict</th></tr>"]
+    for e in errata:
+        verdict = e.get("verdict")
+        h.append(f"<tr><td>{_esc(e.get('id'))}</td>"
+                 f"<td>{_esc(e.get('printed'))}<br><code>{_esc(e.get('printed_formula') or '')}</code></td>"
+                 f"<td>{_esc(e.get('corrected'))}<br><code>{_esc(e.get('corrected_formula') or '')}</code></td>"
+                 f"<td>{_esc(e.get('measurement'))}"
+                 + (f"<div class='meta'>deciding: {_esc(e.get('deciding'))}</div>" if e.get("deciding") else "")
+                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(verdict, 'inconclusive')}'>"
+                 f"{_esc(verdict)}</span></td></tr>")
+    h.append("</table>")
+    return h
 
 
 def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, formulas: Formulas) -> str:
@@ -713,6 +743,14 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
                      f"{_md(measured)} | {_md(row['verdict'])} | {_md(row['expected'] or '–')} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
+    if document.get("errata"):
+        lines += ["", "## Errata settled by measurement (printed beside corrected)", "",
+                  "| erratum | printed | corrected | measurement | verdict |", "|---|---|---|---|---|"]
+        for e in document["errata"]:
+            lines.append(f"| {_md(e.get('id'))} | {_md(e.get('printed'))}: `{_md(e.get('printed_formula') or '')}` | "
+                         f"{_md(e.get('corrected'))}: `{_md(e.get('corrected_formula') or '')}` | "
+                         f"{_md(e.get('measurement'))} (deciding: {_md(e.get('deciding') or '–')}) | "
+                         f"**{_md(e.get('verdict'))}** |")
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
     if notc:
         lines += ["", "## Theorems not yet checked", ""] + [f"- {n['spec']}: {n['ref']} ({n['kind']}): {n['status']}"

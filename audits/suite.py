@@ -442,15 +442,21 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
 
 
 def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
-             command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None) -> dict:
+             command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
+             errata: list[dict] | None = None) -> dict:
     """The results document (``results.json``), with the multiple-testing correction applied
-    to the results so far."""
+    to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
+    ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
+    is confirmed (see audits/errata.py)."""
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
     family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
                                         family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests)
     for r in privacy_results:
         r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
+    if errata:
+        from .errata import reclassify
+        reclassify(privacy_results, errata)
     order = {item.id: k for k, item in enumerate(plan_.items)}
     theorem_results.sort(key=lambda r: order.get(r["id"], 0))
     privacy_results.sort(key=lambda r: order.get(r["id"], 0))
@@ -478,6 +484,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
         "privacy": privacy_results,
         "theorems": theorem_results,
         "not_checked": plan_.not_checked,
+        **({"errata": errata} if errata is not None else {}),
     }
 
 
@@ -536,6 +543,29 @@ class Progress:
         print(line, file=self.stream, flush=True)
 
 
+def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]], seed: int,
+               progress: bool = False) -> list[dict] | None:
+    """The errata measurements (audits/errata.py) when the run selects an involved spec or is
+    the full suite (``verify`` only, not ``check``); the run's own audits are reused. None when
+    not wanted; never raises."""
+    from . import errata as errata_mod
+
+    if plan_.implementation is not None or not errata_mod.wanted([s.id for s in plan_.specs], plan_.suite):
+        return None
+    audits = {r["spec"]: r for item, r in done if item.kind == "audit" and item.target == "reference"}
+    t0 = time.perf_counter()
+    try:
+        out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue)
+    except Exception as exc:  # noqa: BLE001
+        out = [{"id": "errata", "verdict": "inconclusive", "measurement": f"errata failed: {type(exc).__name__}: {exc}",
+                "printed": None, "corrected": None}]
+    if progress:
+        print(f"errata: " + ", ".join(f"{e['id']} {e['verdict']}" for e in out)
+              + f" [{time.perf_counter() - t0:.1f}s]", file=sys.stderr, flush=True)
+    from .cli import jsonable
+    return jsonable(out)
+
+
 def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
         progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0) -> dict:
     """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document."""
@@ -556,7 +586,8 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
                                          command=command, jobs=jobs, spec_records=records))
 
     execute(plan_, catalogue, seed=seed, jobs=jobs, isolate=isolate, on_result=on_result, time_scale=time_scale)
+    errata = run_errata(plan_, catalogue, done, seed, progress)
     document = assemble(plan_, done, seed=seed, started=started, complete=True, command=command, jobs=jobs,
-                        spec_records=records)
+                        spec_records=records, errata=errata)
     write_json_atomic(path, document)
     return document
