@@ -222,8 +222,11 @@ def measure_e2(seed, suite, audits, catalogue) -> dict:
         if a:
             text += (f"Audit {a['spec']}: {a['verdict']}, eps_lb {a['epsilon_lower_bound']} vs claim {a['claim_epsilon']}"
                      f" ({a['samples_per_side']} samples/side). ")
+    deciding = "Monte Carlo of the first-test delta-event (Clopper-Pearson vs delta)"
+    if a_p and a_p["verdict"] == "violation":
+        deciding += "; the black-box privacy audit also flags the printed spec"
     return {"verdict": "confirmed" if confirmed else ("refuted" if refuted else "inconclusive"),
-            "measurement": text.strip(), "deciding": "Monte Carlo of the first-test delta-event (Clopper-Pearson vs delta)",
+            "measurement": text.strip(), "deciding": deciding,
             "details": {"leak": leak, "audit_printed": a_p, "audit_corrected": a_c}}
 
 

@@ -570,7 +570,7 @@ experiment("label_private_learner", "Claim 4.5", "thresholds-realizable", "bound
                   "v_bar_bound = 3(alpha + gamma + sqrt(log(m/beta)/(2m))) of the m public points, w.p. >= 1 - beta",
             instance=_APRIV_INSTANCE + "; the mechanism is not involved in the measured quantity",
             predicate="failure: fraction of public points where the chunk majority differs from the true label > v_bar_bound",
-            trials={"quick": 150, "full": 3_000}, params=_LPL, controls=(_CTRL_LPL_UNDERFIT,),
+            trials={"quick": 1_000, "full": 20_000}, params=_LPL, controls=(_CTRL_LPL_UNDERFIT,),
             slack_definition="(1 - beta) quantile of the majority's error fraction divided by v_bar_bound")
 def _apriv_vbar(ctx: Context) -> dict:
     k = _chunks(ctx, _f(ctx.env["k"]))
