@@ -759,3 +759,4 @@ def expected_audit(spec: Spec) -> str | None:
 
 # Experiments of further papers live in their own modules and register themselves on import.
 from . import experiments_queries, experiments_soft_label  # noqa: E402,F401
+from . import experiments_records  # noqa: E402,F401

@@ -335,6 +335,51 @@ def _pcq_cor41_realizable(ctx: Context) -> dict:
     return _cor41(ctx, agnostic=False)
 
 
+_T_OVER_M_GRID = (25, 50, 100, 200, 400, 800)
+
+
+@experiment("private_classification_queries", "Corollary 4.1", "against-T-over-m", "bound",
+            title="misclassification rate and bottom count against T/m, as m (and with it T = ceil(T_cor41)) grows",
+            instance="paper constants as thresholds-realizable (epsilon = 8, delta = 1e-3, alpha = 0.05, beta = 0.1, "
+                     "gamma = 0) at m = 25, 50, 100, 200, 400, 800 queries, T = ceil(T_cor41(m)), k and n' recomputed "
+                     "from the spec at each m; exact ERM law; trials split equally over the six points",
+            predicate=_COR41_PRED, trials={"quick": 120, "full": 2_400}, params=_CL_REALIZABLE,
+            controls=(_CTRL_PCQ64,), slack_definition="largest (1 - 2 beta) quantile of misclassification / (T/m) over the points")
+def _pcq_cor41_against_t(ctx: Context) -> dict:
+    import dataclasses
+
+    per_point = max(ctx.trials // len(_T_OVER_M_GRID), 1)
+    fails = trials = 0
+    x, q_mis, mean_mis, mean_bottoms, max_bottoms, slack = [], [], [], [], [], []
+    beta2 = _f(ctx.env["failure_probability"])
+    for m in _T_OVER_M_GRID:
+        T = int(np.ceil(_f(ctx.bind(m=m, T=1)["T_cor41"])))
+        point = dataclasses.replace(ctx, params={**ctx.params, "m": m, "T": T}, trials=per_point)
+        rows, _, _ = _cor41_runs(point, agnostic=False, trials=per_point)
+        mis = np.array([r[1] for r in rows])
+        bottoms = np.array([r[2] for r in rows])
+        fails += sum(r[0] for r in rows)
+        trials += per_point
+        x.append(T / m)
+        q_mis.append(float(np.quantile(mis, 1 - beta2)))
+        mean_mis.append(float(mis.mean()))
+        mean_bottoms.append(float(bottoms.mean() / m))
+        max_bottoms.append(float(bottoms.max() / m))
+        slack.append(q_mis[-1] / (T / m))
+    return {"failures": int(fails), "trials": trials, "beta": beta2, "slack": max(slack),
+            "instance": {"m": list(_T_OVER_M_GRID), "T_over_m": x, "max_bottoms_over_m": max_bottoms},
+            "sweep": {
+                "title": "Cor 4.1: misclassification and bottoms against T/m (m = 25 .. 800, paper constants)",
+                "x": x, "x_label": "T/m (T = ceil(T_cor41(m)); m grows to the left)",
+                "measured": q_mis, "measured_label": "(1 - 2 beta) quantile of the misclassification rate",
+                "lower": mean_mis, "upper": q_mis,
+                "series": [{"y": mean_bottoms, "label": "mean bottoms / m"},
+                           {"y": max_bottoms, "label": "max bottoms / m"}],
+                "bound": x, "bound_label": "theorem: T/m (misclassification and bottoms)",
+                "y_label": "fraction of the m queries", "trials_per_point": per_point,
+            }}
+
+
 @experiment("private_classification_queries", "Corollary 4.1", "thresholds-agnostic-scaled", "bound",
             title="P[halt, or > T bottoms, or misclassification > T/m] <= 2 beta (flip noise eta = gamma = 0.05)",
             instance="SCALED chunk size: n' = 400 records per chunk instead of App. A7's "

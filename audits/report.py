@@ -278,11 +278,15 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
             lo = [max(v, 1e-7) if s.get("log_y") else v for v in s["lower"]]
             hi = [max(v, 1e-7) if s.get("log_y") else v for v in s["upper"]]
             ax.fill_between(x, lo, hi, color=color, alpha=0.15)
+    ref_sweep = next((c for c in checks if not c.get("control")), checks[0])["sweep"]
+    for series, marker in zip(ref_sweep.get("series", []), "sv^D"):  # further measured curves
+        ax.plot(ref_sweep["x"], series["y"], marker=marker, linestyle=":", color=COLORS["reference"],
+                label=series["label"])
     bound = [max(v, 1e-7) if first.get("log_y") else v for v in first["bound"]]
     ax.plot(first["x"], bound, color=COLORS["bound"], linestyle="--", label=first.get("bound_label", "theorem"))
     if first.get("target") is not None:
         ax.axhline(first["target"], color="#888888", linestyle=":", label=first.get("target_label", "target"))
-    ref = next((c for c in checks if not c.get("control")), checks[0])["sweep"]
+    ref = ref_sweep
     if ref.get("theorem") is not None:
         ax.axvline(ref["theorem"], color=COLORS["bound"], linewidth=1, label=ref.get("theorem_label", "theorem"))
     if ref.get("empirical") is not None:
