@@ -222,6 +222,35 @@ def _implied_failure(ctx: Context, quantity: str, values: np.ndarray, decreasing
 # --------------------------------------------------------------------------- closed forms (notes App. A)
 
 
+def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: float, beta: float,
+                 fractions: np.ndarray, *, title: str, x_label: str, theorem_label: str, bound_label: str) -> dict:
+    """A bound check at the theorem's margin plus a sweep of the failure rate over
+    ``fractions * bound``: ``failures_at(margin, n)`` counts failures in n runs. The slack is
+    a_beta / bound, a_beta the smallest swept margin whose measured rate is <= beta."""
+    from .theorems import clopper_pearson
+
+    failures = failures_at(bound, ctx.trials)
+    margins = fractions * bound
+    n_sweep = max(2000, ctx.trials // 5)
+    counts = np.array([failures_at(a, n_sweep) for a in margins])
+    rates = counts / n_sweep
+    a_beta = _first_crossing(margins, rates, beta)
+    implied = _implied_failure(ctx, "error_bound", margins)
+    ci = [clopper_pearson(int(c), n_sweep) for c in counts]
+    return {
+        "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": bound,
+        "error_quantile": a_beta, "slack": None if a_beta is None else a_beta / bound,
+        "sweep": {
+            "title": title, "x": margins.tolist(), "x_label": x_label,
+            "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
+            "measured_label": "measured failure rate", "bound": implied.tolist(), "bound_label": bound_label,
+            "y_label": "P[failure]", "log_y": True, "target": beta, "target_label": "beta",
+            "empirical": a_beta, "theorem": bound, "empirical_label": "empirical margin a_beta",
+            "theorem_label": theorem_label, "trials_per_point": n_sweep,
+        },
+    }
+
+
 def laplace_sf(t, b):
     """P[Lap(b) > t] (App. A1)."""
     t = np.asarray(t, dtype=float)
@@ -376,30 +405,11 @@ def _svt_accuracy(ctx: Context) -> dict:
         out = ctx.sample(_svt_boundary(ctx, margin), n)
         return int(np.sum(np.any(out[:, T:] != 1, axis=1)))
 
-    failures = failures_at(alpha, ctx.trials)
-    fractions = np.array([0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0])
-    margins = fractions * alpha
-    n_sweep = max(2000, ctx.trials // 5)
-    counts = np.array([failures_at(a, n_sweep) for a in margins])
-    rates = counts / n_sweep
-    a_beta = _first_crossing(margins, rates, beta)
-    implied = _implied_failure(ctx, "error_bound", margins)
-    from .theorems import clopper_pearson
-    ci = [clopper_pearson(int(c), n_sweep) for c in counts]
-    return {
-        "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
-        "error_quantile": a_beta, "slack": None if a_beta is None else a_beta / alpha,
-        "sweep": {
-            "title": "Sparse vector (Thm 2.8): failure rate against the margin a above w",
-            "x": margins.tolist(), "x_label": "margin a above the threshold w",
-            "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
-            "measured_label": "measured failure rate",
-            "bound": implied.tolist(), "bound_label": "theorem: beta at which alpha(beta) = a",
-            "y_label": "P[failure]", "log_y": True, "target": beta, "target_label": "beta",
-            "empirical": a_beta, "theorem": alpha, "empirical_label": "empirical margin a_beta",
-            "theorem_label": "theorem's alpha", "trials_per_point": n_sweep,
-        },
-    }
+    return margin_sweep(
+        ctx, failures_at, alpha, beta, np.array([0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1.0]),
+        title="Sparse vector (Thm 2.8): failure rate against the margin a above w",
+        x_label="margin a above the threshold w", theorem_label="theorem's alpha",
+        bound_label="theorem: beta at which alpha(beta) = a")
 
 
 @experiment(
@@ -705,29 +715,11 @@ def _em_accuracy(ctx: Context) -> dict:
         out = ctx.sample(losses, n).reshape(n)
         return int(np.sum(out != 0))
 
-    failures = failures_at(gap, ctx.trials)
-    margins = np.array([0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0]) * gap
-    n_sweep = max(2000, ctx.trials // 5)
-    counts = np.array([failures_at(a, n_sweep) for a in margins])
-    rates = counts / n_sweep
-    a_beta = _first_crossing(margins, rates, beta)
-    implied = _implied_failure(ctx, "error_bound", margins)
-    from .theorems import clopper_pearson
-    ci = [clopper_pearson(int(c), n_sweep) for c in counts]
-    return {
-        "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": gap,
-        "error_quantile": a_beta, "slack": None if a_beta is None else a_beta / gap,
-        "sweep": {
-            "title": "Exponential mechanism (Fact EM2): failure rate against the margin of the suboptimal candidates",
-            "x": margins.tolist(), "x_label": "loss margin a of the K - 1 suboptimal candidates",
-            "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
-            "measured_label": "measured failure rate",
-            "bound": implied.tolist(), "bound_label": "theorem: beta at which gap(beta) = a",
-            "y_label": "P[failure]", "log_y": True, "target": beta, "target_label": "beta",
-            "empirical": a_beta, "theorem": gap, "empirical_label": "empirical margin a_beta",
-            "theorem_label": "theorem's gap", "trials_per_point": n_sweep,
-        },
-    }
+    return margin_sweep(
+        ctx, failures_at, gap, beta, np.array([0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0]),
+        title="Exponential mechanism (Fact EM2): failure rate against the margin of the suboptimal candidates",
+        x_label="loss margin a of the K - 1 suboptimal candidates", theorem_label="theorem's gap",
+        bound_label="theorem: beta at which gap(beta) = a")
 
 
 @experiment(

@@ -91,6 +91,21 @@ def _impl_soft_labels(ctx: Context, X, y, points, **overrides) -> np.ndarray:
     return predict_logistic(w, np.asarray(points, dtype=float))
 
 
+CHUNK_RECORDS = 4_000_000  # records trained per call, to bound memory (~100 MB per array)
+
+
+def _ensemble_soft_labels(ctx: Context, trials: int, k: int, n_prime: int, points) -> np.ndarray:
+    """Soft labels (trials, k, len(points)) of ``trials`` fresh ensembles of k chunk learners,
+    each on n' fresh examples; trained in blocks of whole ensembles so memory stays bounded."""
+    per_block = max(1, CHUNK_RECORDS // (k * n_prime))
+    blocks = []
+    for start in range(0, trials, per_block):
+        t = min(per_block, trials - start)
+        X, y = draw_example(ctx.rng, (t * k, n_prime))
+        blocks.append(_impl_soft_labels(ctx, X, y, points).reshape(t, k, len(points)))
+    return np.concatenate(blocks, axis=0)
+
+
 def _cp(count: int, n: int):
     from .theorems import clopper_pearson
     return clopper_pearson(int(count), int(n))
@@ -272,8 +287,7 @@ def _cor510(ctx: Context) -> dict:
     pts = np.array([_X_LEMMA58])
     mean, alpha = truth(ctx.rng, n_prime, pts, 20_000, **lp)
     radius = float(4 * alpha[0] * math.sqrt(2 * n_prime))
-    X, y = draw_example(ctx.rng, (ctx.trials * k, n_prime))
-    h = _impl_soft_labels(ctx, X, y, pts).reshape(ctx.trials, k)
+    h = _ensemble_soft_labels(ctx, ctx.trials, k, n_prime, pts).reshape(ctx.trials, k)
     inside = np.mean(np.abs(h - mean[0]) <= radius, axis=1)
     failures = int(np.sum(inside < 2 / 3))
     outside_q = float(np.quantile(1 - inside, 1 - beta))
@@ -325,8 +339,7 @@ def _lemma513(ctx: Context) -> dict:
     gamma, lam, w = float(ctx.params["gamma"]), float(ctx.params["lam"]), float(ctx.params["w"])
     pts = np.array([2.0, -2.0])
     mean, alpha = truth(ctx.rng, n_prime, pts, 20_000, **_learner_params(env))
-    X, y = draw_example(ctx.rng, (ctx.trials * k, n_prime))
-    h = _impl_soft_labels(ctx, X, y, pts).reshape(ctx.trials, k, 2)
+    h = _ensemble_soft_labels(ctx, ctx.trials, k, n_prime, pts)
     which = np.arange(ctx.trials) % 2
     S = h[np.arange(ctx.trials), :, which]
     out = h_priv_many(S, ctx.rng, gamma=gamma, lam=lam, w=w)

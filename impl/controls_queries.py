@@ -54,7 +54,7 @@ def _pcq():
     return private_classification_queries
 
 
-def _pipeline_control(reference, name, doc, **attributes):
+def pipeline_control(reference, name, doc, **attributes):
     """The reference mechanism, unchanged, declaring a broken record-level pipeline."""
 
     def batch(data, n, *, rng, epsilon, delta, T, m):
@@ -91,20 +91,20 @@ def online_query_release_halts_early(data, *, rng, epsilon, delta, T, m):
 
 # --------------------------------------------------------------------------- A_subSamp
 
-subsample_aggregate_k_over_8 = _pipeline_control(
+subsample_aggregate_k_over_8 = pipeline_control(
     _sa, "subsample_aggregate_k_over_8",
     "Alg 4 whose record-level pipeline trains ceil(k/8) chunks (too little k).", chunk_fraction=1 / 8)
-subsample_aggregate_corrected_k_over_8 = _pipeline_control(
+subsample_aggregate_corrected_k_over_8 = pipeline_control(
     _sa_corrected, "subsample_aggregate_corrected_k_over_8",
     "corrected Alg 4 whose record-level pipeline trains ceil(k/8) chunks (too little k).", chunk_fraction=1 / 8)
 
 # --------------------------------------------------------------------------- Sec. 4.1
 
-private_classification_queries_k_over_64 = _pipeline_control(
+private_classification_queries_k_over_64 = pipeline_control(
     _pcq, "private_classification_queries_k_over_64",
     "Sec. 4.1 mechanism whose record-level pipeline trains ceil(k/64) chunks (too little k).",
     chunk_fraction=1 / 64)
-private_classification_queries_underfit_learner = _pipeline_control(
+private_classification_queries_underfit_learner = pipeline_control(
     _pcq, "private_classification_queries_underfit_learner",
     "Sec. 4.1 mechanism whose chunk learners see n'/8 records each: not (alpha, beta/k)-PAC.",
     chunk_size_fraction=1 / 8)
@@ -149,6 +149,6 @@ def _lpl():
     return label_private_learner
 
 
-label_private_learner_tiny_chunks = _pipeline_control(
+label_private_learner_tiny_chunks = pipeline_control(
     _lpl, "label_private_learner_tiny_chunks",
     "A_Priv whose chunk learners see n'/128 records each: not (alpha, beta/k)-PAC.", chunk_size_fraction=1 / 128)

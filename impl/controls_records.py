@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .contract import batched
+from .controls_queries import pipeline_control
 
 __all__ = [
     "private_classification_queries_sorted_chunks", "private_classification_queries_global_preprocessing",
@@ -44,35 +45,17 @@ def _lpl():
     return label_private_learner
 
 
-def _pipeline_control(reference, name, doc, **attributes):
-    """The reference mechanism, unchanged, declaring a broken record-level pipeline."""
-
-    def batch(data, n, *, rng, epsilon, delta, T, m):
-        return reference().batch(data, n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)
-
-    @batched(batch)
-    def mechanism(data, *, rng, epsilon, delta, T, m):
-        return batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)[0]
-
-    mechanism.__name__ = mechanism.__qualname__ = name
-    mechanism.__doc__ = doc
-    mechanism.__module__ = __name__
-    for key, value in attributes.items():
-        setattr(mechanism, key, value)
-    return mechanism
-
-
-private_classification_queries_sorted_chunks = _pipeline_control(
+private_classification_queries_sorted_chunks = pipeline_control(
     _pcq, "private_classification_queries_sorted_chunks",
     "Sec. 4.1 mechanism whose pipeline sorts the records by value before splitting (P1).", chunking="sorted")
-private_classification_queries_global_preprocessing = _pipeline_control(
+private_classification_queries_global_preprocessing = pipeline_control(
     _pcq, "private_classification_queries_global_preprocessing",
     "Sec. 4.1 mechanism whose pipeline min-max scales features on the full D before splitting (P2).",
     preprocess="global_minmax")
-label_private_learner_sorted_chunks = _pipeline_control(
+label_private_learner_sorted_chunks = pipeline_control(
     _lpl, "label_private_learner_sorted_chunks",
     "A_Priv whose pipeline sorts the records by value before splitting (P1).", chunking="sorted")
-label_private_learner_global_preprocessing = _pipeline_control(
+label_private_learner_global_preprocessing = pipeline_control(
     _lpl, "label_private_learner_global_preprocessing",
     "A_Priv whose pipeline min-max scales features on the full D before splitting (P2).",
     preprocess="global_minmax")
