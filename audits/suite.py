@@ -399,7 +399,7 @@ def git_commit() -> str | None:
 def spec_record(spec: Spec, plan_: Plan) -> dict:
     """What the report needs to show a spec: identity, claims and theorems with formulas."""
     from .cli import jsonable
-    from .experiments import REGISTRY, theorem_values
+    from .experiments import load_registry, theorem_values
 
     env = spec.bind()
 
@@ -410,7 +410,7 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
     theorems = []
     for t in spec.theorems:
         scope = theorem_values(spec, t.ref, env)
-        exps = REGISTRY.get((spec.id, t.ref), [])
+        exps = load_registry().get((spec.id, t.ref), [])
         if exps:
             status = "checked"
         elif t.kind == "privacy" and spec.privacy is not None:

@@ -6,12 +6,12 @@ import pytest
 
 from dptestbed.audits import experiments_queries as eq
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import REGISTRY
+from dptestbed.audits.experiments import load_registry
 from dptestbed.spec.loader import load_catalogue
 
 CAT = load_catalogue()
 SLOW = {"Theorem 4.6", "Theorem 4.3"}  # seconds each; their controls are still run below with fewer trials
-CASES = [(sid, e) for (sid, ref), exps in REGISTRY.items() for e in exps
+CASES = [(sid, e) for (sid, ref), exps in load_registry().items() for e in exps
          if e.run.__module__ == eq.__name__ or getattr(e.run, "__module__", "") == eq.__name__]
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from dptestbed.audits import experiments_records as er
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import REGISTRY
+from dptestbed.audits.experiments import load_registry
 from dptestbed.spec.loader import load_catalogue
 
 CAT = load_catalogue()
-CASES = [(sid, e) for (sid, ref), exps in REGISTRY.items() for e in exps if e.run.__module__ == er.__name__]
+CASES = [(sid, e) for (sid, ref), exps in load_registry().items() for e in exps if e.run.__module__ == er.__name__]
 
 
 def _run(sid, e):

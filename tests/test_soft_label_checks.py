@@ -3,11 +3,11 @@
 import pytest
 
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import REGISTRY
+from dptestbed.audits.experiments import load_registry
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
-SOFT = [(spec, e) for (spec, ref), exps in REGISTRY.items() if spec.startswith("soft_label") for e in exps]
+SOFT = [(spec, e) for (spec, ref), exps in load_registry().items() if spec.startswith("soft_label") for e in exps]
 TRIALS = {"planted": 4000, "concentration": 4000, "steele": 8000, "ensemble": 60, "strong-quality": 120,
           "identity": 8000, "learned": 30, "straddle-e5": 4000}
 
