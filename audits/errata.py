@@ -65,6 +65,13 @@ def _audit_summary(a: dict | None) -> dict | None:
             "reused_from_run": a.get("_reused", False)}
 
 
+def _audit_text(a: dict) -> str:
+    eps = a["epsilon_lower_bound"]
+    eps_text = "n/a" if eps is None else f"{eps:.3g}"
+    return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text} vs claim {a['claim_epsilon']:g} "
+            f"({a['samples_per_side']:,} samples/side). ")
+
+
 def _get_audit(spec_id: str, audits: dict, seed: int, suite: str, catalogue) -> dict | None:
     if spec_id in audits and audits[spec_id].get("verdict") not in (None, "error"):
         return {**audits[spec_id], "_reused": True}
@@ -163,10 +170,7 @@ def measure_e1(seed, suite, audits, catalogue) -> dict:
                  f"printed {ep:.3f}, corrected {ec:.3f}, claim {exact['subsample_aggregate']['claim_epsilon']:g}: "
                  + ("the printed claim IS violated on this pair. " if detectable else
                     "the loss doubles but stays below the claim, so no audit can detect E1 at this size. "))
-    for a in (a_p, a_c):
-        if a:
-            text += (f"Audit {a['spec']}: {a['verdict']}, eps_lb {a['epsilon_lower_bound']} vs claim {a['claim_epsilon']}"
-                     f" ({a['samples_per_side']} samples/side). ")
+    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
     return {"verdict": "confirmed" if confirmed else "refuted", "measurement": text.strip(),
             "deciding": "deterministic exhaustive sensitivity check",
             "details": {"exhaustive": ex, "exact_on_stress_pair": exact, "audit_printed": a_p, "audit_corrected": a_c,
@@ -218,10 +222,7 @@ def measure_e2(seed, suite, audits, catalogue) -> dict:
             f"delta = {p['delta']:g}: one sub-query alone leaks {p['D']['rate'] / p['delta']:.1f} x delta. "
             f"Corrected w = {c['w']:.2f}: {c['D']['events']} releases (rate {c['D']['rate']:.3g}, CP upper "
             f"{c['D']['cp999'][1]:.3g}, exact {c['exact_leak']:.3g} <= delta/(4m) = {c['delta'] / 16:.3g}). ")
-    for a in (a_p, a_c):
-        if a:
-            text += (f"Audit {a['spec']}: {a['verdict']}, eps_lb {a['epsilon_lower_bound']} vs claim {a['claim_epsilon']}"
-                     f" ({a['samples_per_side']} samples/side). ")
+    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
     deciding = "Monte Carlo of the first-test delta-event (Clopper-Pearson vs delta)"
     if a_p and a_p["verdict"] == "violation":
         deciding += "; the black-box privacy audit also flags the printed spec"
@@ -234,17 +235,11 @@ def measure_e2(seed, suite, audits, catalogue) -> dict:
 
 
 def measure_e4(seed, suite, audits, catalogue) -> dict:
-    try:
-        from . import experiments_queries
-    except Exception as exc:  # noqa: BLE001
-        return {"verdict": "inconclusive", "measurement": f"experiments_queries not importable: {exc}", "details": {}}
-    fn = getattr(experiments_queries, "e4_measurement", None)
-    if fn is None:
-        return {"verdict": "inconclusive", "deciding": None, "details": {},
-                "measurement": "not measured: audits.experiments_queries.e4_measurement does not exist yet"}
-    res = dict(fn(seed))
-    return {"verdict": res.get("verdict", "inconclusive"), "measurement": res.get("measurement") or str(res),
-            "deciding": res.get("deciding"), "details": res}
+    from .experiments_queries import e4_measurement
+
+    res = dict(e4_measurement(seed))
+    return {"verdict": res["verdict"], "measurement": res["measurement"],
+            "deciding": "Monte Carlo of the per-classifier mistake bound against beta/k", "details": res}
 
 
 _MEASURE = {"000-E1": measure_e1, "000-E2": measure_e2, "000-E4": measure_e4}
