@@ -366,13 +366,18 @@ def _quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.9
     controls=(_CTRL_LAP,),
 )
 def _laplace_exact(ctx: Context) -> dict:
-    b = _f(ctx.env["b"])
+    return tail_calibration(ctx, _f(ctx.env["b"]), laplace_sf, "b")
+
+
+def tail_calibration(ctx: Context, scale: float, sf: Callable, unit: str) -> dict:
+    """Cells P[output > t] = sf(t, scale) at t = scale/2, scale, 2 scale for f(D) = 0 (p = 1);
+    the fudged probabilities (30% more / less noise) give the check's power."""
     out = ctx.sample(np.zeros(1), ctx.trials).reshape(ctx.trials, -1)[:, 0]
     cells = []
     for mult in (0.5, 1.0, 2.0):
-        t = mult * b
-        cells.append(Cell(f"t = {mult:g} b", ctx.trials, int(np.sum(out > t)), float(laplace_sf(t, b)),
-                          tuple(float(x) for x in _fudged(laplace_sf, t, b, scale_index=1))))
+        t = mult * scale
+        cells.append(Cell(f"t = {mult:g} {unit}", ctx.trials, int(np.sum(out > t)), float(sf(t, scale)),
+                          tuple(float(x) for x in _fudged(sf, t, scale, scale_index=1))))
     return {"cells": cells}
 
 
@@ -676,14 +681,7 @@ def _gaussian_tail(ctx: Context) -> dict:
     controls=(_CTRL_GAUSS_BROKEN,),
 )
 def _gaussian_exact(ctx: Context) -> dict:
-    sigma = _f(ctx.env["sigma"])
-    out = ctx.sample(np.zeros(1), ctx.trials).reshape(ctx.trials, -1)[:, 0]
-    cells = []
-    for mult in (0.5, 1.0, 2.0):
-        t = mult * sigma
-        cells.append(Cell(f"t = {mult:g} sigma", ctx.trials, int(np.sum(out > t)), float(gaussian_sf(t, sigma)),
-                          tuple(float(x) for x in _fudged(gaussian_sf, t, sigma, scale_index=1))))
-    return {"cells": cells}
+    return tail_calibration(ctx, _f(ctx.env["sigma"]), gaussian_sf, "sigma")
 
 
 # =========================================================================== exponential mechanism
