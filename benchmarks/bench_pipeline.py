@@ -20,6 +20,7 @@ from dptestbed.impl import classification as cl
 from dptestbed.impl import online_query_release as oqr
 from dptestbed.impl import soft_label as sl
 from dptestbed.impl import subsample_aggregate as sa
+from timing import batch_rate
 
 
 def _timed(fn, *args, **kwargs):
@@ -79,17 +80,6 @@ def samplers(g):
     ]
 
 
-def runs_per_second(mechanism, data, params, n, repeats):
-    g = np.random.default_rng(1)
-    mechanism.batch(data, 1_000, rng=g, **params)   # warm up
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        mechanism.batch(data, n, rng=g, **params)
-        best = min(best, time.perf_counter() - start)
-    return n / best
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 1e5 records, fewer runs")
@@ -105,7 +95,7 @@ def main(argv=None) -> None:
     n, repeats = (20_000, 1) if args.quick else (200_000, 3)
     print(f"\n{'vote-level batch sampler':46s} {'runs/s':>12s}")
     for name, mechanism, data, params in samplers(np.random.default_rng(2)):
-        print(f"{name:46s} {runs_per_second(mechanism, data, params, n, repeats):12.3g}")
+        print(f"{name:46s} {batch_rate(mechanism, data, params, n, repeats, seed=1):12.3g}")
 
 
 if __name__ == "__main__":
