@@ -88,7 +88,7 @@ def _get_audit(spec_id: str, audits: dict, seed: int, suite: str, catalogue) -> 
 
 def e1_exhaustive(max_votes: int = 12) -> dict:
     """Every vote histogram with 2..max_votes votes over 2 and 3 labels, every single-vote move."""
-    from dptestbed.impl.subsample_aggregate import dist_corrected, dist_printed, mode_and_gap
+    from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed, mode_and_gap
 
     cases = 0
     worst = {"printed": 0, "corrected": 0}
@@ -124,7 +124,7 @@ def e1_exhaustive(max_votes: int = 12) -> dict:
 def e1_exact(catalogue) -> dict:
     """Exact epsilon (at the claimed delta) of subsample_aggregate and _corrected on the
     sensitivity_two_move stress pair: A_OQR's transcript distribution on the two dist vectors."""
-    from dptestbed.impl.subsample_aggregate import dist_corrected, dist_printed
+    from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed
     from dptestbed.spec.schema import resolve_stress_values
 
     from .exact import _dist_epsilon, svt_distribution
@@ -183,7 +183,7 @@ def measure_e1(seed, suite, audits, catalogue) -> dict:
 def e2_leak(seed: int, n: int) -> dict:
     """P[first query released with Flag 0 at D's regular midpoint] on first_test_delta_leak, both
     variants, on D and D' (Monte Carlo, n runs each), beside the exact S(w)."""
-    from dptestbed.impl.soft_label import soft_label_queries, soft_label_queries_corrected
+    from dptestbed.impl.model_agnostic.soft_label import soft_label_queries, soft_label_queries_corrected
 
     from .theorems import clopper_pearson
 

@@ -305,9 +305,9 @@ def _laplace_factory(factor):
     return profile
 
 
-register("dptestbed.impl.laplace:laplace_mechanism")(_laplace_factory(1.0))
-register("dptestbed.impl.laplace:laplace_mechanism_broken")(_laplace_factory(0.7))
-register("dptestbed.impl.controls:laplace_30pct_more_noise")(_laplace_factory(1.3))
+register("dptestbed.impl.calibration.laplace:laplace_mechanism")(_laplace_factory(1.0))
+register("dptestbed.impl.calibration.laplace:laplace_mechanism_broken")(_laplace_factory(0.7))
+register("dptestbed.impl.calibration.controls:laplace_30pct_more_noise")(_laplace_factory(1.3))
 
 
 def _gaussian_factory(factor):
@@ -321,11 +321,11 @@ def _gaussian_factory(factor):
     return profile
 
 
-register("dptestbed.impl.gaussian:gaussian_mechanism")(_gaussian_factory(1.0))
-register("dptestbed.impl.gaussian:gaussian_mechanism_broken")(_gaussian_factory(0.7))
+register("dptestbed.impl.calibration.gaussian:gaussian_mechanism")(_gaussian_factory(1.0))
+register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken")(_gaussian_factory(0.7))
 
 
-@register("dptestbed.impl.randomized_response:randomized_response")
+@register("dptestbed.impl.calibration.randomized_response:randomized_response")
 def _rr(data, neighbour, env, delta):
     keep = float(special.expit(float(env["epsilon"])))
     b1, b2 = int(_vec(data)[0]), int(_vec(neighbour)[0])
@@ -343,11 +343,11 @@ def _exp_factory(factor):
     return profile
 
 
-register("dptestbed.impl.exponential:exponential_mechanism")(_exp_factory(2.0))
-register("dptestbed.impl.exponential:exponential_mechanism_broken")(_exp_factory(1.0))
+register("dptestbed.impl.calibration.exponential:exponential_mechanism")(_exp_factory(2.0))
+register("dptestbed.impl.calibration.exponential:exponential_mechanism_broken")(_exp_factory(1.0))
 
 
-@register("dptestbed.impl.noisy_max:report_noisy_max")
+@register("dptestbed.impl.calibration.noisy_max:report_noisy_max")
 def _rnm(data, neighbour, env, delta):
     scale = 2.0 / float(env["epsilon"])
     q1, q2 = _vec(data), _vec(neighbour)
@@ -356,7 +356,7 @@ def _rnm(data, neighbour, env, delta):
     return discrete_epsilon(noisy_max_distribution(q1, scale), noisy_max_distribution(q2, scale), delta)
 
 
-@register("dptestbed.impl.noisy_max:report_noisy_max_broken")
+@register("dptestbed.impl.calibration.noisy_max:report_noisy_max_broken")
 def _rnm_value(data, neighbour, env, delta):
     if delta > 0:
         return None
@@ -373,13 +373,13 @@ def _dti_dist(data, epsilon, delta_param):
     return {int(label): release, -1: 1 - release}
 
 
-@register("dptestbed.impl.distance_to_instability:distance_to_instability")
+@register("dptestbed.impl.model_agnostic.distance_to_instability:distance_to_instability")
 def _dti(data, neighbour, env, delta):
     eps, dlt = float(env["epsilon"]), float(env["delta"])
     return _dist_epsilon(_dti_dist(data, eps, dlt), _dti_dist(neighbour, eps, dlt), delta)
 
 
-@register("dptestbed.impl.sparse_vector:sparse_vector")
+@register("dptestbed.impl.model_agnostic.sparse_vector:sparse_vector")
 def _svt000(data, neighbour, env, delta):
     eps, dlt, T, w = float(env["epsilon"]), float(env["delta"]), int(env["T"]), float(env["w"])
     lam = math.sqrt(32 * T * math.log(1 / dlt)) / eps
@@ -422,4 +422,4 @@ def _lyu_factory(alg: int):
 
 
 for _alg in (1, 2, 4, 5, 6):
-    register(f"dptestbed.impl.svt_lyu:svt_lyu_{_alg}")(_lyu_factory(_alg))
+    register(f"dptestbed.impl.calibration.svt_lyu:svt_lyu_{_alg}")(_lyu_factory(_alg))

@@ -296,7 +296,7 @@ def _fudged(fn, *args, scale_index: int):
 # =========================================================================== Laplace mechanism
 
 LAPLACE_TAIL = "Fact A1 (Laplace tail)"
-_CTRL_LAP = Control("laplace_30pct_more_noise", "dptestbed.impl.controls:laplace_30pct_more_noise",
+_CTRL_LAP = Control("laplace_30pct_more_noise", "dptestbed.impl.calibration.controls:laplace_30pct_more_noise",
                     "Laplace mechanism with noise scale 1.3*gamma/epsilon (30% too much noise)")
 
 
@@ -383,11 +383,11 @@ def tail_calibration(ctx: Context, scale: float, sf: Callable, unit: str) -> dic
 
 # =========================================================================== sparse vector
 
-_CTRL_SVT3 = Control("sparse_vector_3x_noise", "dptestbed.impl.controls:sparse_vector_3x_noise",
+_CTRL_SVT3 = Control("sparse_vector_3x_noise", "dptestbed.impl.model_agnostic.controls:sparse_vector_3x_noise",
                      "sparse vector with lam three times too large (threshold and query noise)")
-_CTRL_SVT13 = Control("sparse_vector_30pct_more_noise", "dptestbed.impl.controls:sparse_vector_30pct_more_noise",
+_CTRL_SVT13 = Control("sparse_vector_30pct_more_noise", "dptestbed.impl.model_agnostic.controls:sparse_vector_30pct_more_noise",
                       "sparse vector with lam 30% too large")
-_CTRL_SVT_HALT = Control("sparse_vector_halts_early", "dptestbed.impl.controls:sparse_vector_halts_early",
+_CTRL_SVT_HALT = Control("sparse_vector_halts_early", "dptestbed.impl.model_agnostic.controls:sparse_vector_halts_early",
                          "sparse vector that halts after T bottoms instead of T + 1 (loop `while c < T`)")
 
 
@@ -491,16 +491,16 @@ def _halting_violations(out: np.ndarray, T: int) -> np.ndarray:
 
 # =========================================================================== distance to instability
 
-_CTRL_DTI_2X = Control("distance_to_instability_2x_noise", "dptestbed.impl.controls:distance_to_instability_2x_noise",
+_CTRL_DTI_2X = Control("distance_to_instability_2x_noise", "dptestbed.impl.model_agnostic.controls:distance_to_instability_2x_noise",
                        "A_stab adding Lap(2/epsilon) (as if dist had sensitivity 2), threshold unchanged")
 _CTRL_DTI_SHIFT = Control("distance_to_instability_threshold_shifted",
-                          "dptestbed.impl.controls:distance_to_instability_threshold_shifted",
+                          "dptestbed.impl.model_agnostic.controls:distance_to_instability_threshold_shifted",
                           "A_stab with the threshold Gamma shifted up by 1/epsilon")
 _CTRL_DTI_HALF = Control("distance_to_instability_threshold_halved",
-                         "dptestbed.impl.controls:distance_to_instability_threshold_halved",
+                         "dptestbed.impl.model_agnostic.controls:distance_to_instability_threshold_halved",
                          "A_stab with half the paper's threshold, log(1/delta)/(2 epsilon)")
 _CTRL_DTI_LEAK = Control("distance_to_instability_leaks_distance",
-                         "dptestbed.impl.controls:distance_to_instability_leaks_distance",
+                         "dptestbed.impl.model_agnostic.controls:distance_to_instability_leaks_distance",
                          "A_stab that outputs a noisy distance instead of bottom")
 _LABEL = 3
 
@@ -641,9 +641,9 @@ def _dti_output_space(ctx: Context) -> dict:
 # =========================================================================== Gaussian mechanism
 
 GAUSSIAN_TAIL = "Fact G1 (Gaussian tail)"
-_CTRL_GAUSS_2X = Control("gaussian_2x_noise", "dptestbed.impl.controls:gaussian_2x_noise",
+_CTRL_GAUSS_2X = Control("gaussian_2x_noise", "dptestbed.impl.calibration.controls:gaussian_2x_noise",
                          "Gaussian mechanism with twice the standard deviation")
-_CTRL_GAUSS_BROKEN = Control("gaussian_mechanism_broken", "dptestbed.impl.gaussian:gaussian_mechanism_broken",
+_CTRL_GAUSS_BROKEN = Control("gaussian_mechanism_broken", "dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken",
                              "the calibration corpus' gaussian_mechanism_broken: sigma 30% too small")
 
 
@@ -688,9 +688,9 @@ def _gaussian_exact(ctx: Context) -> dict:
 
 EM_ACCURACY = "Fact EM2 (accuracy, [MT07])"
 _CTRL_EM_FLAT = Control("exponential_mechanism_half_epsilon",
-                        "dptestbed.impl.controls:exponential_mechanism_half_epsilon",
+                        "dptestbed.impl.calibration.controls:exponential_mechanism_half_epsilon",
                         "exponential mechanism with exp(-epsilon*u/(4*Delta)): a factor 2 too many")
-_CTRL_EM_BROKEN = Control("exponential_mechanism_broken", "dptestbed.impl.exponential:exponential_mechanism_broken",
+_CTRL_EM_BROKEN = Control("exponential_mechanism_broken", "dptestbed.impl.calibration.exponential:exponential_mechanism_broken",
                           "the calibration corpus' exponential_mechanism_broken: the factor 2 dropped")
 
 

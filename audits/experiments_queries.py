@@ -28,7 +28,7 @@ from .experiments import Context, Control, _f, _first_crossing, _implied_failure
 
 T_STAR = 0.3
 T_STAR_APRIV = 0.2  # A_Priv instances: an all-0 hypothesis then errs 0.8 > 7 alpha, 15 alpha (alpha <= 0.05)
-_MOD = "dptestbed.impl.controls_queries"
+_MOD = "dptestbed.impl.model_agnostic.controls_queries"
 
 
 def _pipeline(ctx: Context) -> tuple[float, float]:

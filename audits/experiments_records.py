@@ -30,15 +30,15 @@ import math
 import numpy as np
 
 from dptestbed.impl import learners as _learners
-from dptestbed.impl.subsample_aggregate import chunk_data, chunk_index, draw_hash_key, record_hash, votes_from_answers
+from dptestbed.impl.model_agnostic.subsample_aggregate import chunk_data, chunk_index, draw_hash_key, record_hash, votes_from_answers
 
 from . import stats
 from .experiments import Context, Control, _f, experiment
 from .experiments_queries import (T_STAR_APRIV, _chunk_size, _chunks, _sample_complexity, erm_thresholds_records,
                                   threshold_error, _votes_on)
 
-_MOD = "dptestbed.impl.controls_records"
-_QMOD = "dptestbed.impl.controls_queries"
+_MOD = "dptestbed.impl.model_agnostic.controls_records"
+_QMOD = "dptestbed.impl.model_agnostic.controls_queries"
 CANARY = 0
 _LEVEL = 1e-3  # family level of one record audit (Bonferroni over its constructions)
 _KEYS = 4  # hash keys per split under add/remove

@@ -24,21 +24,21 @@ from .experiments import Context, Control, _f, _implied_failure, experiment
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
 _CTRL_SHIFT_EDGE = Control("soft_label_queries_corrected_shifted_edge",
-                           "dptestbed.impl.controls_soft_label:soft_label_queries_corrected_shifted_edge",
+                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_queries_corrected_shifted_edge",
                            "Alg 6 (corrected w) releasing the left edge (v - 1/2) gamma of the shifted bin instead of "
                            "its midpoint v gamma")
 _CTRL_RIGHT_EDGE = Control("soft_label_classifier_right_edge",
-                           "dptestbed.impl.controls_soft_label:soft_label_classifier_right_edge",
+                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_classifier_right_edge",
                            "H_Priv releasing the right edge v gamma of the regular mode bin instead of its midpoint")
 _CTRL_FLIP = Control("soft_label_learner_flipped_labels",
-                     "dptestbed.impl.controls_soft_label:soft_label_learner_flipped_labels",
+                     "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_flipped_labels",
                      "Alg 7 training B on 1 - y (label-encoding bug)")
 _CTRL_DRIFT = Control("soft_label_learner_chunk_drift",
-                      "dptestbed.impl.controls_soft_label:soft_label_learner_chunk_drift",
+                      "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_chunk_drift",
                       "Alg 7 whose chunk models get an intercept offset cycling with the chunk index (+-1.5): "
                       "chunks not trained identically")
 _CTRL_UNSHUFFLED = Control("soft_label_learner_unshuffled",
-                           "dptestbed.impl.controls_soft_label:soft_label_learner_unshuffled",
+                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_unshuffled",
                            "'permutation' SGD that never shuffles (sigma = identity)")
 
 
@@ -306,7 +306,7 @@ _ALPHA_513 = (1 / 6 - 0.03) / (16 * math.sqrt(200)) * (1 - 1e-6)
 def h_priv_many(S: np.ndarray, rng, *, gamma: float, lam: float, w: float) -> np.ndarray:
     """The reference H_Priv (Alg 8) on each row of S (trials, k), a fresh threshold per row:
     float (trials, 2) [s_hat, Flag] (bottom -1)."""
-    from dptestbed.impl.soft_label import BOTTOM, histogram_tests
+    from dptestbed.impl.model_agnostic.soft_label import BOTTOM, histogram_tests
 
     reg_mode, reg_dist, sh_mode, sh_dist = histogram_tests(S, gamma)
     n = S.shape[0]

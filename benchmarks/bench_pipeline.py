@@ -16,10 +16,10 @@ import time
 
 import numpy as np
 
-from dptestbed.impl import classification as cl
-from dptestbed.impl import online_query_release as oqr
-from dptestbed.impl import soft_label as sl
-from dptestbed.impl import subsample_aggregate as sa
+from dptestbed.impl.model_agnostic import classification as cl
+from dptestbed.impl.model_agnostic import online_query_release as oqr
+from dptestbed.impl.model_agnostic import soft_label as sl
+from dptestbed.impl.model_agnostic import subsample_aggregate as sa
 from timing import batch_rate
 
 

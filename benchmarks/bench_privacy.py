@@ -22,7 +22,7 @@ import numpy as np
 from dptestbed.audits.pairs import stress_pairs
 from dptestbed.audits.privacy import audit
 from dptestbed.audits.runner import call_batch, load_implementation
-from dptestbed.spec import CATALOGUE_DIR, load_spec
+from dptestbed.spec import load_spec, spec_file
 
 CORRECT = ["laplace_mechanism", "gaussian_mechanism", "randomized_response", "exponential_mechanism",
            "report_noisy_max", "distance_to_instability", "sparse_vector", "svt_lyu_1", "svt_lyu_2"]
@@ -52,7 +52,7 @@ def fmt(x, digits=4):
 def run(ids, quick: bool):
     rows = []
     for sid in ids:
-        spec = load_spec(CATALOGUE_DIR / f"{sid}.toml")
+        spec = load_spec(spec_file(sid))
         impl = load_implementation(spec.implementation)
         pair = stress_pairs(spec)[0]
         rate = throughput(impl, pair.data, pair.params, n=200_000 if quick else 1_000_000)
@@ -73,20 +73,20 @@ def run(ids, quick: bool):
 
 def extras(quick: bool) -> list[dict]:
     out = []
-    spec = load_spec(CATALOGUE_DIR / "laplace_mechanism.toml")
+    spec = load_spec(spec_file("laplace_mechanism"))
     t0 = time.perf_counter()
     r = audit(spec, samples=1_000_000, confidence=0.95, seed=0)
     out.append({"target": "Laplace eps=1: eps_lb >= 0.90 at 95%, <= 1e6 samples/side, < 10 s",
                 "measured": f"eps_lb = {r.epsilon_lower_bound:.4f}, {r.samples_per_side:,} samples/side, "
                             f"{time.perf_counter() - t0:.2f} s"})
-    lap = load_implementation("dptestbed.impl.laplace:laplace_mechanism")
+    lap = load_implementation("dptestbed.impl.calibration.laplace:laplace_mechanism")
     rate = throughput(lap, [0.0], {"epsilon": 1.0, "gamma": 1.0}, n=2_000_000 if quick else 10_000_000)
     out.append({"target": "Laplace batched sampling >= 1e7 samples/s", "measured": f"{rate:.3g} samples/s"})
-    svt = load_implementation("dptestbed.impl.sparse_vector:sparse_vector")
+    svt = load_implementation("dptestbed.impl.model_agnostic.sparse_vector:sparse_vector")
     rate = throughput(svt, np.zeros(10), {"epsilon": 1.0, "delta": 1e-6, "T": 1, "w": 0.0},
                       n=200_000 if quick else 1_000_000)
     out.append({"target": "sparse vector (m = 10) >= 1e5 runs/s", "measured": f"{rate:.3g} runs/s"})
-    lyu = load_implementation("dptestbed.impl.svt_lyu:svt_lyu_1")
+    lyu = load_implementation("dptestbed.impl.calibration.svt_lyu:svt_lyu_1")
     rate = throughput(lyu, np.zeros(10), {"epsilon": 1.0, "threshold": 0.0, "c": 1},
                       n=200_000 if quick else 1_000_000)
     out.append({"target": "Lyu Alg. 1 (m = 10) runs/s", "measured": f"{rate:.3g} runs/s"})

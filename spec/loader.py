@@ -1,13 +1,15 @@
 """Loading spec files and whole catalogues.
 
-``load_catalogue()`` reads every ``*.toml`` in a folder (the packaged catalogue by
-default), validates each file (see :mod:`.schema`) and then the catalogue as a whole:
-duplicate ids and ``variant_of`` links to missing specs are errors naming the file.
-Files are parsed with :mod:`tomllib`; nothing in them is executed.
+``load_catalogue()`` reads every ``*.toml`` below a folder (the packaged catalogue by default,
+one subfolder per paper), validates each file (see :mod:`.schema`) and then the catalogue as a
+whole: duplicate ids (across all folders) and ``variant_of`` links to missing specs are errors
+naming the files. A spec's ``paper`` is the name of the first folder below the catalogue root
+it sits in. Files are parsed with :mod:`tomllib`; nothing in them is executed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from .schema import Spec, SpecError, build_spec
 CATALOGUE_DIR = Path(__file__).resolve().parent
 
 
-def load_spec(path: str | Path) -> Spec:
+def load_spec(path: str | Path, *, paper: str = "") -> Spec:
     """Load and validate one spec file."""
     path = Path(path)
     try:
@@ -29,11 +31,12 @@ def load_spec(path: str | Path) -> Spec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "", f"not valid TOML: {exc}") from None
-    return build_spec(data, str(path))
+    spec = build_spec(data, str(path))
+    return dataclasses.replace(spec, paper=paper) if paper else spec
 
 
 class Catalogue(dict):
-    """Specs by id, in file-name order."""
+    """Specs by id, ordered by paper folder, then file name."""
 
     def get_spec(self, spec_id: str) -> Spec:
         if spec_id not in self:
@@ -42,19 +45,44 @@ class Catalogue(dict):
             raise KeyError(f"unknown spec id {spec_id!r}{hint} (see 'dptestbed specs')")
         return self[spec_id]
 
+    @property
+    def papers(self) -> list[str]:
+        """The paper folders, in catalogue order."""
+        return list(dict.fromkeys(spec.paper for spec in self.values()))
+
+    def _order_papers(self) -> None:
+        """Order specs by paper (papers by their earliest seed file; a folder with specs of no
+        seed, such as the calibration corpus, comes first), then by file name."""
+        first_seed: dict[str, str] = {}
+        for spec in self.values():
+            first_seed[spec.paper] = min(first_seed.get(spec.paper, "~"), spec.seed or "")
+        specs = sorted(self.values(), key=lambda s: (first_seed[s.paper], s.paper, Path(s.file).name))
+        self.clear()
+        self.update((spec.id, spec) for spec in specs)
+
+    def of_paper(self, paper: str) -> list[Spec]:
+        return [spec for spec in self.values() if spec.paper == paper]
+
 
 def load_catalogue(directory: str | Path | None = None) -> Catalogue:
-    """Load every ``*.toml`` spec in ``directory`` (default: the packaged catalogue)."""
+    """Load every ``*.toml`` spec below ``directory`` (default: the packaged catalogue)."""
     directory = Path(directory) if directory is not None else CATALOGUE_DIR
     if not directory.is_dir():
         raise SpecError(str(directory), "", "not a folder of specs")
     catalogue = Catalogue()
-    for path in sorted(directory.glob("*.toml")):
-        spec = load_spec(path)
+    for path in sorted(directory.rglob("*.toml")):
+        relative = path.relative_to(directory)
+        spec = load_spec(path, paper=relative.parts[0] if len(relative.parts) > 1 else "")
         if spec.id in catalogue:
             raise SpecError(str(path), "id", f"duplicate id {spec.id!r}, also used in {catalogue[spec.id].file}")
         catalogue[spec.id] = spec
     for spec in catalogue.values():
         if spec.variant_of is not None and spec.variant_of not in catalogue:
             raise SpecError(spec.file, "variant_of", f"names {spec.variant_of!r}, which is not a spec in {directory}")
+    catalogue._order_papers()
     return catalogue
+
+
+def spec_file(spec_id: str) -> Path:
+    """The packaged catalogue's file for ``spec_id``."""
+    return Path(load_catalogue().get_spec(spec_id).file)

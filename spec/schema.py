@@ -164,6 +164,7 @@ class Spec:
     constraints: tuple[Formula, ...] = ()
     obligations: tuple[Obligation, ...] = ()
     stress_cases: tuple[StressCase, ...] = ()
+    paper: str = ""  # the catalogue folder the spec is in ("" for a spec file given on its own)
 
     @property
     def expected_privacy_verdict(self) -> str | None:

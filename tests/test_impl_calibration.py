@@ -23,8 +23,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.impl import (distance_to_instability as dti, exponential, gaussian, laplace, noisy_max,
-                            randomized_response as rr, sparse_vector as sv, svt_lyu)
+from dptestbed.impl.calibration import exponential, gaussian, laplace, noisy_max, svt_lyu
+from dptestbed.impl.calibration import randomized_response as rr
+from dptestbed.impl.model_agnostic import distance_to_instability as dti
+from dptestbed.impl.model_agnostic import sparse_vector as sv
 from dptestbed.spec import load_catalogue
 from dptestbed.spec.schema import resolve_stress_values
 

@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.impl import classification as cl
+from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl import learners as L
-from dptestbed.impl import online_query_release as oqr
-from dptestbed.impl import soft_label as sl
-from dptestbed.impl import sparse_vector as sv
-from dptestbed.impl import subsample_aggregate as sa
+from dptestbed.impl.model_agnostic import online_query_release as oqr
+from dptestbed.impl.model_agnostic import soft_label as sl
+from dptestbed.impl.model_agnostic import sparse_vector as sv
+from dptestbed.impl.model_agnostic import subsample_aggregate as sa
 from dptestbed.spec import load_catalogue
 from dptestbed.spec.schema import resolve_stress_values
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.spec import CATALOGUE_DIR, SpecError, load_catalogue, load_spec
+from dptestbed.spec import SpecError, load_catalogue, load_spec, spec_file
 from dptestbed.spec.schema import build_spec
 
-BASE = tomllib.loads((CATALOGUE_DIR / "laplace_mechanism.toml").read_text())
+BASE = tomllib.loads((spec_file("laplace_mechanism")).read_text())
 
 
 def _build(data):
@@ -161,7 +161,7 @@ def test_file_level_errors(tmp_path):
 
 
 def test_duplicate_ids_and_dangling_variant(tmp_path):
-    text = (CATALOGUE_DIR / "laplace_mechanism.toml").read_text()
+    text = (spec_file("laplace_mechanism")).read_text()
     _write(tmp_path, "one.toml", text)
     _write(tmp_path, "two.toml", text)
     with pytest.raises(SpecError, match=r"two\.toml: id: duplicate id 'laplace_mechanism'"):
@@ -173,7 +173,7 @@ def test_duplicate_ids_and_dangling_variant(tmp_path):
 
 
 def test_cli_rejects_a_malformed_spec_folder_with_exit_2(tmp_path):
-    text = (CATALOGUE_DIR / "laplace_mechanism.toml").read_text().replace('type = "integer"', 'type = "int"')
+    text = (spec_file("laplace_mechanism")).read_text().replace('type = "integer"', 'type = "int"')
     _write(tmp_path, "user_spec.toml", text)
     result = subprocess.run([sys.executable, "-m", "dptestbed.audits.cli", "specs", "--dir", str(tmp_path)],
                             capture_output=True, text=True)
@@ -184,7 +184,7 @@ def test_cli_rejects_a_malformed_spec_folder_with_exit_2(tmp_path):
 
 def test_formula_code_is_never_executed(tmp_path):
     marker = tmp_path / "pwned"
-    text = (CATALOGUE_DIR / "laplace_mechanism.toml").read_text().replace(
+    text = (spec_file("laplace_mechanism")).read_text().replace(
         'formula = "gamma/epsilon"', f'formula = "__import__(\'pathlib\').Path(\'{marker}\').touch()"')
     path = _write(tmp_path, "evil.toml", text)
     with pytest.raises(SpecError, match="derived.b.formula"):

@@ -29,7 +29,7 @@ from dptestbed.audits.privacy import (
 )
 from dptestbed.audits.runner import ImplementationError, Runner, call_batch, load_implementation
 from dptestbed.audits.stats import binomial_false_alarm_limit, predicted_eps_lower_bound
-from dptestbed.spec import CATALOGUE_DIR, load_spec
+from dptestbed.spec import load_spec, spec_file
 
 REQUIRED_KEYS = {"spec", "implementation", "claim", "epsilon_lower_bound", "exact_epsilon", "confidence",
                  "samples_per_side", "verdict", "counterexample", "seconds", "seed", "pairs_tried",
@@ -37,7 +37,7 @@ REQUIRED_KEYS = {"spec", "implementation", "claim", "epsilon_lower_bound", "exac
 
 
 def spec_of(spec_id: str):
-    return load_spec(CATALOGUE_DIR / f"{spec_id}.toml")
+    return load_spec(spec_file(spec_id))
 
 
 # =========================================================================== calibration corpus
@@ -141,7 +141,7 @@ def test_false_alarm_rate_randomized_response_at_exact_epsilon():
 def test_false_alarm_harness_has_power(tmp_path):
     """The same harness on a claim 20% below the exact epsilon alarms in most seeds, so the
     false-alarm tests above could fail."""
-    text = (CATALOGUE_DIR / "laplace_mechanism.toml").read_text()
+    text = (spec_file("laplace_mechanism")).read_text()
     text = text.replace('id = "laplace_mechanism"', 'id = "laplace_overclaimed"')
     text = text.replace('[privacy]\nepsilon = "epsilon"', '[privacy]\nepsilon = "0.8*epsilon"')
     path = tmp_path / "laplace_overclaimed.toml"
@@ -228,7 +228,7 @@ def test_implementation_errors_become_verdicts(user_file, name, reason):
 
 
 def test_spec_without_implementation_is_an_implementation_error(tmp_path):
-    text = (CATALOGUE_DIR / "laplace_mechanism.toml").read_text()
+    text = (spec_file("laplace_mechanism")).read_text()
     text = "\n".join(line for line in text.splitlines() if not line.startswith("implementation ="))
     path = tmp_path / "noimpl.toml"
     path.write_text(text)
@@ -250,17 +250,17 @@ def test_unauditable_requests_raise_audit_error():
 
 
 def test_load_implementation_refs(user_file):
-    fn = load_implementation("dptestbed.impl.laplace:laplace_mechanism")
+    fn = load_implementation("dptestbed.impl.calibration.laplace:laplace_mechanism")
     assert callable(fn.batch)
     assert callable(load_implementation(f"{user_file}:good"))
     for ref, msg in [("no_colon", "expected"), ("dptestbed.nope:f", "cannot import"),
-                     ("dptestbed.impl.laplace:nope", "no attribute"), ("/nonexistent/x.py:f", "no such file")]:
+                     ("dptestbed.impl.calibration.laplace:nope", "no attribute"), ("/nonexistent/x.py:f", "no such file")]:
         with pytest.raises(ImplementationError, match=msg):
             load_implementation(ref)
 
 
 def test_call_batch_shapes_and_determinism(user_file):
-    ref = load_implementation("dptestbed.impl.laplace:laplace_mechanism")
+    ref = load_implementation("dptestbed.impl.calibration.laplace:laplace_mechanism")
     params = {"epsilon": 1.0, "gamma": 1.0, "p": 1, "beta": 0.05}
     a = call_batch(ref, [0.0, 1.0], 1000, rng=np.random.default_rng(0), params=params)
     b = call_batch(ref, [0.0, 1.0], 1000, rng=np.random.default_rng(0), params=params)
@@ -357,7 +357,7 @@ def spec_dir(tmp_path):
     folder = tmp_path / "specs"
     folder.mkdir()
     for sid in ("laplace_mechanism", "laplace_mechanism_broken", "randomized_response"):
-        (folder / f"{sid}.toml").write_text((CATALOGUE_DIR / f"{sid}.toml").read_text())
+        (folder / f"{sid}.toml").write_text((spec_file(sid)).read_text())
     return folder
 
 

@@ -204,7 +204,7 @@ def _check_distribution(exact: dict, mc: dict, n: int):
 
 
 def test_sparse_vector_transcripts_against_monte_carlo():
-    from dptestbed.impl.sparse_vector import _batch, sparse_vector_lambda
+    from dptestbed.impl.model_agnostic.sparse_vector import _batch, sparse_vector_lambda
     params = dict(epsilon=1.0, delta=1e-6, T=1, w=0.0)
     lam = sparse_vector_lambda(1.0, 1e-6, 1)
     data = [0.0, 3.0, -2.0, 1.0]
@@ -216,7 +216,7 @@ def test_sparse_vector_transcripts_against_monte_carlo():
 
 @pytest.mark.parametrize("alg", [1, 2, 4, 5, 6])
 def test_lyu_transcripts_against_monte_carlo(alg):
-    from dptestbed.impl import svt_lyu
+    from dptestbed.impl.calibration import svt_lyu
     env = {"epsilon": 1.0, "threshold": 0.5, "c": 2}
     kw = ex._lyu_kwargs(alg, env)
     data = [1.0, 0.0, 2.0, 1.0, 0.5]
@@ -227,7 +227,7 @@ def test_lyu_transcripts_against_monte_carlo(alg):
 
 
 def test_distance_to_instability_closed_form_against_monte_carlo():
-    from dptestbed.impl.distance_to_instability import _batch
+    from dptestbed.impl.model_agnostic.distance_to_instability import _batch
     eps, delta = 1.0, 1e-2
     for dist in (0.0, 3.0, 6.0):
         d = ex._dti_dist([0, dist], eps, delta)
@@ -238,11 +238,11 @@ def test_distance_to_instability_closed_form_against_monte_carlo():
 
 
 def test_exponential_and_randomized_response_profiles():
-    from dptestbed.impl.exponential import exponential_mechanism_probabilities
+    from dptestbed.impl.calibration.exponential import exponential_mechanism_probabilities
     env = {"epsilon": 1.0, "sensitivity": 1.0}
-    eps = ex.PROFILES["dptestbed.impl.exponential:exponential_mechanism"]([0, 1, 1], [1, 0, 1], env, 0.0)
+    eps = ex.PROFILES["dptestbed.impl.calibration.exponential:exponential_mechanism"]([0, 1, 1], [1, 0, 1], env, 0.0)
     assert eps == pytest.approx(0.5)
     p = exponential_mechanism_probabilities([0, 1, 1], epsilon=1.0, sensitivity=1.0)
     assert p == pytest.approx(ex.special.softmax(-np.array([0, 1, 1]) / 2))
-    rr = ex.PROFILES["dptestbed.impl.randomized_response:randomized_response"]([0], [1], {"epsilon": 0.7}, 0.0)
+    rr = ex.PROFILES["dptestbed.impl.calibration.randomized_response:randomized_response"]([0], [1], {"epsilon": 0.7}, 0.0)
     assert rr == pytest.approx(0.7)

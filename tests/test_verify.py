@@ -227,7 +227,7 @@ def test_a_hanging_implementation_is_an_error_for_every_item(tmp_path):
 
 
 def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
-    weak = E.Control("not_broken", "dptestbed.impl.laplace:laplace_mechanism", "the reference itself")
+    weak = E.Control("not_broken", "dptestbed.impl.calibration.laplace:laplace_mechanism", "the reference itself")
     exp = next(e for e in E.REGISTRY[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
     monkeypatch.setitem(E.REGISTRY, ("laplace_mechanism", "Fact A1 (Laplace tail)"),
                         [E.Experiment(**{**exp.__dict__, "controls": (weak,)})])

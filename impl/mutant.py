@@ -1,0 +1,99 @@
+"""Implementation mutants: the reference with exactly one realistic bug.
+
+Each paper package declares its mutants in a module-level ``MUTANTS`` tuple of a module named
+``mutants`` (``dptestbed.impl.<paper>.mutants``). A mutant meets the public contract
+(``mechanism(data, *, rng, **params)``, optionally with a batch sampler) and is checked
+exactly as a user's implementation would be (``dptestbed check SPEC --impl REF``), so a
+check that kills it would also catch the same bug in someone else's code.
+
+A mutant the checks cannot tell from the reference by any measurement is declared
+``equivalent`` with the reason; it is reported but excluded from the kill rate.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+BREAKS = ("privacy", "utility", "both")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One bug in one spec's reference implementation."""
+
+    spec: str  # the spec id the mutant claims to implement
+    name: str  # short id, unique per spec
+    implementation: str  # "dptestbed.impl.<paper>.mutants:function"
+    breaks: str  # "privacy" | "utility" | "both"
+    bug: str  # the single bug, one line
+    killed_by: tuple[str, ...] = ()  # checks meant to kill it: "privacy audit" or an experiment id
+    equivalent: str = ""  # non-empty: why no measurement can distinguish it (excluded from the rate)
+
+    def __post_init__(self):
+        if self.breaks not in BREAKS:
+            raise ValueError(f"mutant {self.spec}/{self.name}: breaks must be one of {BREAKS}")
+        if ":" not in self.implementation:
+            raise ValueError(f"mutant {self.spec}/{self.name}: implementation must be 'module:function'")
+
+    @property
+    def id(self) -> str:
+        return f"{self.spec}/{self.name}"
+
+
+# --------------------------------------------------------------------------- building mutants
+
+
+def accepted(function: Callable, params: dict) -> dict:
+    """The subset of ``params`` that ``function``'s signature names (all of them with ``**kw``)."""
+    signature = inspect.signature(function)
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return dict(params)
+    return {k: v for k, v in params.items() if k in signature.parameters}
+
+
+def call(reference: Callable, data, rng, params: dict):
+    """One output of ``reference`` (given only the parameters it accepts)."""
+    return reference(data, rng=rng, **accepted(reference, params))
+
+
+def call_batch(reference: Callable, data, n: int, rng, params: dict) -> np.ndarray:
+    """``n`` outputs of ``reference``: its batch sampler when it has one, else a loop."""
+    sampler = getattr(reference, "batch", None)
+    if sampler is not None:
+        return np.asarray(sampler(data, n, rng=rng, **accepted(sampler, params)))
+    return np.stack([np.asarray(call(reference, data, rng, params)) for _ in range(n)])
+
+
+def with_params(reference: Callable, transform: Callable[[dict], dict], doc: str) -> Callable:
+    """A mutant that runs ``reference`` with its parameters rewritten by ``transform`` (how a
+    mis-derived scale or threshold arises). Keeps the contract and the batch sampler."""
+
+    def sampler(data, n, *, rng, **params):
+        return call_batch(reference, data, n, rng, transform(dict(params)))
+
+    def mechanism(data, *, rng, **params):
+        return call(reference, data, rng, transform(dict(params)))
+
+    mechanism.__doc__ = doc
+    mechanism.batch = sampler
+    return mechanism
+
+
+def post_processed(reference: Callable, post: Callable, doc: str) -> Callable:
+    """A mutant whose outputs are ``post(outputs, data, rng, params)`` of the reference's
+    (``outputs`` stacked along the first axis: a batch of one for a single call)."""
+
+    def sampler(data, n, *, rng, **params):
+        return post(call_batch(reference, data, n, rng, params), data, rng, params)
+
+    def mechanism(data, *, rng, **params):
+        out = np.asarray(call(reference, data, rng, params))
+        return post(out[np.newaxis], data, rng, params)[0]
+
+    mechanism.__doc__ = doc
+    mechanism.batch = sampler
+    return mechanism
