@@ -75,9 +75,12 @@ EXPERIMENT_MODULES = ("experiments_queries", "experiments_soft_label", "experime
 
 
 def load_registry() -> dict[tuple[str, str], list[Experiment]]:
-    """The registry with every experiment module imported."""
+    """The registry with every experiment module imported (the papers' included)."""
+    from .discovery import load_papers
+
     for name in EXPERIMENT_MODULES:
         importlib.import_module(f"{__package__}.{name}")
+    load_papers()
     return REGISTRY
 
 

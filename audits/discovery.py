@@ -1,0 +1,49 @@
+"""Finding each paper's checks and mutants by walking the package folders.
+
+A paper is a subpackage ``dptestbed.audits.<paper>`` (its experiments, exact privacy profiles
+and errata, which register themselves when imported) and ``dptestbed.impl.<paper>`` (its
+reference implementations; a ``mutants`` module there declares ``MUTANTS``). Adding a paper
+means adding these folders; no list in the engine changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import lru_cache
+
+import dptestbed.audits as _audits
+import dptestbed.impl as _impl
+
+
+def paper_packages(root=_audits) -> list[str]:
+    """The paper subpackages of ``root`` (a package), by name."""
+    return sorted(info.name for info in pkgutil.iter_modules(root.__path__) if info.ispkg)
+
+
+@lru_cache(maxsize=None)
+def load_papers() -> tuple[str, ...]:
+    """Import every module of every ``dptestbed.audits.<paper>`` package (each registers its
+    experiments, exact profiles and errata); returns the module names."""
+    loaded = []
+    for paper in paper_packages(_audits):
+        package = importlib.import_module(f"{_audits.__name__}.{paper}")
+        for info in pkgutil.iter_modules(package.__path__):
+            loaded.append(importlib.import_module(f"{package.__name__}.{info.name}").__name__)
+    return tuple(loaded)
+
+
+@lru_cache(maxsize=None)
+def load_mutants() -> tuple:
+    """Every declared implementation mutant (``dptestbed.impl.<paper>.mutants.MUTANTS``)."""
+    out = []
+    for paper in paper_packages(_impl):
+        name = f"{_impl.__name__}.{paper}.mutants"
+        if importlib.util.find_spec(name) is not None:
+            out.extend(importlib.import_module(name).MUTANTS)
+    seen = set()
+    for mutant in out:
+        if mutant.id in seen:
+            raise ValueError(f"mutant {mutant.id} declared twice")
+        seen.add(mutant.id)
+    return tuple(out)
