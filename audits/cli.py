@@ -19,7 +19,7 @@ from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
-COMMAND_MODULES = ("audit_command", "verify_command")
+COMMAND_MODULES = ("audit_command", "verify_command", "mutants_command")
 
 
 class UserError(Exception):

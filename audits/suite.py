@@ -85,6 +85,8 @@ class Plan:
     implementation: str | None = None
     family_alpha: float = thm.FAMILY_ALPHA
     call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
+    mutants: tuple = ()  # a mutants run (audits/mutation.py): the mutants it checks
+    family_override: int | None = None  # the multiple-testing family size, when not the plan's own
 
     @property
     def n_audits(self) -> int:
@@ -97,7 +99,7 @@ class Plan:
 
     @property
     def family(self) -> int:
-        return thm.family_size(self.n_tests, self.n_audits)
+        return self.family_override or thm.family_size(self.n_tests, self.n_audits)
 
 
 # --------------------------------------------------------------------------- planning
@@ -183,18 +185,25 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
 
 
 def _missing_module(ref: str | None) -> str | None:
-    """Why the reference implementation ``ref`` is not available (its module does not exist
-    yet), or None. Any other import problem is left to the item, which reports an error."""
+    """Why the reference implementation ``ref`` is not available (its module or function does not
+    exist yet), or None. Any other import problem is left to the item, which reports an error.
+    Reference implementations are the project's own code, so importing one here is safe."""
+    import importlib
     import importlib.util
 
     if not ref:
         return None
-    module = ref.partition(":")[0]
+    module, _, name = ref.partition(":")
     try:
         found = importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         found = False
-    return None if found else f"not checked: the reference implementation module {module} does not exist yet"
+    if found and name:
+        try:
+            found = hasattr(importlib.import_module(module), name)
+        except Exception:  # noqa: BLE001 - a broken module is reported by its item
+            return None
+    return None if found else f"not checked: the spec has no reference implementation yet ({ref})"
 
 
 def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:
@@ -221,7 +230,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     confidence = 1 - plan_.family_alpha / plan_.family
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
             "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
-            "broken": spec.broken, "variant_of": spec.variant_of}
+            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control)}
     try:
         from .privacy import audit
 
@@ -247,17 +256,22 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     return jsonable(data)
 
 
+def _control_json(control: Control | None) -> dict | None:
+    return None if control is None else {"name": control.name, "description": control.description,
+                                         "pipeline": control.pipeline}
+
+
 def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
     """The result of an item that did not finish (crash, timeout, interrupted)."""
     if item.kind == "audit":
         return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
-                "expected": item.expected, "verdict": "error", "error": reason, "seconds": seconds}
+                "expected": item.expected, "control": _control_json(item.control), "verdict": "error",
+                "error": reason, "seconds": seconds}
     exp = item.experiment
     return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
             "title": exp.title, "instance": exp.instance, "predicate": exp.predicate,
             "target": item.target, "implementation": item.implementation,
-            "control": None if item.control is None else {"name": item.control.name,
-                                                          "description": item.control.description},
+            "control": _control_json(item.control),
             "expected": item.expected, "trials": None, "failures": None, "beta": None,
             "failure_rate_upper": None, "p_value": None, "slack": None,
             "verdict": "error", "error": reason, "seconds": seconds}
@@ -457,7 +471,8 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
     family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
-                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests)
+                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests,
+                                        family_override=plan_.family_override)
     for r in privacy_results:
         r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
     if errata:
@@ -468,6 +483,14 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     privacy_results.sort(key=lambda r: order.get(r["id"], 0))
     outcomes = [r["outcome"] for r in theorem_results + privacy_results]
     controls = [r for r in theorem_results + privacy_results if thm.is_control(r.get("expected"))]
+    code = thm.exit_code(outcomes + ([] if complete else ["error"]))
+    extra = {}
+    if plan_.mutants:
+        from . import mutation
+
+        matrix = mutation.kill_matrix(plan_.mutants, theorem_results + privacy_results)
+        code = mutation.exit_code(matrix, complete)
+        extra["mutants"] = matrix
     return {
         "format": RESULTS_FORMAT,
         "run": {
@@ -484,13 +507,14 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
             "controls": len(controls),
             "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
-            "exit_code": thm.exit_code(outcomes + ([] if complete else ["error"])),
+            "exit_code": code,
         },
         "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
         "privacy": privacy_results,
         "theorems": theorem_results,
         "not_checked": plan_.not_checked,
         **({"errata": errata} if errata is not None else {}),
+        **extra,
     }
 
 

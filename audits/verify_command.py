@@ -86,7 +86,7 @@ def _jobs(args) -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _run(args, command: str, plan_) -> int:
+def _run(args, command: str, plan_, summary=None) -> int:
     from . import report, suite
 
     if not plan_.items:
@@ -114,7 +114,7 @@ def _run(args, command: str, plan_) -> int:
         document.setdefault("report_errors", errors)
         suite.write_json_atomic(out / "results.json", document)
     code = report.exit_code(document, errors)
-    _print_summary(document, out, code, errors)
+    (summary or _print_summary)(document, out, code, errors)
     return code
 
 
