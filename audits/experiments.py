@@ -367,7 +367,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     except ImplementationError as exc:
         result["verdict"] = "error"
         result["error"] = f"implementation error: {exc.reason}"
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - one check's crash never stops the run
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         result["verdict"] = "error"

@@ -899,7 +899,7 @@ def _attach_exact(spec: Spec, aud: _Auditor, result: AuditResult, chosen: list[_
             break
         try:
             value = exact_profiles.exact_epsilon(spec, pair, aud.claims[i][1])
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - an exact profile must never break an audit
             value = None
             pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"
         pair.extra["exact_epsilon"] = value

@@ -342,7 +342,7 @@ class Formulas:
             buf = io.BytesIO()
             mathtext.math_to_image(f"${text}$", buf, prop=FontProperties(size=11), dpi=120, format="png")
             uri = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-        except Exception:
+        except Exception:  # noqa: BLE001 - fall back to the LaTeX source
             uri = None
         self.cache[latex] = uri
         return uri
@@ -373,7 +373,7 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
         try:
             fn(*args, path)
             figures.setdefault(spec_id, []).append((caption, path))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a failed plot is an error item, not a crash
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": f"{type(exc).__name__}: {exc}"})
 
     if plots:

@@ -97,7 +97,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
             module_spec.loader.exec_module(module)
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
             sys.modules.pop(module_name, None)
             raise ImplementationError(f"importing {path.name} raised {_describe(exc)}") from None
     else:
@@ -105,7 +105,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
             raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001
             raise ImplementationError(f"importing {target} raised {_describe(exc)}") from None
     fn = getattr(module, name, None)
     if fn is None:
@@ -176,7 +176,7 @@ def _numeric(out, where: str) -> np.ndarray:
         raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
     try:
         arr = np.asarray(out)
-    except Exception:
+    except Exception:  # noqa: BLE001
         raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
     if arr.dtype.kind not in "biuf":
         raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
@@ -204,14 +204,14 @@ def _worker_main(impl, conn, counter) -> None:
     try:  # user prints must not corrupt the auditor's stdout (e.g. --json)
         os.dup2(2, 1)
         sys.stdout = sys.stderr
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
     if isinstance(impl, str):
         impl = load_implementation(impl)
     try:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
     while True:
         try:
@@ -237,10 +237,10 @@ def _worker_main(impl, conn, counter) -> None:
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything
             try:
                 conn.send(("error", f"raised {_describe(exc)}"))
-            except Exception:
+            except Exception:  # noqa: BLE001
                 return
 
 
@@ -303,7 +303,7 @@ class _Worker:
         if self.proc.is_alive():
             try:
                 self.conn.send(None)
-            except Exception:
+            except Exception:  # noqa: BLE001
                 pass
             self.proc.join(0.5)
             if self.proc.is_alive():
@@ -373,7 +373,7 @@ class Runner:
                 m = min(BATCH_CHUNK, n - done)
                 try:
                     out = self.impl.batch(data, m, rng=rng, **kwargs)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
                 parts.append(_validate_batch(out, m, "batch sampler"))
                 done += m
@@ -389,7 +389,7 @@ class Runner:
         for i in range(n):
             try:
                 outs.append(self.impl(data, rng=rng, **kwargs))
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001
                 raise ImplementationError(f"raised {_describe(exc)}") from None
             if progress and (i + 1) % BLOCK == 0:
                 progress(BLOCK)

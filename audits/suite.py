@@ -248,7 +248,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
         data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         data = {**base, "verdict": "error", "error": f"{type(exc).__name__}: {exc}{where}"}
@@ -291,7 +291,7 @@ def _child(item, catalogue, plan_, seed, conn):
         pass
     try:
         result = run_item(item, catalogue, plan_, seed)
-    except BaseException as exc:
+    except BaseException as exc:  # noqa: BLE001
         result = error_result(item, f"{type(exc).__name__}: {exc}")
     try:
         conn.send(result)
@@ -306,7 +306,7 @@ def _kill_group(proc) -> None:
         pass
     try:
         proc.kill()
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
     proc.join(2.0)
 
@@ -587,7 +587,7 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     try:
         out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue,
                                              spec_ids=[s.id for s in plan_.specs])
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         out = [{"id": "errata", "verdict": "inconclusive", "measurement": f"errata failed: {type(exc).__name__}: {exc}",
                 "printed": None, "corrected": None}]
     if progress:

@@ -106,7 +106,7 @@ def _run(args, command: str, plan_, summary=None) -> int:
         try:
             report.render(json.loads((out / "results.json").read_text(encoding="utf-8")), out,
                           plots=not args.no_plots)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001
             print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     errors = report.render(document, out, plots=not args.no_plots)
