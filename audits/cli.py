@@ -8,14 +8,18 @@ line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import importlib.metadata
 import json
+import os
 import sys
 
 import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 
+from .runner import missing_reference
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
@@ -46,7 +50,10 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
         if not sep:
             raise UserError(f"--param {pair!r}: expected NAME=VALUE")
         if name not in spec.parameters:
-            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; parameters: {', '.join(spec.parameters)}")
+            close = difflib.get_close_matches(name, list(spec.parameters), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; {hint}parameters: "
+                            f"{', '.join(spec.parameters)}")
         param = spec.parameters[name]
         if param.type == "choice":
             values[name] = raw
@@ -99,14 +106,20 @@ def cmd_specs(args) -> int:
         print(json.dumps([spec_summary(s) for s in specs], indent=2))
         return EXIT_OK
     width = max((len(s.id) for s in specs), default=2)
+    spec_only = 0
     for paper in papers:
         group = [s for s in specs if s.paper == paper]
         print(f"{paper or '(no paper folder)'}: {len(group)} specs")
         for spec in group:
             seed = (spec.seed or "external")[:3]
             tag = f" [variant of {spec.variant_of}]" if spec.variant_of else ""
+            if missing_reference(spec.implementation):
+                tag += " [spec only: no reference implementation yet]"
+                spec_only += 1
             print(f"  {spec.id:<{width}}  {seed:<8}  {len(spec.theorems):>2} thm  {spec.title}{tag}")
     print(f"{len(specs)} specs, {sum(len(s.theorems) for s in specs)} theorems")
+    if spec_only:
+        print("(spec only: check your own implementation of it with 'dptestbed check ID --impl file.py:function')")
     return EXIT_OK
 
 
@@ -184,7 +197,10 @@ def _fmt(value) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dptestbed", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="dptestbed", description="Spec-driven testbed for differentially private learning: privacy audits, "
+                                      "theorem checks and mutation testing of implementations against the specs.")
+    parser.add_argument("--version", action="version", version=f"dptestbed {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("specs", help="list the specs")
@@ -206,6 +222,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("dptestbed")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+LISTINGS = ("specs", "show")  # commands whose whole job is printing: a closed pipe ends them quietly
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -214,7 +240,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dptestbed: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        return EXIT_OK
+        # stdout was closed by the reader (``| head``): nothing more can be printed there
+        try:
+            sys.stdout = open(os.devnull, "w")  # replaces the dead stream until exit
+        except OSError:
+            pass
+        if args.command in LISTINGS:
+            return EXIT_OK
+        print(f"dptestbed: error: stdout closed before the {args.command} result was printed; "
+              "the verdict is in the report (exit 2)", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

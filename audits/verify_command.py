@@ -18,15 +18,33 @@ not run (crash, timeout, implementation error, failed plot) or bad input.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from .cli import EXIT_BAD_INPUT, UserError, _catalogue
+from .cli import EXIT_BAD_INPUT, UserError, _catalogue, parse_params
 
 DEFAULT_REPORTS = "reports"
+CONTRACT = """\
+the implementation contract:
+  def mechanism(data, *, rng, **params) -> output
+    data    the spec's input (see 'dptestbed show ID': "input")
+    rng     a numpy.random.Generator: draw EVERY random number from it
+    params  the spec's parameter names you need, as keyword arguments
+    output  the spec's output encoding (dtype and shape as 'dptestbed show ID' says)
+  optional, much faster: a batch sampler drawing n independent outputs at once
+    def sampler(data, n, *, rng, **params) -> array of n outputs stacked on axis 0
+    mechanism.batch = sampler
+example (Laplace mechanism):
+  def laplace(data, *, rng, epsilon, gamma):
+      f = np.asarray(data, dtype=float)
+      return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)
+  laplace.batch = lambda data, n, *, rng, epsilon, gamma: (
+      np.asarray(data, float) + rng.laplace(0.0, gamma / epsilon, size=(n, *np.shape(data))))
+"""
 
 
 def register(subparsers) -> None:
@@ -40,12 +58,15 @@ def register(subparsers) -> None:
     _common(p)
     p.set_defaults(func=cmd_verify)
 
-    p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation")
+    p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation",
+                              epilog=CONTRACT, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", required=True, metavar="REF",
                    help="your implementation: path/to/file.py:function or package.module:function")
     p.add_argument("--suite", choices=("quick", "full"), default="quick")
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="audit at this parameter point instead of the spec's audit points (repeatable)")
     _common(p)
     p.set_defaults(func=cmd_check)
 
@@ -73,7 +94,10 @@ def _common(p) -> None:
 
 def _out_dir(args, command: str) -> Path:
     if args.out:
-        return Path(args.out)
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {args.out}: exists and is not a folder")
+        return out
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
 
@@ -158,8 +182,12 @@ def cmd_check(args) -> int:
         load_implementation(args.impl)  # fail early, with one line, on a bad reference
     except ImplementationError as exc:
         raise UserError(f"--impl: {exc.reason}") from None
+    try:
+        spec.bind(params := parse_params(args.param, spec))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     plan_ = suite.plan(catalogue, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
-                       call_timeout=args.call_timeout)
+                       call_timeout=args.call_timeout, audit_params=params)
     return _run(args, "check", plan_)
 
 

@@ -10,6 +10,7 @@ it sits in. Files are parsed with :mod:`tomllib`; nothing in them is executed.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import tomllib
 from pathlib import Path
 
@@ -40,7 +41,8 @@ class Catalogue(dict):
 
     def get_spec(self, spec_id: str) -> Spec:
         if spec_id not in self:
-            close = [s for s in self if spec_id in s or s in spec_id]
+            close = difflib.get_close_matches(spec_id, list(self), n=3, cutoff=0.6)
+            close += [s for s in self if (spec_id in s or s in spec_id) and s not in close]
             hint = f"; did you mean {', '.join(close[:5])}?" if close else ""
             raise KeyError(f"unknown spec id {spec_id!r}{hint} (see 'dptestbed specs')")
         return self[spec_id]
