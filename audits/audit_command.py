@@ -14,7 +14,7 @@ import json
 import math
 import sys
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params
+from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
 
 
 def register(subparsers) -> None:
@@ -31,8 +31,8 @@ def register(subparsers) -> None:
                    help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
                         "implementations, 10^5 for single-run ones)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="confidence level (default 0.95)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
                    help="seconds allowed per call of a user implementation (default 60)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")

@@ -12,6 +12,7 @@ import difflib
 import importlib
 import importlib.metadata
 import json
+import math
 import os
 import sys
 
@@ -23,11 +24,48 @@ from .runner import missing_reference
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+MAX_INTEGER_PARAM = 2**31 - 1
 COMMAND_MODULES = ("audit_command", "verify_command", "mutants_command")
 
 
 class UserError(Exception):
     """A problem with what the user asked for; printed as one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``dptestbed: error: ...``, exit 2), usage left to --help."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"dptestbed {self.prog.partition(' ')[2] or ''}: error: {message}\n".replace(" :", ":"))
+
+
+MAX_JOBS = 64
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0 (nan and inf would disable a time limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number > 0")
+    return value
+
+
+def bounded_int(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: must be between {lo} and {hi}")
+        return value
+    return parse
+
+
+seed_value = bounded_int(0, 2**63 - 1)
 
 
 def _catalogue(args) -> Catalogue:
@@ -62,6 +100,10 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
             number = float(raw)
         except ValueError:
             raise UserError(f"--param {name}: {raw!r} is not a number") from None
+        if not math.isfinite(number):
+            raise UserError(f"--param {name}: {raw!r} is not finite")
+        if param.type == "integer" and abs(number) > MAX_INTEGER_PARAM:
+            raise UserError(f"--param {name}: {raw!r} is too large for an integer parameter (at most {MAX_INTEGER_PARAM})")
         values[name] = int(number) if param.type == "integer" and number.is_integer() else number
     return values
 
@@ -197,7 +239,7 @@ def _fmt(value) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="dptestbed", description="Spec-driven testbed for differentially private learning: privacy audits, "
                                       "theorem checks and mutation testing of implementations against the specs.")
     parser.add_argument("--version", action="version", version=f"dptestbed {_version()}")

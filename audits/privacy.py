@@ -812,7 +812,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
-    eps_claim, delta_claim = pair_claim(spec, env)
+    try:
+        eps_claim, delta_claim = pair_claim(spec, env)
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
     result = AuditResult(
         spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from .cli import EXIT_BAD_INPUT, UserError, _catalogue, parse_params
+from .cli import EXIT_BAD_INPUT, MAX_JOBS, UserError, _catalogue, bounded_int, parse_params, positive_float, seed_value
 
 DEFAULT_REPORTS = "reports"
 CONTRACT = """\
@@ -78,12 +78,12 @@ def register(subparsers) -> None:
 
 def _common(p) -> None:
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0); every item derives its own stream")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="parallel workers (default: min(2, CPUs))")
-    p.add_argument("--call-timeout", type=float, default=60.0, metavar="S",
+    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
+    p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
+                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs))")
+    p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
                    help="seconds allowed for one call of an implementation (default 60)")
-    p.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+    p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
                    help="multiply every item's time limit by X (slow machines)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="print one line per finished item (default: when stderr is a terminal)")
@@ -204,7 +204,10 @@ def cmd_report(args) -> int:
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
     out = Path(args.out) if args.out else path.parent
-    errors = report.render(document, out)
+    try:
+        errors = report.render(document, out)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path}: not a usable dptestbed results file ({type(exc).__name__}: {exc})") from None
     code = report.exit_code(document, errors)
     print(f"report: {out / 'index.html'} (exit {code})")
     return code

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import stat
 import tomllib
 from pathlib import Path
 
@@ -19,11 +20,22 @@ from .schema import Spec, SpecError, build_spec
 CATALOGUE_DIR = Path(__file__).resolve().parent
 
 
+MAX_SPEC_BYTES = 1 << 20  # a spec is a page of text; anything larger is not one
+
+
 def load_spec(path: str | Path, *, paper: str = "") -> Spec:
-    """Load and validate one spec file."""
+    """Load and validate one spec file (a regular file of at most MAX_SPEC_BYTES: a FIFO, a
+    device or a symlink to one is refused before it is opened)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise SpecError(str(path), "", "not a regular file")
+        if info.st_size > MAX_SPEC_BYTES:
+            raise SpecError(str(path), "", f"file too large ({info.st_size} bytes; a spec has at most {MAX_SPEC_BYTES})")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SPEC_BYTES + 1)
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise SpecError(str(path), "", f"cannot read file: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -32,6 +44,8 @@ def load_spec(path: str | Path, *, paper: str = "") -> Spec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "", f"not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer over 4,300 digits, arrays nested too deep
+        raise SpecError(str(path), "", f"not a usable TOML document: {type(exc).__name__}: {str(exc)[:120]}") from None
     spec = build_spec(data, str(path))
     return dataclasses.replace(spec, paper=paper) if paper else spec
 

@@ -284,8 +284,10 @@ def build_spec(data: dict, file: str) -> Spec:
     title = top.text("title", required=True)
     summary = top.text("summary")
     implementation = top.get("implementation", str)
-    if implementation is not None and not IMPL_PATTERN.match(implementation):
-        raise top.error("implementation", f"must look like 'package.module:function'; got {implementation!r}")
+    if implementation is not None and (not IMPL_PATTERN.match(implementation)
+                                       or implementation.partition(":")[0].endswith(".py")):
+        raise top.error("implementation", f"must look like 'package.module:function' (a module path, never a "
+                                          f"file: a spec is data; pass a file with --impl); got {implementation!r}")
     variant_of = top.get("variant_of", str)
     broken = top.get("broken", str)
     known_violation = top.get("known_violation", str)
