@@ -10,7 +10,8 @@ Repeated queries of the same x return the cached answer at no cost (post-process
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 
 class BudgetExhausted(RuntimeError):

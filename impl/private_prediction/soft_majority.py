@@ -36,7 +36,7 @@ def n_teachers(epsilon: float, alpha: float) -> int:
     """r = ceil(6 ln(4/alpha)/epsilon) (Theorem 1 statement)."""
     if not epsilon > 0 or not 0 < alpha < 1:
         raise ValueError(f"need epsilon > 0 and 0 < alpha < 1, got epsilon={epsilon!r}, alpha={alpha!r}")
-    return int(math.ceil(6 * math.log(4 / alpha) / epsilon))
+    return math.ceil(6 * math.log(4 / alpha) / epsilon)
 
 
 def vote_probability(nu, epsilon: float, factor: float = 0.5) -> np.ndarray:

@@ -112,7 +112,7 @@ def agnostic_teachers(epsilon: float, alpha: float, printed: bool = False) -> in
     """r = ceil(2/(alpha eps)) (corrected, E8); ceil(1/(alpha eps)) for the prose's r = 1/(alpha eps)."""
     if not epsilon > 0 or not 0 < alpha < 1:
         raise ValueError(f"need epsilon > 0 and 0 < alpha < 1, got epsilon={epsilon!r}, alpha={alpha!r}")
-    return int(math.ceil((1.0 if printed else 2.0) / (alpha * epsilon)))
+    return math.ceil((1.0 if printed else 2.0) / (alpha * epsilon))
 
 
 def rounding_probability(v, b: float) -> np.ndarray:

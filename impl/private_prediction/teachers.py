@@ -21,22 +21,22 @@ import numpy as np
 
 def m_thresholds(alpha: float, beta: float) -> int:
     """Block size with Pr[err(A_min) > alpha] <= beta (note S1)."""
-    return int(math.ceil(math.log(1 / beta) / -math.log1p(-alpha)))
+    return math.ceil(math.log(1 / beta) / -math.log1p(-alpha))
 
 
 def m_intervals(alpha: float, beta: float) -> int:
     """Block size of the interval ERM (note S2)."""
-    return int(math.ceil(math.log(2 / beta) / -math.log1p(-alpha / 2)))
+    return math.ceil(math.log(2 / beta) / -math.log1p(-alpha / 2))
 
 
 def m_lookup(alpha: float, beta: float, d: int) -> int:
     """Occam bound for the finite class {0,1}^[d] (note S3)."""
-    return int(math.ceil((d * math.log(2) + math.log(1 / beta)) / alpha))
+    return math.ceil((d * math.log(2) + math.log(1 / beta)) / alpha)
 
 
 def m_agnostic(alpha: float, beta: float, N: int) -> int:
     """Hoeffding + union bound over N hypotheses: excess <= alpha w.p. >= 1 - beta (note S5)."""
-    return int(math.ceil(2 * math.log(2 * N / beta) / alpha ** 2))
+    return math.ceil(2 * math.log(2 * N / beta) / alpha ** 2)
 
 
 def threshold_min_positive(X: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -4,9 +4,15 @@ import math
 
 import numpy as np
 import pytest
+from dptestbed.impl.private_prediction import (
+    convex_erm,
+    lower_bound,
+    session,
+    soft_majority,
+    stable,
+    teachers,
+)
 from scipy import stats
-
-from dptestbed.impl.private_prediction import convex_erm, lower_bound, session, soft_majority, stable, teachers
 
 
 def rng(seed=0):
@@ -82,7 +88,7 @@ def test_averaged_learner_and_agnostic_law():
 
 def test_convex_erm_linear_tight_sensitivity_and_ridge():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [1.0, 0.0]])
-    params = dict(lam=0.5, R=10.0, L_f=1.0, L_l=1.0, n=4, c_gamma=2.0)
+    params = {"lam": 0.5, "R": 10.0, "L_f": 1.0, "L_l": 1.0, "n": 4, "c_gamma": 2.0}
     w1 = convex_erm.fit(X, np.ones(4), loss="linear", lam=0.5, R=10.0, L_f=1.0)
     w2 = convex_erm.fit(X, np.array([-1.0, 1, 1, 1]), loss="linear", lam=0.5, R=10.0, L_f=1.0)
     assert abs((w1 - w2) @ X[0]) == pytest.approx(convex_erm.certified_gamma(**{k: params[k] for k in ("L_f", "L_l", "lam", "n", "c_gamma")}))
