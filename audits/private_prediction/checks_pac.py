@@ -269,21 +269,13 @@ LB_FIXED_TARGET = Control("lower_bound_fixed_target", f"{MUT}:lower_bound_fixed_
                           "hard-instance harness that never draws the target bits (b = 0)")
 
 
-def soft_majority_errors(instances, epsilon: float, alpha: float, d: int, rng) -> np.ndarray:
-    """One uniform point i per instance and one label of the soft majority over r lookup teachers
-    (fixed positional blocks of n // r records): 1 where M(S, i) != b_i."""
+def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d: int) -> np.ndarray:
+    """Pr_M[M(S, i) != b_i] (exact over M's coins) at every point i of every instance, for the
+    soft majority over r lookup teachers on fixed positional blocks of n // r records: (T, d)."""
     r = soft_majority.n_teachers(epsilon, alpha)
-    X = np.stack([s["X"] for s in instances])
-    y = np.stack([s["y"] for s in instances])
-    b = np.stack([s["b"] for s in instances])
-    T, n = X.shape
-    m = n // r
-    i = rng.integers(0, d, size=T)
-    at_i = X[:, : r * m].reshape(T, r, m) == i[:, None, None]
-    ones = (at_i & (y[:, : r * m].reshape(T, r, m) == 1)).sum(axis=2)
-    c1 = (2 * ones > at_i.sum(axis=2)).sum(axis=1)        # lookup teacher: majority seen label, else 0
-    label = rng.random(T) < soft_majority.vote_probability(2 * c1 - r, epsilon)
-    return (label != b[np.arange(T), i]).astype(int)
+    c1 = teachers.lookup_votes(instances["X"], instances["y"], r, d)
+    p1 = soft_majority.vote_probability(2 * c1 - r, epsilon)
+    return np.where(instances["b"] == 1, 1.0 - p1, p1)
 
 
 @experiment(
@@ -294,7 +286,7 @@ def soft_majority_errors(instances, epsilon: float, alpha: float, d: int, rng) -
              "instances drawn by the harness under test; the reference soft majority (alpha = 1/4: r = 167 lookup "
              "teachers on blocks of 2 records) answers one uniform point i per instance",
     predicate="failure: M(S, i) = b_i",
-    trials={"quick": 20_000, "full": 400_000},
+    trials={"quick": 5_000, "full": 200_000},
     params={"d": 400, "epsilon": 0.1, "n": 500, "s": 2, "alpha": 0.25},
     controls=(LB_FIXED_TARGET,),
 )
@@ -302,14 +294,40 @@ def _theorem2_instance(ctx: Context) -> dict:
     env = ctx.env
     d, eps, n = int(_f(env["d"])), _f(env["epsilon"]), int(_f(env["n"]))
     bound = _f(env["error_lower_bound"])
-    instances = ctx.sample(None, ctx.trials)
-    wrong = soft_majority_errors(instances, eps, _f(env["alpha"]), d, ctx.rng)
+    instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
+    errors = soft_majority_point_errors(instances, eps, _f(env["alpha"]), d)
+    i = ctx.rng.integers(0, d, size=ctx.trials)                      # one point and one label per instance
+    wrong = ctx.rng.random(ctx.trials) < errors[np.arange(ctx.trials), i]
     correct = int(ctx.trials - wrong.sum())
     # the bound is not vacuous: a non-private lookup learner on 8 d ln d records beats it
-    big = [lower_bound.private_prediction_lower_bound(None, rng=ctx.rng, d=d, n=int(8 * d * math.log(d)))
-           for _ in range(50)]
-    lookup_err = float(np.mean([np.mean(teachers.lookup(s["X"][None], s["y"][None], d)[0] != s["b"]) for s in big]))
+    n_big = int(8 * d * math.log(d))
+    big = lower_bound.decode(lower_bound.private_prediction_lower_bound.batch(None, 50, rng=ctx.rng, d=d, n=n_big), n_big)
+    lookup_err = float(np.mean(teachers.lookup(big["X"], big["y"], d) != big["b"]))
     return {"failures": correct, "trials": ctx.trials, "beta": 1 - bound, "error_bound": 1 - bound,
             "instance": {"instance_bound": bound, "measured_error": float(wrong.mean()),
                          "best_bound_pure": lower_bound.best_instance_bound(eps, 0.0, n, d)[0],
                          "nonprivate_lookup_error_at_8_d_ln_d": lookup_err}}
+
+
+@experiment(
+    LB_SPEC, "Theorem 2", "no-learning-at-d-over-8-eps", "bound",
+    title="at n = d/(8 epsilon) the (epsilon, epsilon/3)-DP soft majority does not PAC learn with alpha = 1/4, "
+          "beta = 1/12: Pr_S[err(M(S)) <= 1/4] < 11/12 (failure = a dataset on which it learned)",
+    instance="d = 400, epsilon = 0.04 (the proof's tail condition Pr[Bin(1250, 1/400) > 6] <= 1/24 holds), "
+             "n = d/(8 epsilon) = 1250, alpha = 1/4; instances from the harness under test; err(M(S)) exact over "
+             "the points and M's coins (r = 417 lookup teachers on blocks of 2 records)",
+    predicate="failure: err(M(S)) <= alpha (the algorithm learned on this dataset)",
+    trials={"quick": 500, "full": 10_000},
+    params={"d": 400, "epsilon": 0.04, "n": 1250, "s": 2, "alpha": 0.25},
+    controls=(LB_FIXED_TARGET,),
+)
+def _theorem2(ctx: Context) -> dict:
+    env = ctx.env
+    d, eps, n = int(_f(env["d"])), _f(env["epsilon"]), int(_f(env["n"]))
+    alpha = _f(env["error_bound"])
+    instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
+    err = soft_majority_point_errors(instances, eps, alpha, d).mean(axis=1)
+    return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - _f(env["failure_probability"]),
+            "error_bound": alpha,
+            "instance": {"n_lower_quarter": _f(env["sample_size_quarter"]), "tail_proof": _f(env["tail_proof"]),
+                         "mean_error": float(err.mean()), "min_error": float(err.min())}}

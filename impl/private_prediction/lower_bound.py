@@ -1,9 +1,9 @@
 """The hard instance of Theorem 2 (seed 002 Section 3.1, lines 89-111; note ALG-11).
 
-Contract: ``private_prediction_lower_bound(data, *, rng, d, n, **_) -> dict`` (``data`` ignored):
+Contract: ``private_prediction_lower_bound(data, *, rng, d, n, **_)`` (``data`` ignored):
 X = [d] (points 0..d-1, shattered by C = {0,1}^[d]), b ~ Uniform{0,1}^d, D uniform on [d], and
-S ~ (D, f_b)^n: ``{"X": int64 (n,), "b": int8 (d,), "y": int8 (n,)}`` with y = b[X]. The batch
-sampler returns an object array of N such dicts.
+S ~ (D, f_b)^n, encoded as one int64 array ``[X (n), b (d)]`` (labels y = b[X]); the batch
+sampler returns shape (N, n + d). :func:`decode` gives ``{"X", "b", "y"}``.
 
 ``flip_point(S, i)`` is S^(+i) (the labels of every copy of i flipped: a t-neighbour, note W7), and
 ``instance_bound(epsilon, delta, n, d, s)`` is the per-instance lower bound on
@@ -19,27 +19,27 @@ import numpy as np
 from scipy import stats
 
 
-def _instance(rng, d: int, n: int) -> dict:
-    b = rng.integers(0, 2, size=int(d), dtype=np.int8)       # b ~ Uniform{0,1}^d
-    X = rng.integers(0, int(d), size=int(n), dtype=np.int64)  # S ~ (D, f_b)^n, D uniform on [d]
-    return {"X": X, "b": b, "y": b[X]}
-
-
 def _batch(data, N, *, rng, d, n, **_):
-    out = np.empty(int(N), dtype=object)
-    for k in range(int(N)):
-        out[k] = _instance(rng, d, n)
-    return out
+    if int(d) < 1 or int(n) < 1:
+        raise ValueError(f"need d >= 1 and n >= 1, got d={d!r}, n={n!r}")
+    X = rng.integers(0, int(d), size=(int(N), int(n)))          # S ~ (D, f_b)^n, D uniform on [d]
+    b = rng.integers(0, 2, size=(int(N), int(d)))               # b ~ Uniform{0,1}^d
+    return np.concatenate([X, b], axis=1).astype(np.int64)
 
 
 def private_prediction_lower_bound(data, *, rng, d, n, **_):
-    """One draw of the hard instance (b, S)."""
-    if int(d) < 1 or int(n) < 1:
-        raise ValueError(f"need d >= 1 and n >= 1, got d={d!r}, n={n!r}")
-    return _instance(rng, d, n)
+    """One draw of the hard instance: [X (n), b (d)]."""
+    return _batch(data, 1, rng=rng, d=d, n=n)[0]
 
 
 private_prediction_lower_bound.batch = _batch
+
+
+def decode(instances, n: int) -> dict:
+    """{"X": (..., n), "b": (..., d), "y": (..., n)} from encoded instances (..., n + d)."""
+    inst = np.asarray(instances)
+    X, b = inst[..., :n], inst[..., n:]
+    return {"X": X, "b": b, "y": np.take_along_axis(b, X, axis=-1)}
 
 
 def flip_point(S: dict, i: int) -> dict:

@@ -77,3 +77,20 @@ def grid_erm(X: np.ndarray, y: np.ndarray, grid: np.ndarray) -> np.ndarray:
     ones_le = np.cumsum(ones, axis=1)[:, :N]
     zeros_gt = zeros.sum(axis=1, keepdims=True) - np.cumsum(zeros, axis=1)[:, :N]
     return np.argmin(ones_le + zeros_gt, axis=1)
+
+
+def lookup_votes(X: np.ndarray, y: np.ndarray, r: int, d: int) -> np.ndarray:
+    """c_1 at every point of [d] for r lookup teachers on fixed positional blocks of m = n // r
+    records, for T datasets at once: X, y of shape (T, n) -> int (T, d)."""
+    X, y = np.atleast_2d(X).astype(np.int64), np.atleast_2d(y).astype(np.int64)
+    T, n = X.shape
+    m = n // r
+    block = np.repeat(np.arange(T * r), m)                       # block id of each used record
+    keys = block * d + X[:, : r * m].ravel()
+    unique, inverse = np.unique(keys, return_inverse=True)
+    ones = np.bincount(inverse, weights=y[:, : r * m].ravel())
+    seen = np.bincount(inverse)
+    votes = 2 * ones > seen                                      # the teacher of that block says 1 there
+    c1 = np.zeros(T * d, dtype=np.int64)
+    np.add.at(c1, (unique // d // r) * d + unique % d, votes.astype(np.int64))
+    return c1.reshape(T, d)

@@ -118,7 +118,7 @@ def test_logistic_gd_stability_certificate():
 
 
 def test_lower_bound_instance_and_bound():
-    S = lower_bound.private_prediction_lower_bound(None, rng=rng(), d=400, n=500)
+    S = lower_bound.decode(lower_bound.private_prediction_lower_bound(None, rng=rng(), d=400, n=500), 500)
     assert np.array_equal(S["y"], S["b"][S["X"]])
     i = int(S["X"][0])
     flipped = lower_bound.flip_point(S, i)
