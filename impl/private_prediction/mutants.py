@@ -133,7 +133,33 @@ agnostic_no_rounding = post_processed(
     "BUG: answers the plain majority of the teachers (no noise, no randomized rounding).")
 
 
+agnostic_constant_label = post_processed(
+    stable.agnostic_private_prediction_corrected, lambda out, data, rng, params: np.zeros_like(out),
+    "BUG: answers 0 at every query (a constant-label predictor).")
+
+
+def averaged_learner_sum(data, *, r, **_):
+    """BUG: sums the r block predictions instead of averaging them."""
+    return float(np.sum(np.asarray(data, dtype=float)))
+
+
+averaged_learner_sum.batch = lambda data, n, *, r, **_: np.full(int(n), averaged_learner_sum(data, r=r))
+
+
 # --------------------------------------------------------------------------- convex ERM
+
+
+def _double_noise_batch(data, N, *, rng, epsilon, **params):
+    # written out: with_params' sampler names its count n, which shadows this spec's parameter n
+    return convex_erm.convex_erm_prediction.batch(data, N, rng=rng, epsilon=epsilon / 2, **params)   # BUG
+
+
+@batched(_double_noise_batch)
+def erm_double_noise(data, *, rng, epsilon, **params):
+    """BUG: Lap(2 gamma/epsilon) on the prediction (the noise scale doubled)."""
+    out = _double_noise_batch(data, 1, rng=rng, epsilon=epsilon, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
 
 
 def _local_gamma_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
@@ -152,6 +178,18 @@ def erm_local_sensitivity(data, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, l
     """BUG: Laplace scale from a local sensitivity c max_i |<x_i, x>| L_l/(lam n) at S, not the global gamma."""
     out = _local_gamma_batch(data, 1, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, L_l=L_l, n=n,
                              c_gamma=c_gamma, loss=loss)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _negated_batch(data, N, *, rng, **params):
+    flipped = {**data, "y": -np.asarray(data["y"], dtype=float)}          # BUG: label sign convention
+    return convex_erm.convex_erm_prediction.batch(flipped, N, rng=rng, **params)
+
+
+@batched(_negated_batch)
+def erm_negated_labels(data, *, rng, **params):
+    """BUG: fits on -y (a label sign-convention slip)."""
+    out = _negated_batch(data, 1, rng=rng, **params)[0]
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -203,6 +241,22 @@ MUTANTS = (
        "one noise draw shared by all queries", ("stable_laplace_prediction_corrected/Lemma 4/two-queries",)),
     _m("agnostic_private_prediction_corrected", "agnostic_no_rounding", "privacy",
        "plain teacher majority, no noise or rounding", ("privacy audit",)),
+    _m("agnostic_private_prediction_corrected", "agnostic_constant_label", "utility", "answers 0 at every query",
+       ("agnostic_private_prediction_corrected/Corollary 1/grid-thresholds",)),
+    _m("averaged_learner_corrected", "averaged_learner_sum", "utility", "sums the block predictions",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (expectation)/jensen-pathwise",
+        "averaged_learner_corrected/Lemma 2 (tail)/union-bound")),
+    Mutant(spec="stable_gaussian_prediction", name="gaussian_printed_variance",
+           implementation="dptestbed.impl.private_prediction.stable:stable_gaussian_prediction_broken",
+           breaks="privacy", bug="variance gamma ln(1/delta)/epsilon as printed (E2)",
+           killed_by=("privacy audit", "stable_gaussian_prediction/Lemma 1/group-delta",
+                      "stable_gaussian_prediction/Fact G1 (extra loss of Gaussian noise)/noise-law")),
+    _m("convex_erm_prediction", "erm_double_noise", "utility", "Lap(2 gamma/epsilon)",
+       ("convex_erm_prediction/Corollary 4/ridge-lam-cor4",)),
+    _m("convex_erm_prediction", "erm_negated_labels", "utility", "fits on -y",
+       ("convex_erm_prediction/Corollary 2/ridge-regularised-benchmark", "convex_erm_prediction/Corollary 3/ridge-lam-cor3",
+        "convex_erm_prediction/Corollary 4/ridge-lam-cor4")),
     _m("convex_erm_prediction", "erm_local_sensitivity", "privacy",
        "Laplace scale from a local sensitivity at S instead of the global gamma", ("privacy audit",)),
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
