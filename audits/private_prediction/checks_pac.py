@@ -13,13 +13,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from dptestbed.audits.experiments import (
-    Context,
-    Control,
-    _f,
-    _first_crossing,
-    experiment,
-)
+
+from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, scalar
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, teachers
 
@@ -81,22 +76,22 @@ def pac_errors(ctx: Context, n: int, trials: int, queries: int, **overrides) -> 
 )
 def _theorem1(ctx: Context) -> dict:
     env = ctx.env
-    alpha, beta, n = _f(env["error_bound"]), _f(env["failure_probability"]), int(_f(env["sample_size"]))
+    alpha, beta, n = scalar(env["error_bound"]), scalar(env["failure_probability"]), int(scalar(env["sample_size"]))
     queries = 20_000
     errs = pac_errors(ctx, n, ctx.trials, queries)
     failures = int(np.sum(errs > alpha))
     fractions = np.array([1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0])
     n_sweep = max(20, ctx.trials // 10)
-    sizes = np.maximum((fractions * n).astype(int), int(_f(env["r"])))
+    sizes = np.maximum((fractions * n).astype(int), int(scalar(env["r"])))
     counts = np.array([np.sum(pac_errors(ctx, int(s), n_sweep, 4000) > alpha) for s in sizes])
     rates = counts / n_sweep
-    n_beta = _first_crossing(sizes.astype(float), rates, beta)
+    n_beta = first_crossing(sizes.astype(float), rates, beta)
     ci = [clopper_pearson(int(c), n_sweep) for c in counts]
     return {
         "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
         "error_quantile": float(np.quantile(errs, 1 - beta)),
         "slack": None if n_beta is None else n_beta / n,
-        "instance": {"n": n, "r": int(_f(env["r"])), "m": int(_f(env["m_thresholds"])), "queries": queries,
+        "instance": {"n": n, "r": int(scalar(env["r"])), "m": int(scalar(env["m_thresholds"])), "queries": queries,
                      "mean_error": float(errs.mean()), "max_error": float(errs.max()),
                      "proof_chain": proof_chain(ctx.rng, env)},
         "sweep": {
@@ -115,14 +110,14 @@ def proof_chain(rng, env, samples: int = 20_000) -> dict:
     proof chain, independent of the implementation under test): per-teacher failure
     Pr[err > alpha/4] = (1 - alpha/4)^m <= beta/r; on the good event, the D-mass where
     sum_j |f_j - c| >= r/3 (<= 3 alpha/4 by Markov) and the conditional error <= alpha/4."""
-    alpha, r, m = _f(env["alpha"]), int(_f(env["r"])), int(_f(env["m_thresholds"]))
-    eps = _f(env["epsilon"])
+    alpha, r, m = scalar(env["alpha"]), int(scalar(env["r"])), int(scalar(env["m_thresholds"]))
+    eps = scalar(env["epsilon"])
     t = teachers.threshold_min_positive_law(rng, THETA, m, (samples, r))
     good = np.all(t - THETA <= alpha / 4, axis=1)
     # sum_j |f_j(x) - c(x)| >= r/3 exactly on [THETA, k-th smallest threshold), k = ceil(r/3)
     kth = np.sort(t, axis=1)[:, math.ceil(r / 3) - 1]
     markov_mass = np.minimum(kth, 1.0) - THETA
-    return {"teacher_failure": (1 - alpha / 4) ** m, "teacher_failure_bound": _f(env["beta"]) / r,
+    return {"teacher_failure": (1 - alpha / 4) ** m, "teacher_failure_bound": scalar(env["beta"]) / r,
             "good_event_rate": float(good.mean()),
             "markov_mass_max_on_good_event": float(markov_mass[good].max()) if good.any() else None,
             "markov_bound": 3 * alpha / 4,
@@ -145,8 +140,8 @@ def proof_chain(rng, env, samples: int = 20_000) -> dict:
     controls=(FULL_EXPONENT,),
 )
 def _lemma1(ctx: Context) -> dict:
-    eps = _f(ctx.env["epsilon"])
-    r = int(_f(ctx.env["r"]))
+    eps = scalar(ctx.env["epsilon"])
+    r = int(scalar(ctx.env["r"]))
     cells = []
     for k in range(4):
         out = ctx.sample([r - k, k], ctx.trials)
@@ -172,7 +167,7 @@ def _lemma1(ctx: Context) -> dict:
     controls=(FULL_EXPONENT,),
 )
 def _lemma5(ctx: Context) -> dict:
-    eps, r = _f(ctx.env["epsilon"]), int(_f(ctx.env["r"]))
+    eps, r = scalar(ctx.env["epsilon"]), int(scalar(ctx.env["r"]))
     lo_c1 = (r - 5) // 2
     pairs = [([r - lo_c1, lo_c1], [r - lo_c1 - 1, lo_c1 + 1]), ([r - r // 2, r // 2], [r - r // 2 - 1, r // 2 + 1]),
              ([r, 0], [r - 1, 1])]
@@ -251,9 +246,9 @@ def _lemma6(ctx: Context) -> dict:
 )
 def _lemma7(ctx: Context) -> dict:
     e_s, e_fresh = generalisation_sample(ctx, ctx.trials)
-    beta = _f(ctx.env["beta_gen"])
+    beta = scalar(ctx.env["beta_gen"])
     alpha_obs = float(e_s.max())
-    t = _f(ctx.bind(alpha_gen=max(alpha_obs, 1e-12))["lemma7_threshold_markov"])
+    t = scalar(ctx.bind(alpha_gen=max(alpha_obs, 1e-12))["lemma7_threshold_markov"])
     failures = int(np.sum(e_fresh >= t))
     return {"failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": t,
             "slack": float(np.quantile(e_fresh, 1 - beta) / t) if t > 0 else None,
@@ -292,10 +287,10 @@ def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d:
 )
 def _theorem2_instance(ctx: Context) -> dict:
     env = ctx.env
-    d, eps, n = int(_f(env["d"])), _f(env["epsilon"]), int(_f(env["n"]))
-    bound = _f(env["error_lower_bound"])
+    d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
+    bound = scalar(env["error_lower_bound"])
     instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
-    errors = soft_majority_point_errors(instances, eps, _f(env["alpha"]), d)
+    errors = soft_majority_point_errors(instances, eps, scalar(env["alpha"]), d)
     i = ctx.rng.integers(0, d, size=ctx.trials)                      # one point and one label per instance
     wrong = ctx.rng.random(ctx.trials) < errors[np.arange(ctx.trials), i]
     correct = int(ctx.trials - wrong.sum())
@@ -323,11 +318,11 @@ def _theorem2_instance(ctx: Context) -> dict:
 )
 def _theorem2(ctx: Context) -> dict:
     env = ctx.env
-    d, eps, n = int(_f(env["d"])), _f(env["epsilon"]), int(_f(env["n"]))
-    alpha = _f(env["error_bound"])
+    d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
+    alpha = scalar(env["error_bound"])
     instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
     err = soft_majority_point_errors(instances, eps, alpha, d).mean(axis=1)
-    return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - _f(env["failure_probability"]),
+    return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - scalar(env["failure_probability"]),
             "error_bound": alpha,
-            "instance": {"n_lower_quarter": _f(env["sample_size_quarter"]), "tail_proof": _f(env["tail_proof"]),
+            "instance": {"n_lower_quarter": scalar(env["sample_size_quarter"]), "tail_proof": scalar(env["tail_proof"]),
                          "mean_error": float(err.mean()), "min_error": float(err.min())}}

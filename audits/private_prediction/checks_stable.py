@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
+
 from dptestbed.audits.exact import gaussian_delta
-from dptestbed.audits.experiments import Context, Control, _f, experiment
+from dptestbed.audits.experiments import Context, Control, experiment, scalar
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 from dptestbed.impl.private_prediction import teachers
-from scipy import stats
 
 Z = 5.0
 MUT = "dptestbed.impl.private_prediction.mutants"
@@ -68,9 +69,9 @@ for _spec in ("stable_laplace_prediction", "stable_laplace_prediction_corrected"
         controls=(DOUBLE,),
     )
     def _thm4_lipschitz(ctx: Context) -> dict:
-        b = _f(ctx.env["b"])
+        b = scalar(ctx.env["b"])
         cells = _noise_law_cells(ctx, 0.3, b, lambda t: math.exp(-t))
-        return {"cells": cells, "instance": {"extra_loss_bound": _f(ctx.env["error_bound"]), "b": b}}
+        return {"cells": cells, "instance": {"extra_loss_bound": scalar(ctx.env["error_bound"]), "b": b}}
 
 
 @experiment(
@@ -84,7 +85,7 @@ for _spec in ("stable_laplace_prediction", "stable_laplace_prediction_corrected"
     controls=(DOUBLE,),
 )
 def _thm4_smooth(ctx: Context) -> dict:
-    sigma, bound = _f(ctx.env["sigma"]), _f(ctx.env["error_bound"])
+    sigma, bound = scalar(ctx.env["sigma"]), scalar(ctx.env["error_bound"])
     failures, worst = 0, None
     for a, y in ((0.0, 0.0), (0.3, -1.0), (-2.0, 1.0)):
         out = ctx.sample(a, ctx.trials)
@@ -112,7 +113,7 @@ def _thm4_smooth(ctx: Context) -> dict:
     controls=(REUSED,),
 )
 def _lemma4(ctx: Context) -> dict:
-    eps, gamma = _f(ctx.env["epsilon"]), _f(ctx.env["gamma"])
+    eps, gamma = scalar(ctx.env["epsilon"]), scalar(ctx.env["gamma"])
     z = ctx.sample(np.zeros(2), ctx.trials).reshape(ctx.trials, 2)
     rho = float(np.corrcoef(z.T)[0, 1])
     corner = float(np.mean(np.all(z >= gamma, axis=1)))
@@ -141,7 +142,7 @@ def _lemma4(ctx: Context) -> dict:
     controls=(GAUSS_PRINTED,),
 )
 def _fact_g1(ctx: Context) -> dict:
-    return {"cells": _noise_law_cells(ctx, 0.0, _f(ctx.env["sigma_G"]), lambda t: 2 * stats.norm.sf(t))}
+    return {"cells": _noise_law_cells(ctx, 0.0, scalar(ctx.env["sigma_G"]), lambda t: 2 * stats.norm.sf(t))}
 
 
 @experiment(
@@ -155,7 +156,7 @@ def _fact_g1(ctx: Context) -> dict:
     controls=(GAUSS_PRINTED,),
 )
 def _gauss_lemma1(ctx: Context) -> dict:
-    eps, delta, gamma = (_f(ctx.env[k]) for k in ("epsilon", "delta", "gamma"))
+    eps, delta, gamma = (scalar(ctx.env[k]) for k in ("epsilon", "delta", "gamma"))
     out = ctx.sample(0.0, ctx.trials)
     dof = ctx.trials - 1
     sd_lower = math.sqrt(dof * float(np.var(out, ddof=1)) / stats.chi2.ppf(1 - 3e-7, dof))
@@ -184,8 +185,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         controls=(SUM,),
     )
     def _lemma2_stability(ctx: Context) -> dict:
-        r, gamma = int(_f(ctx.env["r"])), _f(ctx.env["gamma"])
-        g = _f(ctx.env["stability"])
+        r, gamma = int(scalar(ctx.env["r"])), scalar(ctx.env["gamma"])
+        g = scalar(ctx.env["stability"])
         failures, worst = 0, None
         for t in range(ctx.trials):
             a = ctx.rng.uniform(-3, 3, r)
@@ -223,7 +224,7 @@ def _population_abs_loss(a):
     controls=(SUM,),
 )
 def _lemma2_expectation(ctx: Context) -> dict:
-    r = int(_f(ctx.env["r"]))
+    r = int(scalar(ctx.env["r"]))
     blocks = _block_means(ctx.rng, ctx.trials, r)
     failures, worst = 0, None
     for row in blocks:
@@ -247,7 +248,7 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         controls=(SUM,),
     )
     def _lemma2_tail(ctx: Context) -> dict:
-        r, nu = int(_f(ctx.env["r"])), _f(ctx.env["nu"])
+        r, nu = int(scalar(ctx.env["r"])), scalar(ctx.env["nu"])
         beta = float(stats.binom.sf(math.ceil((nu - LABEL_P) / 0.4 * BLOCK_N) - 1, BLOCK_N, LABEL_P))
         blocks = _block_means(ctx.rng, ctx.trials, r)
         losses = np.array([float(_population_abs_loss(float(ctx.sample(row, 1)[0]))) for row in blocks])
@@ -274,8 +275,8 @@ AGN = {"eta": 0.2, "grid": 101, "theta": 0.5}
 )
 def _corollary1(ctx: Context) -> dict:
     env = ctx.env
-    r, m = int(_f(env["r"])), int(_f(env["m_agn"]))
-    alpha, beta = _f(env["error_bound"]), _f(env["failure_probability"])
+    r, m = int(scalar(env["r"])), int(scalar(env["m_agn"]))
+    alpha, beta = scalar(env["error_bound"]), scalar(env["failure_probability"])
     grid = np.linspace(0.0, 1.0, AGN["grid"])
     p1 = np.array([ctx.sample([r - c, c], 200_000).mean() for c in range(r + 1)])   # Pr[1 | c_1 = c]
     # cell k = [grid[k], grid[k+1]): c_1 is constant there; Pr[y = 1 | x] is 1 - eta or eta
@@ -332,7 +333,7 @@ def _ridge_opt(lam: float = 0.0) -> float:
 
 
 def _erm_check(ctx: Context, bound: float, opt: float) -> dict:
-    losses = _ridge_population_losses(ctx, int(_f(ctx.env["n"])), ctx.trials)
+    losses = _ridge_population_losses(ctx, int(scalar(ctx.env["n"])), ctx.trials)
     m, lo, _ = _mean_ci(losses)
     failed = lo > opt + bound
     return {"cases": 1, "failures": int(failed),
@@ -355,7 +356,7 @@ ERM_COMMON = {"R": 1.0, "L_f": 1.0, "L_l": RIDGE_LL, "loss": "squared", "sigma":
     controls=(ERM_NEGATED,),
 )
 def _cor2(ctx: Context) -> dict:
-    return _erm_check(ctx, _f(ctx.env["error_bound"]), _ridge_opt(_f(ctx.env["lam"])))
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt(scalar(ctx.env["lam"])))
 
 
 @experiment(
@@ -368,7 +369,7 @@ def _cor2(ctx: Context) -> dict:
     controls=(ERM_NEGATED,),
 )
 def _cor3(ctx: Context) -> dict:
-    return _erm_check(ctx, _f(ctx.env["error_bound"]), _ridge_opt())
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
 
 
 @experiment(
@@ -382,4 +383,4 @@ def _cor3(ctx: Context) -> dict:
     controls=(ERM_DOUBLE, ERM_NEGATED),
 )
 def _cor4(ctx: Context) -> dict:
-    return _erm_check(ctx, _f(ctx.env["error_bound"]), _ridge_opt())
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())

@@ -12,6 +12,7 @@ Dataset-form inputs of the soft majority are reduced to their votes by the refer
 from __future__ import annotations
 
 import numpy as np
+
 from dptestbed.audits.exact import (
     discrete_epsilon,
     gaussian_epsilon,

@@ -7,6 +7,7 @@ Every mutant meets the contract of its spec and is checked as a user's implement
 from __future__ import annotations
 
 import numpy as np
+
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
 
 from ..contract import batched
