@@ -61,7 +61,7 @@ soft_majority_quarter_teachers = _soft_majority_with(
     "BUG: trains r // 4 teachers (on n // (r // 4) records each) instead of r.")
 
 soft_majority_eighth_data = _soft_majority_with(
-    lambda X, y, x, r: _nu(X, y, x, _positional(X.size // 8, r)),
+    lambda X, y, x, r: _nu(X, y, x, _positional(r * max(1, X.size // r // 8), r)),
     "BUG: the teachers use only the first n/8 records (blocks of m/8).")
 
 soft_majority_label_sorted_partition = _soft_majority_with(

@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
+
 from dptestbed.impl.private_prediction import (
     convex_erm,
     lower_bound,
@@ -12,7 +14,6 @@ from dptestbed.impl.private_prediction import (
     stable,
     teachers,
 )
-from scipy import stats
 
 
 def rng(seed=0):
