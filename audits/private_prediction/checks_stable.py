@@ -384,3 +384,23 @@ def _cor3(ctx: Context) -> dict:
 )
 def _cor4(ctx: Context) -> dict:
     return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
+
+
+SCALING_C = 0.1 * 100 ** 0.25   # epsilon_n = c n^(-1/4): epsilon = 0.1 at n = 100 (the noise term dominates)
+
+
+for _n in (100, 1600):
+    _eps = SCALING_C * _n ** -0.25
+
+    @experiment(
+        "convex_erm_prediction", "Corollary 4", f"scaling-n{_n}", "property",
+        title=f"Corollary 4 with epsilon_n = c n^(-1/4) at n = {_n} (epsilon = {_eps:.3f}): the noise term "
+              "sigma R^2 L_f^2/(n eps^2) = 1/(c^2 sqrt n) keeps a constant ratio (2.7) to the statistical term 2 R L_f L_l/sqrt(n)",
+        instance=f"as the Corollary 4 check (squared loss, R = 1, |w*| = 0.75) at n = {_n}, lam = lam_cor4, c_gamma = 2",
+        predicate="failure: the lower bound of the mean population loss exceeds OPT plus the bound",
+        trials={"quick": 100, "full": 1000},
+        params={**ERM_COMMON, "n": _n, "c_gamma": 2.0, "epsilon": _eps, "lam": 2 * RIDGE_LL / math.sqrt(_n)},
+        controls=(ERM_DOUBLE,),
+    )
+    def _cor4_scaling(ctx: Context) -> dict:
+        return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
