@@ -61,48 +61,54 @@ def pac_errors(ctx: Context, n: int, trials: int, queries: int, **overrides) -> 
 # =========================================================================== Theorem 1
 
 
-@experiment(
-    SPEC, "Theorem 1", "thresholds-explicit-n", "bound",
-    title="Pr_S[err_D(M(S)) > alpha] <= beta at the explicit n = r m(alpha/4, beta/r) (thresholds, A_min teachers)",
-    instance="C = thresholds on [0, 1], target theta = 1/2, D = U[0, 1] (a constant label errs 1/2 >> alpha); "
-             "epsilon = 2, alpha = 0.01, beta = 0.2: r = 18 teachers, m = 1798, n = 32364 records per dataset; "
-             "err_D(M(S)) estimated from 20000 fresh queries per dataset (sd < 4e-4); sweep n/64 .. n",
-    predicate="failure: the estimated err_D(M(S)) exceeds alpha",
-    trials={"quick": 200, "full": 3000},
-    params={"epsilon": 2.0, "alpha": 0.01, "beta": 0.2},
-    controls=(CONSTANT, QUARTER),
-    slack_definition="n_beta / n, n_beta the smallest swept sample size whose measured failure rate is <= beta",
-    seconds={"quick": 60.0, "full": 900.0},
-)
-def _theorem1(ctx: Context) -> dict:
-    env = ctx.env
-    alpha, beta, n = scalar(env["error_bound"]), scalar(env["failure_probability"]), int(scalar(env["sample_size"]))
-    queries = 20_000
-    errs = pac_errors(ctx, n, ctx.trials, queries)
-    failures = int(np.sum(errs > alpha))
-    fractions = np.array([1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0])
-    n_sweep = max(20, ctx.trials // 10)
-    sizes = np.maximum((fractions * n).astype(int), int(scalar(env["r"])))
-    counts = np.array([np.sum(pac_errors(ctx, int(s), n_sweep, 4000) > alpha) for s in sizes])
-    rates = counts / n_sweep
-    n_beta = first_crossing(sizes.astype(float), rates, beta)
-    ci = [clopper_pearson(int(c), n_sweep) for c in counts]
-    return {
-        "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
-        "error_quantile": float(np.quantile(errs, 1 - beta)),
-        "slack": None if n_beta is None else n_beta / n,
-        "instance": {"n": n, "r": int(scalar(env["r"])), "m": int(scalar(env["m_thresholds"])), "queries": queries,
-                     "mean_error": float(errs.mean()), "max_error": float(errs.max()),
-                     "proof_chain": proof_chain(ctx.rng, env)},
-        "sweep": {
-            "title": "Theorem 1: failure rate against n", "x": sizes.tolist(), "x_label": "n (records)",
-            "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
-            "measured_label": "Pr[err_D > alpha] (measured)", "bound": [beta] * len(sizes),
-            "bound_label": "beta (claimed at n = r m(alpha/4, beta/r))", "y_label": "P[failure]",
-            "log_x": True, "target": beta, "target_label": "beta", "empirical": n_beta, "theorem": float(n),
-            "empirical_label": "empirical n_beta", "theorem_label": "n of Theorem 1", "trials_per_point": n_sweep,
-        },
-    }
+THM1_PARAMS = {"epsilon": 2.0, "alpha": 0.01, "beta": 0.2}
+
+
+# the printed spec sizes teachers as m(delta/4, beta/r) (E3); with delta = alpha it is the corrected n
+for _spec, _extra in ((SPEC, {}), ("subsample_aggregate_prediction", {"delta": THM1_PARAMS["alpha"]})):
+    @experiment(
+        _spec, "Theorem 1", "thresholds-explicit-n", "bound",
+        title="Pr_S[err_D(M(S)) > alpha] <= beta at the explicit n = r m(alpha/4, beta/r) (thresholds, A_min teachers)"
+              + (" (printed delta read as alpha, erratum E3)" if _extra else ""),
+        instance="C = thresholds on [0, 1], target theta = 1/2, D = U[0, 1] (a constant label errs 1/2 >> alpha); "
+                 "epsilon = 2, alpha = 0.01, beta = 0.2: r = 18 teachers, m = 1798, n = 32364 records per dataset; "
+                 "err_D(M(S)) estimated from 20000 fresh queries per dataset (sd < 4e-4); sweep n/64 .. n",
+        predicate="failure: the estimated err_D(M(S)) exceeds alpha",
+        trials={"quick": 200, "full": 3000},
+        params={**THM1_PARAMS, **_extra},
+        controls=(CONSTANT, QUARTER),
+        slack_definition="n_beta / n, n_beta the smallest swept sample size whose measured failure rate is <= beta",
+        seconds={"quick": 60.0, "full": 900.0},
+    )
+    def _theorem1(ctx: Context) -> dict:
+        env = ctx.env
+        alpha, beta, n = scalar(env["error_bound"]), scalar(env["failure_probability"]), int(scalar(env["sample_size"]))
+        queries = 20_000
+        errs = pac_errors(ctx, n, ctx.trials, queries)
+        failures = int(np.sum(errs > alpha))
+        fractions = np.array([1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0])
+        n_sweep = max(20, ctx.trials // 10)
+        sizes = np.maximum((fractions * n).astype(int), int(scalar(env["r"])))
+        counts = np.array([np.sum(pac_errors(ctx, int(s), n_sweep, 4000) > alpha) for s in sizes])
+        rates = counts / n_sweep
+        n_beta = first_crossing(sizes.astype(float), rates, beta)
+        ci = [clopper_pearson(int(c), n_sweep) for c in counts]
+        return {
+            "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
+            "error_quantile": float(np.quantile(errs, 1 - beta)),
+            "slack": None if n_beta is None else n_beta / n,
+            "instance": {"n": n, "r": int(scalar(env["r"])), "m": int(scalar(env["m_thresholds"])), "queries": queries,
+                         "mean_error": float(errs.mean()), "max_error": float(errs.max()),
+                         "proof_chain": proof_chain(ctx.rng, env)},
+            "sweep": {
+                "title": "Theorem 1: failure rate against n", "x": sizes.tolist(), "x_label": "n (records)",
+                "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
+                "measured_label": "Pr[err_D > alpha] (measured)", "bound": [beta] * len(sizes),
+                "bound_label": "beta (claimed at n = r m(alpha/4, beta/r))", "y_label": "P[failure]",
+                "log_x": True, "target": beta, "target_label": "beta", "empirical": n_beta, "theorem": float(n),
+                "empirical_label": "empirical n_beta", "theorem_label": "n of Theorem 1", "trials_per_point": n_sweep,
+            },
+        }
 
 
 def proof_chain(rng, env, samples: int = 20_000) -> dict:
@@ -325,25 +331,26 @@ def _theorem2_instance(ctx: Context) -> dict:
                          "nonprivate_lookup_error_at_8_d_ln_d": lookup_err}}
 
 
-@experiment(
-    LB_SPEC, "Theorem 2", "no-learning-at-d-over-8-eps", "bound",
-    title="at n = d/(8 epsilon) the (epsilon, epsilon/3)-DP soft majority does not PAC learn with alpha = 1/4, "
-          "beta = 1/12: Pr_S[err(M(S)) <= 1/4] < 11/12 (failure = a dataset on which it learned)",
-    instance="d = 400, epsilon = 0.04 (the proof's tail condition Pr[Bin(1250, 1/400) > 6] <= 1/24 holds), "
-             "n = d/(8 epsilon) = 1250, alpha = 1/4; instances from the harness under test; err(M(S)) exact over "
-             "the points and M's coins (r = 417 lookup teachers on blocks of 2 records)",
-    predicate="failure: err(M(S)) <= alpha (the algorithm learned on this dataset)",
-    trials={"quick": 500, "full": 10_000},
-    params={"d": 400, "epsilon": 0.04, "n": 1250, "s": 2, "alpha": 0.25},
-    controls=(LB_FIXED_TARGET,),
-)
-def _theorem2(ctx: Context) -> dict:
-    env = ctx.env
-    d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
-    alpha = scalar(env["error_bound"])
-    instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
-    err = soft_majority_point_errors(instances, eps, alpha, d).mean(axis=1)
-    return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - scalar(env["failure_probability"]),
-            "error_bound": alpha,
-            "instance": {"n_lower_quarter": scalar(env["sample_size_quarter"]), "tail_proof": scalar(env["tail_proof"]),
-                         "mean_error": float(err.mean()), "min_error": float(err.min())}}
+for _spec, _extra in ((LB_SPEC, {"s": 2}), ("private_prediction_lower_bound", {})):
+    @experiment(
+        _spec, "Theorem 2", "no-learning-at-d-over-8-eps", "bound",
+        title="at n = d/(8 epsilon) the (epsilon, epsilon/3)-DP soft majority does not PAC learn with alpha = 1/4, "
+              "beta = 1/12: Pr_S[err(M(S)) <= 1/4] < 11/12 (failure = a dataset on which it learned)",
+        instance="d = 400, epsilon = 0.04 (the proof's tail condition Pr[Bin(1250, 1/400) > 6] <= 1/24 holds), "
+                 "n = d/(8 epsilon) = 1250, alpha = 1/4; instances from the harness under test; err(M(S)) exact over "
+                 "the points and M's coins (r = 417 lookup teachers on blocks of 2 records)",
+        predicate="failure: err(M(S)) <= alpha (the algorithm learned on this dataset)",
+        trials={"quick": 500, "full": 10_000},
+        params={"d": 400, "epsilon": 0.04, "n": 1250, "alpha": 0.25, **_extra},
+        controls=(LB_FIXED_TARGET,),
+    )
+    def _theorem2(ctx: Context) -> dict:
+        env = ctx.env
+        d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
+        alpha = scalar(env["error_bound"])
+        instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
+        err = soft_majority_point_errors(instances, eps, alpha, d).mean(axis=1)
+        return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - scalar(env["failure_probability"]),
+                "error_bound": alpha,
+                "instance": {"n_lower_quarter": scalar(env["n_lower_quarter"]), "tail_proof": scalar(env["tail_proof"]),
+                             "mean_error": float(err.mean()), "min_error": float(err.min())}}
