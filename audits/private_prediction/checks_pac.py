@@ -287,7 +287,7 @@ def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d:
              "instances drawn by the harness under test; the reference soft majority (alpha = 1/4: r = 167 lookup "
              "teachers on blocks of 2 records) answers one uniform point i per instance",
     predicate="failure: M(S, i) = b_i",
-    trials={"quick": 5_000, "full": 200_000},
+    trials={"quick": 5_000, "full": 50_000},
     params={"d": 400, "epsilon": 0.1, "n": 500, "s": 2, "alpha": 0.25},
     controls=(LB_FIXED_TARGET,),
 )

@@ -94,3 +94,10 @@ def _convex_erm(data, neighbour, env, delta):
                                        n=float(env["n"]), c_gamma=float(env["c_gamma"]))
     return laplace_epsilon(erm_prediction(data, env) - erm_prediction(neighbour, env),
                            gamma / float(env["epsilon"]), delta)
+
+
+@register(f"{PKG}.session:budgeted_session")
+def _session(data, neighbour, env, delta):
+    answered = int(np.floor(float(env["epsilon_total"]) / float(env["epsilon"]) + 1e-12))
+    shift = _shift(data, neighbour)[:answered]
+    return laplace_epsilon(shift, float(env["gamma"]) / float(env["epsilon"]), delta)

@@ -147,6 +147,17 @@ def averaged_learner_sum(data, *, r, **_):
 averaged_learner_sum.batch = lambda data, n, *, r, **_: np.full(int(n), averaged_learner_sum(data, r=r))
 
 
+def _never_refuses_batch(data, n, *, rng, epsilon_total, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    return a[None, :] + rng.laplace(0.0, gamma / epsilon, (int(n), a.size))     # BUG: no budget check
+
+
+@batched(_never_refuses_batch)
+def session_never_refuses(data, *, rng, epsilon_total, epsilon, gamma, **_):
+    """BUG: the session answers every query (the budget is never checked)."""
+    return _never_refuses_batch(data, 1, rng=rng, epsilon_total=epsilon_total, epsilon=epsilon, gamma=gamma)[0]
+
+
 # --------------------------------------------------------------------------- convex ERM
 
 
@@ -260,6 +271,8 @@ MUTANTS = (
         "convex_erm_prediction/Corollary 4/ridge-lam-cor4")),
     _m("convex_erm_prediction", "erm_local_sensitivity", "privacy",
        "Laplace scale from a local sensitivity at S instead of the global gamma", ("privacy audit",)),
+    _m("budgeted_prediction_session", "session_never_refuses", "privacy", "answers past the budget",
+       ("privacy audit",)),
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),

@@ -6,12 +6,22 @@ queries x with ``mechanism(data_for(x), rng=rng, epsilon=epsilon, **params)`` (f
 answer), charges epsilon per new query and refuses (``BudgetExhausted``) once the next answer
 would exceed epsilon_total: the transcript is epsilon_total-DP under any adaptive querier.
 Repeated queries of the same x return the cached answer at no cost (post-processing).
+
+``budgeted_session(data, *, rng, epsilon_total, epsilon, gamma)`` is the transcript of such a
+session on q distinct queries with exact predictions ``data`` (spec budgeted_prediction_session):
+the answers given while the budget lasts (refused queries have no entry).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import numpy as np
+
+from ..contract import batched
+from ..noise import laplace
+from .stable import stable_laplace_prediction
 
 
 class BudgetExhausted(RuntimeError):
@@ -44,3 +54,26 @@ class PredictionSession:
         if self.cache:
             self._answers[x] = answer
         return answer
+
+
+def _session_batch(data, n, *, rng, epsilon_total, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    answered = min(a.size, int(np.floor(epsilon_total / epsilon + 1e-12)))     # Lemma 4: basic composition
+    return a[None, :answered] + laplace(rng, gamma / epsilon, (int(n), answered))
+
+
+@batched(_session_batch)
+def budgeted_session(data, *, rng, epsilon_total, epsilon, gamma, **_):
+    """The transcript of a :class:`PredictionSession` over the distinct queries whose exact
+    predictions are ``data``: the fresh Lap(gamma/epsilon) answers given before the budget ran out
+    (refused queries have no entry)."""
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    session = PredictionSession(stable_laplace_prediction, lambda t: a[t], epsilon_total=epsilon_total,
+                                epsilon=epsilon, rng=rng, params={"gamma": gamma})
+    out = []
+    for t in range(a.size):
+        try:
+            out.append(session.query(t))
+        except BudgetExhausted:
+            break
+    return np.array(out)

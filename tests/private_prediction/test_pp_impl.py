@@ -139,3 +139,10 @@ def test_budgeted_session_refuses_after_budget_and_caches():
     with pytest.raises(session.BudgetExhausted):
         s.query(3)
     assert calls == [1, 2]
+
+
+def test_budgeted_session_transcript_stops_at_the_budget():
+    one = session.budgeted_session([0.0, 1.0, 2.0], rng=rng(), epsilon_total=2.0, epsilon=1.0, gamma=1.0)
+    assert one.shape == (2,)
+    many = session.budgeted_session.batch([0.0, 1.0, 2.0], 100_000, rng=rng(), epsilon_total=2.0, epsilon=1.0, gamma=1.0)
+    assert many.shape == (100_000, 2) and np.allclose(np.median(many, axis=0), [0.0, 1.0], atol=0.03)
