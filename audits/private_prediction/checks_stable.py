@@ -243,7 +243,7 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         instance="base learner: the mean label of 10 records, labels ~ Bern(0.3), absolute loss (E_P l(a) = "
                  "0.3 + 0.4 a on [0, 1]); nu = 0.5 (beta = Pr[Bin(10, 0.3) >= 5] = 0.150); r = 4 blocks",
         predicate="failure: the averaged learner's population loss is >= nu",
-        trials={"quick": 5000, "full": 100_000},
+        trials={"quick": 5000, "full": 20_000},
         params={"r": 4, "nu": NU_LEVEL},
         controls=(SUM,),
     )
@@ -404,3 +404,26 @@ for _n in (100, 1600):
     )
     def _cor4_scaling(ctx: Context) -> dict:
         return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
+
+
+@experiment(
+    "agnostic_private_prediction_corrected", "Corollary 1 (privacy)", "rounding-law", "calibration",
+    title="the label's law is the exact P1(v) = E[clip(v + Lap(1/(r eps)), 0, 1)], so the rounded bit's loss is "
+          "max_v ln(P1(v + 1/r)/P1(v)) (0.862 at the extreme pair) while the pre-rounding v + xi has loss exactly eps",
+    instance="epsilon = 1, alpha = 0.1 (r = 20, b = 0.05); votes c_1 in {0, 1, 10, 19, 20}; 100000 runs per cell",
+    predicate="each cell's Pr[label 1] against P1(c_1/r) (alternatives: the Laplace scale off by 30%)",
+    trials={"quick": 100_000, "full": 2_000_000},
+    params={"epsilon": 1.0, "alpha": 0.1},
+    controls=(_control("agnostic_no_rounding", "plain teacher majority: no noise, no randomized rounding"),),
+)
+def _agnostic_rounding(ctx: Context) -> dict:
+    from dptestbed.impl.private_prediction.stable import rounding_probability
+
+    r, b = int(scalar(ctx.env["r"])), scalar(ctx.env["b"])
+    cells = []
+    for c1 in (0, 1, r // 2, r - 1, r):
+        out = ctx.sample([r - c1, c1], ctx.trials)
+        exact = float(rounding_probability(c1 / r, b))
+        alts = tuple(float(rounding_probability(c1 / r, b * f)) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
+        cells.append(Cell(f"c_1 = {c1}", ctx.trials, int(np.sum(out == 1)), exact, alts))
+    return {"cells": cells}
