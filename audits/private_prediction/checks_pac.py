@@ -223,7 +223,7 @@ def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
     instance="epsilon = 0.1, alpha = 0.5 (r = 125 teachers of 4 records, n = 500), thresholds on U[0, 1] with "
              "label noise 0.2, delta = 0, B = 1; E_M by 40 labels per point",
     predicate="failure (per k): the lower bound of the left side exceeds the upper bound of the right side",
-    trials={"quick": 300, "full": 3000},
+    trials={"quick": 200, "full": 3000},
     params={"epsilon": GEN["epsilon"], "alpha": GEN["alpha"]},
     controls=(MEMORISER,),
 )
@@ -287,7 +287,7 @@ def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d:
              "instances drawn by the harness under test; the reference soft majority (alpha = 1/4: r = 167 lookup "
              "teachers on blocks of 2 records) answers one uniform point i per instance",
     predicate="failure: M(S, i) = b_i",
-    trials={"quick": 5_000, "full": 50_000},
+    trials={"quick": 3_000, "full": 50_000},
     params={"d": 400, "epsilon": 0.1, "n": 500, "s": 2, "alpha": 0.25},
     controls=(LB_FIXED_TARGET,),
 )
@@ -307,7 +307,7 @@ def _theorem2_instance(ctx: Context) -> dict:
     # sweep over epsilon at n = d/(8 epsilon) <= n: the first n_e records of an instance are an instance
     # with n_e records (a spec parameter named n cannot be passed to ctx.sample as an override)
     epsilons = [e for e in (0.1, 0.25, 0.5, 1.0) if d / (8 * e) <= n]
-    raw = ctx.sample(None, 200)
+    raw = ctx.sample(None, 100)
     measured, lows, highs, bounds = [], [], [], []
     for e in epsilons:
         n_e = math.floor(d / (8 * e))
@@ -325,7 +325,7 @@ def _theorem2_instance(ctx: Context) -> dict:
                       "upper": highs, "measured_label": "measured error (z = 5 band)", "bound": bounds,
                       "bound_label": "instance bound (best s, delta = eps/3)", "y_label": "Pr[M(S, i) != b_i]",
                       "target": 1 / 3, "target_label": "1/3 (PAC with alpha = 1/4, beta = 1/12 needs less)",
-                      "log_x": True, "trials_per_point": 200},
+                      "log_x": True, "trials_per_point": 100},
             "instance": {"instance_bound": bound, "measured_error": float(wrong.mean()),
                          "best_bound_pure": lower_bound.best_instance_bound(eps, 0.0, n, d)[0],
                          "nonprivate_lookup_error_at_8_d_ln_d": lookup_err}}

@@ -269,7 +269,7 @@ AGN = {"eta": 0.2, "grid": 101, "theta": 0.5}
              "thresholds, grid ERM teachers; epsilon = 1, alpha = 0.2, beta = 0.2: r = 10, m = 1844, n = 18440; "
              "err_P exact given the votes, with Pr[label 1 | votes] of the implementation from 200000 runs per vote count",
     predicate="failure: err_P(M(S)) > OPT + alpha",
-    trials={"quick": 300, "full": 5000},
+    trials={"quick": 200, "full": 5000},
     params={"epsilon": 1.0, "alpha": 0.2, "beta": 0.2, "N": AGN["grid"]},
     controls=(AGN_CONST,),
 )
@@ -349,9 +349,9 @@ ERM_COMMON = {"R": 1.0, "L_f": 1.0, "L_l": RIDGE_LL, "loss": "squared", "sigma":
     title="E_S[E_P l(M(S))] <= min_w {E_P l + (lam/2)|w|^2} + 4 L_f^2 L_l^2/(lam n) (1 + 1/eps) (squared loss, "
           "the regulariser in the benchmark; z = 5 interval over datasets)",
     instance="x uniform on the unit sphere of R^3, y = <w*, x> + U[-0.1, 0.1], |w*| = 0.75, K = B(1), L_l = 1.85, "
-             "n = 10000, lam = 0.5, c_gamma = 4, epsilon = 1; 200 datasets x 2000 test answers",
+             "n = 10000, lam = 0.5, c_gamma = 4, epsilon = 1; 120 datasets (quick) x 2000 test answers",
     predicate="failure: the lower bound of the mean population loss exceeds the benchmark plus the bound",
-    trials={"quick": 200, "full": 2000},
+    trials={"quick": 120, "full": 2000},
     params={**ERM_COMMON, "n": 10_000, "lam": 0.5, "c_gamma": 4.0, "epsilon": 1.0},
     controls=(ERM_NEGATED,),
 )
@@ -364,7 +364,7 @@ def _cor2(ctx: Context) -> dict:
     title="E_S[E_P l(M(S))] <= min_w E_P l + 4 R L_f L_l/sqrt(n eps/(1+eps)) at lam = lam_cor3 (squared loss)",
     instance="as Corollary 2 with lam = 2 L_f L_l/(R sqrt(n eps/(1 + eps))) = 0.0523 (n = 10000, epsilon = 1)",
     predicate="failure: the lower bound of the mean population loss exceeds OPT plus the bound",
-    trials={"quick": 200, "full": 2000},
+    trials={"quick": 120, "full": 2000},
     params={**ERM_COMMON, "n": 10_000, "c_gamma": 4.0, "epsilon": 1.0, "lam": 2 * RIDGE_LL / math.sqrt(5000.0)},
     controls=(ERM_NEGATED,),
 )
