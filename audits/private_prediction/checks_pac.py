@@ -15,22 +15,17 @@ import math
 import numpy as np
 
 from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, scalar
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
+from dptestbed.audits.theorems import clopper_pearson
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, teachers
+
+from .common import Z, label_cells, mean_ci, mutant_control
 
 SPEC = "subsample_aggregate_prediction_corrected"
 THETA = 0.5   # target threshold of note S1: a constant label errs with probability 1/2 under U[0, 1]
-Z = 5.0       # CLT half-width multiplier of the Monte-Carlo comparisons
-MUT = "dptestbed.impl.private_prediction.mutants"
 
-
-def _control(name: str, description: str) -> Control:
-    return Control(name, f"{MUT}:{name}", description)
-
-
-CONSTANT = _control("soft_majority_constant_label", "answers 0 at every query (constant-label predictor)")
-QUARTER = _control("soft_majority_quarter_teachers", "trains r // 4 teachers instead of r (dataset form)")
-MEMORISER = _control("soft_majority_memorises_training_points",
+CONSTANT = mutant_control("soft_majority_constant_label", "answers 0 at every query (constant-label predictor)")
+QUARTER = mutant_control("soft_majority_quarter_teachers", "trains r // 4 teachers instead of r (dataset form)")
+MEMORISER = mutant_control("soft_majority_memorises_training_points",
                      "answers a query equal to a training point with that record's label (a cache of S)")
 FULL_EXPONENT = Control("soft_majority_full_exponent",
                         "dptestbed.impl.private_prediction.soft_majority:subsample_aggregate_prediction_broken",
@@ -146,16 +141,9 @@ def proof_chain(rng, env, samples: int = 20_000) -> dict:
     controls=(FULL_EXPONENT,),
 )
 def _lemma1(ctx: Context) -> dict:
-    eps = scalar(ctx.env["epsilon"])
-    r = int(scalar(ctx.env["r"]))
-    cells = []
-    for k in range(4):
-        out = ctx.sample([r - k, k], ctx.trials)
-        nu = 2 * k - r
-        exact = float(soft_majority.vote_probability(nu, eps))
-        alts = tuple(float(soft_majority.vote_probability(nu, eps * f)) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
-        cells.append(Cell(f"k = {k} (nu = {nu})", ctx.trials, int(np.sum(out == 1)), exact, alts))
-    return {"cells": cells}
+    eps, r = scalar(ctx.env["epsilon"]), int(scalar(ctx.env["r"]))
+    cases = [(f"k = {k} (nu = {2 * k - r})", [r - k, k], 2 * k - r) for k in range(4)]
+    return {"cells": label_cells(ctx, cases, lambda nu, f: soft_majority.vote_probability(nu, eps * f))}
 
 
 # =========================================================================== Lemma 5
@@ -210,12 +198,6 @@ def generalisation_sample(ctx: Context, trials: int) -> tuple[np.ndarray, np.nda
     return e_s, e_fresh
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    m = float(values.mean())
-    half = Z * float(values.std(ddof=1)) / math.sqrt(values.size)
-    return m, m - half, m + half
-
-
 @experiment(
     SPEC, "Lemma 6", "moments-k123", "property",
     title="E[(E_S'[M(S)])^k] <= e^(k^2 eps) E[(E_S[M(S)])^k] for k = 1, 2, 3 (0-1 loss of the soft majority; "
@@ -231,8 +213,8 @@ def _lemma6(ctx: Context) -> dict:
     e_s, e_fresh = generalisation_sample(ctx, ctx.trials)
     failures, rows = 0, []
     for k in (1, 2, 3):
-        _, lhs_lo, _ = _mean_ci(e_fresh ** k)
-        _, _, rhs_hi = _mean_ci(e_s ** k)
+        _, lhs_lo, _ = mean_ci(e_fresh ** k)
+        _, _, rhs_hi = mean_ci(e_s ** k)
         bound = math.exp(k * k * GEN["epsilon"]) * rhs_hi
         rows.append({"k": k, "lhs_lower": lhs_lo, "rhs_upper": bound})
         failures += lhs_lo > bound
@@ -266,8 +248,7 @@ def _lemma7(ctx: Context) -> dict:
 
 
 LB_SPEC = "private_prediction_lower_bound_corrected"
-LB_FIXED_TARGET = Control("lower_bound_fixed_target", f"{MUT}:lower_bound_fixed_target",
-                          "hard-instance harness that never draws the target bits (b = 0)")
+LB_FIXED_TARGET = mutant_control("lower_bound_fixed_target", "hard-instance harness that never draws the target bits (b = 0)")
 
 
 def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d: int) -> np.ndarray:

@@ -18,29 +18,16 @@ from dptestbed.audits.experiments import Context, Control, experiment, scalar
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 from dptestbed.impl.private_prediction import teachers
 
-Z = 5.0
-MUT = "dptestbed.impl.private_prediction.mutants"
+from .common import Z, label_cells, mean_ci, mutant_control
 
-
-def _control(name: str, description: str) -> Control:
-    return Control(name, f"{MUT}:{name}", description)
-
-
-DOUBLE = _control("laplace_double_scale", "Lap(2 gamma/epsilon): twice the noise")
-REUSED = _control("laplace_noise_reused_across_queries", "one noise draw shared by all queries")
+DOUBLE = mutant_control("laplace_double_scale", "Lap(2 gamma/epsilon): twice the noise")
+REUSED = mutant_control("laplace_noise_reused_across_queries", "one noise draw shared by all queries")
 GAUSS_PRINTED = Control("gaussian_printed_variance", "dptestbed.impl.private_prediction.stable:stable_gaussian_prediction_broken",
                         "the report's variance gamma ln(1/delta)/epsilon (erratum E2)")
-SUM = _control("averaged_learner_sum", "sums the block predictions instead of averaging them")
-AGN_CONST = _control("agnostic_constant_label", "answers 0 at every query")
-ERM_DOUBLE = _control("erm_double_noise", "Lap(2 gamma/epsilon) on the ERM prediction")
-ERM_NEGATED = _control("erm_negated_labels", "fits the ERM on -y (label sign slip)")
-
-
-def _mean_ci(values) -> tuple[float, float, float]:
-    v = np.asarray(values, dtype=float)
-    m = float(v.mean())
-    half = Z * float(v.std(ddof=1)) / math.sqrt(v.size)
-    return m, m - half, m + half
+SUM = mutant_control("averaged_learner_sum", "sums the block predictions instead of averaging them")
+AGN_CONST = mutant_control("agnostic_constant_label", "answers 0 at every query")
+ERM_DOUBLE = mutant_control("erm_double_noise", "Lap(2 gamma/epsilon) on the ERM prediction")
+ERM_NEGATED = mutant_control("erm_negated_labels", "fits the ERM on -y (label sign slip)")
 
 
 # =========================================================================== Theorem 4
@@ -90,7 +77,7 @@ def _thm4_smooth(ctx: Context) -> dict:
     for a, y in ((0.0, 0.0), (0.3, -1.0), (-2.0, 1.0)):
         out = ctx.sample(a, ctx.trials)
         extra = sigma * ((out - y) ** 2 - (a - y) ** 2) / 2
-        m, lo, _ = _mean_ci(extra)
+        m, lo, _ = mean_ci(extra)
         if lo > bound:
             failures += 1
             worst = {"a": a, "y": y, "extra_mean": m, "extra_lower": lo, "bound": bound}
@@ -334,7 +321,7 @@ def _ridge_opt(lam: float = 0.0) -> float:
 
 def _erm_check(ctx: Context, bound: float, opt: float) -> dict:
     losses = _ridge_population_losses(ctx, int(scalar(ctx.env["n"])), ctx.trials)
-    m, lo, _ = _mean_ci(losses)
+    m, lo, _ = mean_ci(losses)
     failed = lo > opt + bound
     return {"cases": 1, "failures": int(failed),
             "counterexample": {"mean_loss": m, "lower": lo, "opt": opt, "bound": bound} if failed else None,
@@ -414,16 +401,11 @@ for _n in (100, 1600):
     predicate="each cell's Pr[label 1] against P1(c_1/r) (alternatives: the Laplace scale off by 30%)",
     trials={"quick": 100_000, "full": 2_000_000},
     params={"epsilon": 1.0, "alpha": 0.1},
-    controls=(_control("agnostic_no_rounding", "plain teacher majority: no noise, no randomized rounding"),),
+    controls=(mutant_control("agnostic_no_rounding", "plain teacher majority: no noise, no randomized rounding"),),
 )
 def _agnostic_rounding(ctx: Context) -> dict:
     from dptestbed.impl.private_prediction.stable import rounding_probability
 
     r, b = int(scalar(ctx.env["r"])), scalar(ctx.env["b"])
-    cells = []
-    for c1 in (0, 1, r // 2, r - 1, r):
-        out = ctx.sample([r - c1, c1], ctx.trials)
-        exact = float(rounding_probability(c1 / r, b))
-        alts = tuple(float(rounding_probability(c1 / r, b * f)) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
-        cells.append(Cell(f"c_1 = {c1}", ctx.trials, int(np.sum(out == 1)), exact, alts))
-    return {"cells": cells}
+    cases = [(f"c_1 = {c1}", [r - c1, c1], c1 / r) for c1 in (0, 1, r // 2, r - 1, r)]
+    return {"cells": label_cells(ctx, cases, lambda v, f: rounding_probability(v, b * f))}

@@ -18,8 +18,8 @@ from dptestbed.audits.exact import gaussian_delta
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, stable, teachers
 
 from .checks_pac import generalisation_sample, soft_majority_point_errors
+from .common import mean_ci
 
-Z = 5.0
 SAMPLES = {"quick": 1, "full": 10}   # multiplier of the Monte-Carlo sizes
 
 
@@ -43,12 +43,6 @@ def _audit_line(a: dict | None) -> str:
     exact_text = "" if exact is None else f", exact {exact:.3g} on that pair"
     return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text}{exact_text} vs claim {a['claim_epsilon']:g} "
             f"({a['samples_per_side']:,} samples/side). ")
-
-
-def _mean_ci(values):
-    v = np.asarray(values, dtype=float)
-    half = Z * float(v.std(ddof=1)) / math.sqrt(v.size)
-    return float(v.mean()), float(v.mean()) - half, float(v.mean()) + half
 
 
 # --------------------------------------------------------------------------- E1
@@ -110,7 +104,7 @@ def measure_e4(ctx: ErratumContext) -> dict:
     n = 1_000_000 * SAMPLES[ctx.suite]
     out = ref.sample(0.0, n)
     extra = sigma * out ** 2 / 2                      # l = sigma (a - y)^2/2 at a = y = 0
-    m, lo, hi = _mean_ci(extra)
+    m, lo, hi = mean_ci(extra)
     printed, corrected = sigma ** 2 * gamma ** 2 / eps ** 2, sigma * gamma ** 2 / eps ** 2
     confirmed = lo > printed and lo <= corrected <= hi
     text = (f"Quadratic loss sigma (a - y)^2/2 with sigma = 1/4, gamma = epsilon = 1, {n:,} answers at a = y: measured "
@@ -137,8 +131,8 @@ def measure_e5(ctx: ErratumContext) -> dict:
     base = sq_loss(blocks[:, 0])
     averaged = np.array([sq_loss(float(ref.sample(row, 1)[0])) for row in blocks])
     nu = p * (1 - p) * (1 + 1 / m)                               # = E[base loss] exactly
-    mb, lob, hib = _mean_ci(base)
-    ma, loa, hia = _mean_ci(averaged)
+    mb, lob, hib = mean_ci(base)
+    ma, loa, hia = mean_ci(averaged)
     refuted_printed = hia < nu <= hib + 1e-12
     text = (f"Squared loss, base learner = mean label of {m} Bern({p}) records, r = {r}: E[base loss] = {mb:.5f} "
             f"(interval [{lob:.5f}, {hib:.5f}], exact nu = {nu:.5f}); E[averaged loss] = {ma:.5f} (upper {hia:.5f}, "
@@ -155,8 +149,8 @@ def measure_e6(ctx: ErratumContext) -> dict:
     e_s, e_fresh = generalisation_sample(ref, 200 * SAMPLES[ctx.suite])
     rows, printed_fails = [], 0
     for k in (1, 2, 3):
-        lhs, _, lhs_hi = _mean_ci(e_fresh ** k)
-        rhs_mean, rhs_lo, _ = _mean_ci(e_s ** k)
+        lhs, _, lhs_hi = mean_ci(e_fresh ** k)
+        rhs_mean, rhs_lo, _ = mean_ci(e_s ** k)
         factor = math.exp(k * k * 0.1)
         rows.append({"k": k, "lhs": lhs, "lhs_upper": lhs_hi, "rhs": factor * rhs_mean, "rhs_lower": factor * rhs_lo})
         printed_fails += lhs_hi < factor * rhs_lo                # printed '>=' contradicted
@@ -258,7 +252,7 @@ def measure_e12(ctx: ErratumContext) -> dict:
             {"X": X[:n], "y": y[:n], "x": X[n:]}, 1, rng=rng, epsilon=eps, lam=lam, R=R, L_f=L, L_l=L, n=n,
             c_gamma=2.0, loss="logistic")[0]
         losses.append(float(np.mean(np.logaddexp(0.0, -y[n:] * answers))))
-    m, _, hi = _mean_ci(losses)
+    m, _, hi = mean_ci(losses)
     holds = hi <= bound                     # OPT >= 0, so comparing with 0 + bound is conservative
     text = (f"Logistic loss (sigma = 1/4, L_l = L_f = 1), n = {n}, R = {R:g}: the condition sigma <= 2 L_f L_l sqrt(n)/R "
             f"= {sigma_max:g} FAILS; lam = lam_cor4 = {lam:g}, gamma = R L_f/sqrt(n) = {R / math.sqrt(n):g}. Mean "

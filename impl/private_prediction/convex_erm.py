@@ -85,15 +85,20 @@ def fit(X, y, *, loss, lam, R, L_f) -> np.ndarray:
     raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
 
 
-def _batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+def answers(data, N, *, rng, epsilon, lam, R, L_f, n, loss, gamma) -> np.ndarray:
+    """N answers <w^_S, x> + Lap(gamma/epsilon) (one fit, fresh noise each) with the given gamma."""
     X, y, x = _dataset(data, n, L_f)
     if loss in ("linear", "logistic") and not np.all(np.isin(y, (-1.0, 1.0))):
         raise ValueError(f"labels must be -1 or +1 for the {loss} loss")
     w = fit(X, y, loss=loss, lam=lam, R=R, L_f=L_f)
     a = np.atleast_1d(np.atleast_2d(x) @ w)
-    gamma = certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=n, c_gamma=c_gamma)
     out = a[None, :] + laplace(rng, gamma / epsilon, (int(N), a.size))   # Theorem 3: Lap(gamma/eps)
     return out[:, 0] if x.ndim == 1 else out
+
+
+def _batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    gamma = certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=n, c_gamma=c_gamma)
+    return answers(data, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, n=n, loss=loss, gamma=gamma)
 
 
 @batched(_batch)

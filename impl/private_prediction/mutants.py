@@ -179,10 +179,7 @@ def _local_gamma_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, l
     x = np.asarray(data["x"], dtype=float)
     # BUG: sensitivity measured on S: the largest influence of a record present in S at x
     local = c_gamma * L_l * max(float(np.max(np.abs(X @ x.T))), 1e-3 * L_f ** 2) / (lam * n)
-    w = convex_erm.fit(X, np.asarray(data["y"], dtype=float), loss=loss, lam=lam, R=R, L_f=L_f)
-    a = np.atleast_1d(np.atleast_2d(x) @ w)
-    out = a[None, :] + rng.laplace(0.0, local / epsilon, (int(N), a.size))
-    return out[:, 0] if x.ndim == 1 else out
+    return convex_erm.answers(data, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, n=n, loss=loss, gamma=local)
 
 
 @batched(_local_gamma_batch)
