@@ -24,12 +24,14 @@ re-renders a report from the JSON.
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
 import json
 import math
 import os
 import re
+import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
@@ -203,8 +205,26 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     _pyplot().close(fig)
+    write_file(path, buf.getvalue())
+
+
+def write_file(path: Path, content: str | bytes) -> None:
+    """Write ``path`` through a fresh temporary file in its folder and ``os.replace``: a symlink
+    planted at ``path`` is replaced, never followed, and a reader never sees half a file."""
+    path = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
@@ -417,6 +437,9 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
     (``{"item", "error"}``, e.g. a plot that failed)."""
     out_dir = Path(out_dir)
     plot_dir = out_dir / "plots"
+    for folder in (out_dir, plot_dir):
+        if folder.is_symlink():
+            raise ValueError(f"{folder} is a symlink: reports are never written through one")
     plot_dir.mkdir(parents=True, exist_ok=True)
     errors: list[dict] = []
     figures: dict[str, list[tuple[str, Path]]] = {}  # spec id -> [(caption, path)]
@@ -459,8 +482,8 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
                         f"{ref} ({name}): sweep against the theorem's bound",
                         plot_dir / f"sweep-{_slug(spec_id)}-{_slug(ref)}-{_slug(name)}.png", plot_sweep, group)
 
-    (out_dir / "index.html").write_text(render_html(document, figures, errors, out_dir), encoding="utf-8")
-    (out_dir / "report.md").write_text(render_markdown(document, figures, errors, out_dir), encoding="utf-8")
+    write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
+    write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors
 
@@ -965,6 +988,6 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
     suites.set("errors", str(sum(int(s.get("errors")) for s in suites)))
     tree = ET.ElementTree(suites)
     ET.indent(tree)
-    tmp = path.with_suffix(".xml.tmp")
-    tree.write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    write_file(path, buf.getvalue())

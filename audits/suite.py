@@ -24,6 +24,8 @@ are listed as not checked).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -48,6 +50,7 @@ from .runner import missing_reference
 from .serialize import jsonable
 
 RESULTS_FORMAT = "dptestbed-results/1"
+LOCK_NAME = ".dptestbed.lock"
 # Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
 # implementation; full (and any single-run implementation): the auditor's own adaptive rounds
 # (batched: 10^6, then 10^7 when predicted useful; looped: 10^5).
@@ -583,9 +586,34 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     return jsonable(out)
 
 
+class OutputBusy(RuntimeError):
+    """Another run holds the output folder."""
+
+
+@contextlib.contextmanager
+def output_lock(out_dir: Path):
+    """Hold ``out_dir`` for one run (an exclusive ``flock`` on ``.dptestbed.lock``, released when the
+    process ends however it ends); leftover temporary files of an interrupted run are removed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputBusy(f"{out_dir}: another dptestbed run is writing to this folder; wait for it or "
+                             "choose another --out") from None
+        for leftover in out_dir.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        yield
+    finally:
+        os.close(fd)
+
+
 def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
         progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0) -> dict:
-    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document."""
+    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document.
+    (The command line holds :func:`output_lock` around the run and the report.)"""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()

@@ -103,15 +103,11 @@ def _out_dir(args, command: str) -> Path:
 
 
 def _jobs(args) -> int:
-    if args.jobs is not None:
-        if args.jobs < 1:
-            raise UserError("--jobs must be >= 1")
-        return args.jobs
-    return max(1, min(2, os.cpu_count() or 1))
+    return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
 
 
 def _run(args, command: str, plan_, summary=None) -> int:
-    from . import report, suite
+    from . import suite
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
@@ -122,6 +118,18 @@ def _run(args, command: str, plan_, summary=None) -> int:
         print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
               f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
               f"{jobs} job(s), writing to {out}", file=sys.stderr, flush=True)
+    try:
+        with suite.output_lock(out):
+            return _run_and_render(args, command, plan_, out, jobs, progress, summary)
+    except suite.OutputBusy as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"--out {out}: {exc.strerror or exc}") from None
+
+
+def _run_and_render(args, command, plan_, out, jobs, progress, summary) -> int:
+    from . import report, suite
+
     try:
         document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
                              command=command, time_scale=args.timeout_scale)
