@@ -158,7 +158,7 @@ class Context:
         env = self.spec.bind({**self.params, **overrides})
         return theorem_values(self.spec, self.experiment.ref, env)
 
-    def sample(self, data, n: int, **overrides) -> np.ndarray:
+    def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
         the contract probe, ``runner.probe_contract``, on its own stream)."""
         from .runner import as_runnable, call_batch, missing_reference, probe_contract
@@ -408,6 +408,7 @@ def _summarize(kind: str, m: dict) -> dict:
                 "failure_rate": failures / max(int(m["cases"]), 1),
                 "failure_rate_upper": None, "p_value": None,
                 "counterexample": m.get("counterexample"),
+                **({"instance_detail": m["instance"]} if "instance" in m else {}),
                 "verdict": "violated" if failures else "consistent"}
     raise ValueError(f"unknown check kind {kind!r}")
 

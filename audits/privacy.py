@@ -176,8 +176,8 @@ class AuditResult:
 
     @property
     def tightness(self) -> float | None:
-        """epsilon_lower_bound / claimed epsilon."""
-        eps = self.claim.get("epsilon")
+        """epsilon_lower_bound / claimed epsilon (the claim at the pair the bound was measured on)."""
+        eps = ((self.best or {}).get("claim") or self.claim).get("epsilon")
         if self.verdict == IMPL_ERROR or not eps:
             return None
         return self.epsilon_lower_bound / eps

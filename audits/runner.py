@@ -169,8 +169,9 @@ def _accepted(fn: Callable, params: dict, positional: int = 1) -> dict:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return dict(params)
-    filled = [p.name for p in list(sig.parameters.values())[:positional]
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    # a positional-only parameter (``def sampler(data, n, /, *, rng, **params)``) does not clash
+    # with a keyword of the same name, so only positional-or-keyword ones are left out
+    filled = [p.name for p in list(sig.parameters.values())[:positional] if p.kind is p.POSITIONAL_OR_KEYWORD]
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return {k: v for k, v in params.items() if k not in filled}
     return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}
