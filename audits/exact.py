@@ -57,7 +57,7 @@ def exact_epsilon(spec, pair, delta: float | None = None):
     """Exact epsilon at ``delta`` (default: the spec's claimed delta) on ``pair``, or None."""
     from .discovery import load_papers
 
-    load_papers()  # the papers register their profiles when imported
+    load_papers("exact_profiles")  # the papers register their profiles when imported
     ref = spec.implementation
     fn = PROFILES.get(ref) if ref else None
     if fn is None:
