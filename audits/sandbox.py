@@ -10,8 +10,9 @@ goes to the auditor's standard error.
 Protocol, on one dedicated socket: frames ``MAGIC | kind (1 byte) | length (8 bytes, big
 endian) | payload``. The auditor sends tasks (``T``: a pickle, the auditor being trusted by
 the worker) and ``Q`` (quit); the worker answers ``H`` (hello, JSON, after the import), ``P``
-(progress: a call finished), ``A`` (the outputs, an ``.npy`` payload read with
-``allow_pickle=False``) or ``E`` (an error, UTF-8 text). Nothing the worker sends is unpickled,
+(progress: a call finished), ``A`` (the outputs: a JSON description of a numeric dtype and a
+shape, then the raw buffer, read straight into a new array) or ``E`` (an error, UTF-8 text).
+Nothing the worker sends is unpickled or becomes an object,
 and every read has a deadline, so garbage, silence or a closed socket becomes an
 :class:`~dptestbed.audits.runner.ImplementationError` ("timed out", "broke the protocol",
 "died"), never a hang.
@@ -51,36 +52,62 @@ def encode(kind: bytes, payload: bytes) -> bytes:
     return HEADER.pack(MAGIC, kind, len(payload)) + payload
 
 
-def array_bytes(arr: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, np.asarray(arr), allow_pickle=False)
-    return buf.getvalue()
+META = struct.Struct(">I")  # length of an array frame's JSON description (dtype, shape)
+ARRAY_DTYPES = "biuf"  # numbers only: nothing the worker sends is ever turned into an object
 
 
-def _read_exact(sock: socket.socket, size: int, deadline: float | None) -> bytes:
-    chunks, got = [], 0
-    while got < size:
+def send_array(sock: socket.socket, arr: np.ndarray) -> None:
+    """An ``A`` frame: the JSON description, then the raw buffer (no copy of the data)."""
+    arr = np.ascontiguousarray(arr)
+    meta = json.dumps({"dtype": arr.dtype.str, "shape": list(arr.shape)}).encode("utf-8")
+    sock.sendall(HEADER.pack(MAGIC, b"A", META.size + len(meta) + arr.nbytes) + META.pack(len(meta)) + meta)
+    if arr.nbytes:
+        sock.sendall(memoryview(arr).cast("B"))
+
+
+def _read_into(sock: socket.socket, view: memoryview, deadline: float | None) -> None:
+    got = 0
+    while got < len(view):
         wait = None if deadline is None else deadline - time.monotonic()
         if wait is not None and wait <= 0:
             raise TimeoutError
-        ready, _, _ = select.select([sock], [], [], wait)
-        if not ready:
+        if not select.select([sock], [], [], wait)[0]:
             raise TimeoutError
-        chunk = sock.recv(min(size - got, 1 << 20))
-        if not chunk:
+        n = sock.recv_into(view[got:], min(len(view) - got, 1 << 22))
+        if not n:
             raise EOFError
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+        got += n
 
 
-def read_frame(sock: socket.socket, deadline: float | None) -> tuple[bytes, bytes]:
-    """One frame ``(kind, payload)``; TimeoutError past ``deadline`` (monotonic), EOFError when the
-    peer closed, ProtocolError on anything that is not a frame."""
+def _read_exact(sock: socket.socket, size: int, deadline: float | None) -> bytes:
+    buf = bytearray(size)
+    _read_into(sock, memoryview(buf), deadline)
+    return bytes(buf)
+
+
+def read_frame(sock: socket.socket, deadline: float | None) -> tuple[bytes, object]:
+    """One frame ``(kind, payload)``: bytes, or for ``A`` a numeric array read straight into its
+    buffer. TimeoutError past ``deadline`` (monotonic), EOFError when the peer closed,
+    ProtocolError on anything that is not a frame."""
     magic, kind, size = HEADER.unpack(_read_exact(sock, HEADER.size, deadline))
     if magic != MAGIC or size > MAX_FRAME:
-        raise ProtocolError(f"sent {len(magic) + 1 + 8} bytes that are not a protocol frame")
-    return kind, _read_exact(sock, size, deadline)
+        raise ProtocolError(f"sent {HEADER.size} bytes that are not a protocol frame")
+    if kind != b"A":
+        return kind, _read_exact(sock, size, deadline)
+    (meta_size,) = META.unpack(_read_exact(sock, META.size, deadline))
+    if meta_size > 4096 or meta_size + META.size > size:
+        raise ProtocolError("sent an array frame with a bad description")
+    try:
+        meta = json.loads(_read_exact(sock, meta_size, deadline))
+        dtype, shape = np.dtype(str(meta["dtype"])), tuple(int(s) for s in meta["shape"])
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ProtocolError(f"sent an array frame with a bad description ({exc})") from None
+    if dtype.kind not in ARRAY_DTYPES or dtype.itemsize * int(np.prod(shape)) != size - META.size - meta_size:
+        raise ProtocolError("sent an array frame whose size does not match its description")
+    arr = np.empty(shape, dtype=dtype)
+    if arr.nbytes:
+        _read_into(sock, memoryview(arr).cast("B"), deadline)
+    return kind, arr
 
 
 # --------------------------------------------------------------------------- the auditor's side
@@ -236,11 +263,7 @@ class SandboxWorker:
             if kind == b"E":
                 return "error", payload.decode("utf-8", "replace")[:2000]
             if kind == b"A":
-                try:
-                    return "ok", np.load(io.BytesIO(payload), allow_pickle=False)
-                except (ValueError, OSError, EOFError):
-                    self.kill()
-                    return "error", "the worker sent outputs that are not a numeric array"
+                return "ok", payload
             self.kill()
             return "error", "the worker broke the protocol (unknown frame)"
 
@@ -313,7 +336,7 @@ def _serve(sock: socket.socket, ref: str) -> None:
                         _send(sock, b"P", b"")
                         last = time.monotonic()
                 result = _validate_stack(outs, "single-run function")
-            _send(sock, b"A", array_bytes(result))
+            send_array(sock, result)
         except ImplementationError as exc:
             _send(sock, b"E", exc.reason.encode("utf-8"))
         except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
