@@ -1,0 +1,139 @@
+"""Untrusted implementations run sandboxed (audits/sandbox.py): a hostile implementation gets a
+named verdict, never a hang, a crash of the auditor or a process that outlives the run."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from dptestbed.audits import sandbox
+from dptestbed.audits.runner import ImplementationError, Runner
+
+HOSTILE = '''
+import os, time, numpy as np
+MODE = os.environ.get("HOSTILE", "")
+if MODE == "exit_at_import":
+    os._exit(0)
+if MODE == "hang_at_import":
+    time.sleep(600)
+if MODE == "patch_auditor":  # tries to silence the auditor from inside the implementation
+    import dptestbed.audits.stats as s
+    s.eps_lower_bound = lambda *a, **k: 0.0
+
+def noiseless(data, *, rng, epsilon, gamma):
+    return np.asarray(data, dtype=float) + 0.0 * rng.random()
+
+def forks(data, *, rng, epsilon, gamma):
+    if os.fork() == 0:
+        time.sleep(600)
+        os._exit(0)
+    time.sleep(600)
+'''
+
+
+def _alive(pgid: int) -> list[int]:
+    """Live (non-zombie) processes of process group ``pgid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(entry))
+    return out
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    path = tmp_path / "hostile.py"
+    path.write_text(HOSTILE)
+    return path
+
+
+def _cli(*args, env=None, timeout=120):
+    return subprocess.run([sys.executable, "-c", "import sys; from dptestbed.audits.cli import main; sys.exit(main())",
+                           *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def test_exit_at_import_is_an_implementation_error_not_a_pass(hostile):
+    proc = _cli("audit", "laplace_mechanism", "--impl", f"{hostile}:noiseless", env={"HOSTILE": "exit_at_import"})
+    assert proc.returncode == 2 and "implementation error" in proc.stdout and "died" in proc.stdout
+
+
+def test_a_hang_at_import_meets_the_import_time_limit(hostile, monkeypatch):
+    monkeypatch.setenv("HOSTILE", "hang_at_import")
+    t0 = time.monotonic()
+    with pytest.raises(ImplementationError, match="importing the implementation took longer than 2 s"):
+        sandbox.SandboxWorker(f"{hostile}:noiseless", import_timeout=2.0)
+    assert time.monotonic() - t0 < 20
+
+
+def test_user_code_cannot_patch_the_auditor(hostile):
+    proc = _cli("audit", "laplace_mechanism", "--impl", f"{hostile}:noiseless", "--samples", "20000",
+                env={"HOSTILE": "patch_auditor"})
+    assert proc.returncode == 1 and "VIOLATION" in proc.stdout
+
+
+def test_garbage_on_the_channel_is_a_protocol_error_not_a_hang():
+    a, b = socket.socketpair()
+    b.sendall(b"garbage that is not a frame at all")
+    with pytest.raises(sandbox.ProtocolError):
+        sandbox.read_frame(a, time.monotonic() + 2)
+    c, d = socket.socketpair()
+    d.sendall(sandbox.HEADER.pack(sandbox.MAGIC, b"A", 10**6))  # announces a megabyte, sends nothing
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError):
+        sandbox.read_frame(c, time.monotonic() + 1)
+    assert time.monotonic() - t0 < 5
+
+
+def test_arrays_cross_the_channel_exactly_and_objects_never():
+    a, b = socket.socketpair()
+    x = np.arange(12, dtype=np.int8).reshape(3, 4)
+    sandbox.send_array(b, x)
+    kind, y = sandbox.read_frame(a, time.monotonic() + 2)
+    assert kind == b"A" and y.dtype == np.int8 and np.array_equal(x, y)
+    meta = b'{"dtype": "|O", "shape": [1]}'
+    b.sendall(sandbox.HEADER.pack(sandbox.MAGIC, b"A", sandbox.META.size + len(meta) + 8)
+              + sandbox.META.pack(len(meta)) + meta + b"\0" * 8)
+    with pytest.raises(sandbox.ProtocolError):
+        sandbox.read_frame(a, time.monotonic() + 2)
+
+
+def test_a_timed_out_worker_and_the_children_it_forked_are_killed(hostile):
+    runner = Runner(f"{hostile}:forks", timeout=2.0)
+    pgids = [os.getpgid(w.proc.pid) for w in runner._workers]
+    with pytest.raises(ImplementationError, match="timed out"):
+        runner.sample(np.zeros(1), 4, rng=np.random.default_rng(0), params={"epsilon": 1.0, "gamma": 1.0})
+    runner.close()
+    time.sleep(0.5)
+    assert not [p for pgid in pgids for p in _alive(pgid)]
+
+
+def test_sigterm_ends_a_check_with_exit_2_and_no_survivors(hostile, tmp_path):
+    script = textwrap.dedent(f"""
+        import sys
+        from dptestbed.audits.cli import main
+        sys.argv = ["dptestbed", "check", "laplace_mechanism", "--impl", "{hostile}:forks",
+                    "--out", "{tmp_path / 'out'}", "--quiet"]
+        sys.exit(main())
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    time.sleep(1)
+    assert not _alive(proc.pid)  # nothing of the run's process group is left
+    leftover = subprocess.run(["pgrep", "-f", f"{hostile}:forks"], capture_output=True, text=True).stdout.split()
+    assert not leftover
