@@ -115,6 +115,7 @@ from .stats import (
 
 __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
+MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
 # more than the spec's mechanism (at the audit's confidence), even below the claim.
@@ -518,6 +519,32 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             if np.isfinite(pred):
                 chosen = np.sort(values[order[: i + 1]])
                 out.append((orient, "lr_union", Event(view, "in", values=chosen), pred))
+    if not discrete:
+        found, n_support = _support_events(a, b, n_test, delta, alpha, view)
+        out += found
+        tried += n_support
+    return out, tried
+
+
+def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alpha: float, view: str):
+    """Floating-point support leaks on a continuous view (sorted samples ``a`` of D, ``b`` of D'):
+    the values seen on one side and never on the other, tried when values repeat within that side.
+    Continuous noise never repeats a value; a sampler on a coarse grid (float32 uniforms, rounding)
+    does, and when the two sides' grids differ the event {output on D's grid} has probability 0 on
+    D' (infinite loss), which no threshold event sees. Scored like every event on fresh samples."""
+    out, tried = [], 0
+    for orient, x, y in ((1, a, b), (-1, b, a)):
+        repeated = int(np.count_nonzero(x[1:] == x[:-1]))
+        if repeated < MIN_SUPPORT_REPEATS:
+            continue
+        vals = np.unique(x)
+        vals = vals[_lookup(y, vals) == 0]  # never seen on the other side (y is sorted)
+        tried += 1
+        if vals.size:
+            p_num = float((_lookup(vals, x) > 0).mean())
+            pred = float(predicted_eps_lower_bound(p_num, 0.0, n_test, delta, alpha))
+            if np.isfinite(pred):
+                out.append((orient, "support", Event(view, "in", values=vals), pred))
     return out, tried
 
 

@@ -411,3 +411,27 @@ def test_cli_bad_input_exits_2(capsys, spec_dir):
     code, _, err = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--param", "epsilon=-1")
     assert code == 2 and "epsilon" in err
     assert _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "10")[0] == 2
+
+
+def _float32_laplace_batch(data, n, *, rng, epsilon, gamma):
+    """Laplace noise from float32 uniforms: D's and D''s outputs live on different grids."""
+    f = np.asarray(data, dtype=float)
+    u = rng.random(size=(n, *f.shape), dtype=np.float32).astype(float) - 0.5
+    return f - (gamma / epsilon) * np.sign(u) * np.log1p(-2 * np.abs(u))
+
+
+def _float32_laplace(data, *, rng, epsilon, gamma):
+    return _float32_laplace_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+
+
+_float32_laplace.batch = _float32_laplace_batch
+
+
+def test_floating_point_support_leak_is_flagged():
+    """No threshold event sees it (the law is Laplace to 7 digits), the support event does."""
+    result = audit(spec_of("laplace_mechanism"), implementation=_float32_laplace, samples=1_000_000, seed=3,
+                   isolate=False)
+    assert result.verdict == VIOLATION and result.counterexample["family"] == "support"
+    c = result.counterexample
+    assert c["count_data" if c["numerator"] == "neighbour" else "count_neighbour"] == 0  # never on the other side
+    assert result.epsilon_lower_bound > 5
