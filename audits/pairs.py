@@ -128,16 +128,32 @@ def stress_pairs(spec: Spec, params: dict | None = None) -> list[Pair]:
         except ValueError as exc:
             errors.append(exc)
             continue
+        data, neighbour = (_fit_length(spec, case.name, _as_data(resolve_stress_values(side, env)), env)
+                           for side in (case.data, case.neighbour))
         out.append(Pair(
             name=case.name,
-            data=_as_data(resolve_stress_values(case.data, env)),
-            neighbour=_as_data(resolve_stress_values(case.neighbour, env)),
+            data=data,
+            neighbour=neighbour,
             params=_param_values(spec, env), env=env, source="stress",
             description=case.description, event_hint=case.event,
         ))
     if errors and not out:
         raise errors[0]
     return out
+
+
+def _fit_length(spec: Spec, case: str, data, env: dict):
+    """A stress vector at the point's dimension: when the spec declares ``input.length`` (e.g. p),
+    a shorter vector is padded with zeros (the same on both sides, so the pair stays neighbouring);
+    a longer one is an error naming the case and the parameter."""
+    formula = spec.input.get("length")
+    if formula is None or not isinstance(data, np.ndarray) or data.ndim != 1:
+        return data
+    length = int(round(float(formula.evaluate(env))))
+    if data.size > length:
+        raise ValueError(f"{spec.id}: stress case {case!r} has {data.size} entries, but the input length "
+                         f"{formula.source} is {length} at this parameter point")
+    return np.concatenate([data, np.zeros(length - data.size, dtype=data.dtype)]) if data.size < length else data
 
 
 def _patterns(relation: str, d: int, delta: float, base: np.ndarray):

@@ -7,7 +7,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
 -----------------------------------------------------------------------------------------------
 1. **Pairs.** The spec's stress cases, then pairs generated from them by the neighbouring
    relation's patterns (:mod:`.pairs`). With more than one pair, a *pilot* sample of each pair
-   predicts how large a bound it can give; the best ``keep_pairs`` are kept.
+   predicts how large a bound it can give; the best two are kept (all of them up to four).
 2. **Training split** (1/3 of the round's samples per side, pilot samples included), cut in two
    halves. On the *select* half every view of the output is searched for events:
 
@@ -28,8 +28,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    half (honest estimates, shrunk to their one-sigma Clopper-Pearson bounds so that the
    maximum over many small-count events is not over-rated); the best candidate, and up to two
    close competitors from other (pair, orientation)s, are carried to the test split: K <= 3.
-   With several pairs, the pair search ranks each pair by the same rank score on a pilot
-   sample (1/20 of the round's samples) and keeps the best two.
+   With more than four pairs, the pair search ranks each pair by the same rank score on a
+   pilot sample (1/20 of the round's samples) and keeps the best two; up to four, all stay.
 3. **Test split** (fresh 2/3 of the samples per side): for each carried candidate, counts
    k1, k2; one-sided Clopper-Pearson bounds p_lo (numerator side) and p_hi (other side),
    each at level alpha_round / (2K); eps_lb = ln((p_lo - delta) / p_hi).
@@ -123,6 +123,7 @@ DIFFERS = "differs from the spec"
 TOLERANCE = 1e-9
 K_MAX = 3
 KEEP_PAIRS = 2
+SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
 MAX_PAIRS = 16
 MAX_COORD_VIEWS = 16
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
@@ -694,7 +695,7 @@ class _Auditor:
             self.width = max(1, int(np.prod(probe.shape[1:])))
         if kept is None:
             kept = list(range(len(self.pairs)))
-            if len(self.pairs) > KEEP_PAIRS:
+            if len(self.pairs) > SHORT_PAIR_LIST:
                 n_pilot = int(min(n_train, max(N // 20, 2000)))
                 self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
                 scores = []

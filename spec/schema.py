@@ -314,6 +314,11 @@ def build_spec(data: dict, file: str) -> Spec:
             if sensitivity is not None:
                 _require_known(reader, "sensitivity", sensitivity, known)
                 sections[name]["sensitivity"] = sensitivity
+        if name == "input":
+            length = reader.formula("length")
+            if length is not None:
+                _require_known(reader, "length", length, known)
+                sections[name]["length"] = length
         if name == "output" and sections[name]["kind"] not in OUTPUT_KINDS:
             raise reader.error("kind", f"must be one of {', '.join(OUTPUT_KINDS)}; got {sections[name]['kind']!r}")
         reader.finish()
