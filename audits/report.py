@@ -252,14 +252,16 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
             xmax = max(xmax, claim)
         verdict = a.get("verdict", "")
         tag = ", control" if a.get("expected") == "violation" else ""
-        labels.append(f"{a['spec']}\n[{verdict}{tag}]")
+        point = ", ".join(f"{k}={v}" for k, v in (a.get("audit_point") or {}).items())
+        labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{verdict}{tag}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, xmax * 1.15 if xmax > 0 else 1)
     ax.set_xlabel("ε")
     ax.set_title(f"Privacy audits: {family}", fontsize=10)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(audits) < 3 else -0.12), ncol=3)
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, loc="lower center", ncol=3, frameon=False)
+    fig.tight_layout(rect=(0, 0.08 if len(audits) > 2 else 0.14, 1, 1))
     ax.grid(axis="x", alpha=0.3)
     _save(fig, path)
 
