@@ -24,21 +24,21 @@ from ..experiments import Context, Control, experiment, implied_failure, scalar
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
 _CTRL_SHIFT_EDGE = Control("soft_label_queries_corrected_shifted_edge",
-                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_queries_corrected_shifted_edge",
+                           "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_shifted_edge",
                            "Alg 6 (corrected w) releasing the left edge (v - 1/2) gamma of the shifted bin instead of "
                            "its midpoint v gamma")
 _CTRL_RIGHT_EDGE = Control("soft_label_classifier_right_edge",
-                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_classifier_right_edge",
+                           "dptestbed.impl.model_agnostic.mutants:soft_label_classifier_right_edge",
                            "H_Priv releasing the right edge v gamma of the regular mode bin instead of its midpoint")
 _CTRL_FLIP = Control("soft_label_learner_flipped_labels",
-                     "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_flipped_labels",
+                     "dptestbed.impl.model_agnostic.mutants:soft_label_learner_flipped_labels",
                      "Alg 7 training B on 1 - y (label-encoding bug)")
 _CTRL_DRIFT = Control("soft_label_learner_chunk_drift",
-                      "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_chunk_drift",
+                      "dptestbed.impl.model_agnostic.mutants:soft_label_learner_chunk_drift",
                       "Alg 7 whose chunk models get an intercept offset cycling with the chunk index (+-1.5): "
                       "chunks not trained identically")
 _CTRL_UNSHUFFLED = Control("soft_label_learner_unshuffled",
-                           "dptestbed.impl.model_agnostic.controls_soft_label:soft_label_learner_unshuffled",
+                           "dptestbed.impl.model_agnostic.mutants:soft_label_learner_unshuffled",
                            "'permutation' SGD that never shuffles (sigma = identity)")
 
 

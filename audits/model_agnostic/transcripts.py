@@ -375,11 +375,8 @@ def _soft_single(spec: str, ref: str, name: str, *, params: dict, w_of, T_of, co
             data = S if T_of(ctx) is not None else S[0]
             codes = soft_codes(ctx.sample(data, ctx.trials).reshape(ctx.trials, 1, 2), gamma)
             T = T_of(ctx) if T_of(ctx) is not None else math.inf
-
-            def law_of(f, rule):
-                return soft_law(tuple(reg), tuple(sh), w=w, lam=lam * f, T=T, rule=rule)
-
-            law, alts = law_of(1.0, "bottom"), [law_of(1 + NOISE_FUDGE, "bottom"), law_of(1 - NOISE_FUDGE, "bottom")]
+            law, *alts = (soft_law(tuple(reg), tuple(sh), w=w, lam=lam * f, T=T)
+                          for f in (1.0, 1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
             for o in (REGULAR, SHIFTED, BOTH_BOTTOM):
                 t = (o,)
                 cells.append(Cell(f"{_SOFT_CODES[o]} at dist ({reg[0]:g}, {sh[0]:g})", ctx.trials,

@@ -31,8 +31,8 @@ from ..noise import laplace
 from . import online_query_release as _oqr_mod
 from . import soft_label as _sl
 from . import sparse_vector as _sv_mod
-from .classification import _public_points_and_votes, label_private_learner, private_classification_queries
 from .classification import _batch as _pcq_release
+from .classification import _public_points_and_votes, label_private_learner, private_classification_queries
 from .classification import private_classification_queries_conference as _pcq_conf
 from .distance_to_instability import distance_to_instability
 from .online_query_release import online_query_release
@@ -195,6 +195,7 @@ sparse_vector_all_top = post_processed(sparse_vector, _all_top, "Sparse vector a
 sparse_vector_leaks_noisy_answer = post_processed(
     sparse_vector, _sv_leak_value, "Sparse vector releasing a noisy answer instead of top.")
 sparse_vector_log10 = with_params(sparse_vector, _log10_delta, "Sparse vector with lam computed with log10.")
+sparse_vector_noise_30pct_more = core_mutant(sparse_vector, "Sparse vector with lam 30% too large.", LAM_FACTOR=1.3)
 
 _SV_TR, _SV_TOP = "sparse_vector/Theorem 2.7/transcript", "sparse_vector/Theorem 2.8/exact-top"
 _SV_HALT = "sparse_vector/Theorem 2.7/halting"
@@ -210,6 +211,7 @@ _SV = [
             (_SV_TOP, _SV_TR)),
     _mutant("sparse_vector", "leaks_noisy_answer", "privacy",
             "releases q + Lap(2 lam) instead of top (output leaks the noisy answer)", (_SV_HALT, _SV_TR)),
+    _mutant("sparse_vector", "noise_30pct_more", "utility", "lam x 1.3", (_SV_TOP, _SV_TR)),
     _mutant("sparse_vector", "log10", "privacy", "lam = sqrt(32 T log10(1/delta))/epsilon (log base 10)",
             (_SV_TOP, _SV_TR)),
 ]
@@ -348,7 +350,7 @@ private_classification_queries_noiseless_after_halt = post_processed(
 _PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
 _PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
 _PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
-             "private_classification_queries/Theorem 4.3/sweep-realizable")
+             "private_classification_queries/Theorem 4.3/thresholds-sweep")
 _PCQ = [
     *_declare_core("private_classification_queries", _PCQ_BUGS, {"*": (_PCQ_TR,)}),
     _mutant("private_classification_queries", "constant_label", "utility", "label 1 for every query",
@@ -406,7 +408,7 @@ label_private_learner_noiseless_after_halt = _lpl_mutant(
 _LPL_UTIL = ("label_private_learner/Claim 4.5/thresholds-realizable",)
 _LPL = [
     _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
-            _LPL_UTIL + ("label_private_learner/Theorem 4.6/moderate-epsilon",)),
+            _LPL_UTIL + ()),
     _mutant("label_private_learner", "inverted_labels", "utility", "final ERM trained on 1 - y_hat", _LPL_UTIL),
     _mutant("label_private_learner", "noiseless_after_halt", "privacy",
             "points left after the halt get the noiseless majority label (P8)",
