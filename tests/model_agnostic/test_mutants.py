@@ -7,7 +7,7 @@ import pytest
 
 from dptestbed.audits import theorems as thm
 from dptestbed.audits.experiments import load_registry, run_check
-from dptestbed.audits.model_agnostic.transcripts import soft_law, soft_multisets, sequence_law
+from dptestbed.audits.model_agnostic.transcripts import sequence_law, soft_law, soft_multisets
 from dptestbed.audits.runner import load_implementation
 from dptestbed.impl.model_agnostic.mutants import MUTANTS
 from dptestbed.spec import load_catalogue
