@@ -693,6 +693,19 @@ def _apriv_thm46(ctx: Context) -> dict:
     return out
 
 
+_THM46_MODERATE = {"epsilon": 8.0, "delta": 1e-3, "m": 9587, "T": 2165, "alpha": 0.05, "beta": 0.05, "gamma": 0.0}
+
+experiment("label_private_learner", "Theorem 4.6", "moderate-epsilon", "bound",
+           title="realizable end to end at moderate epsilon: P[err(h_hat) > 15 alpha] <= 3 beta",
+           instance="as thresholds-end-to-end but epsilon = 8 (lam = 90.7, w = 3,042, k = 54,830 chunks of n' = 293): "
+                    "the DP machinery is active (bottoms near the boundary; the run may halt); X ~ U[lo, lo + 0.4], "
+                    "(lo, t*) = (0, 0.05) / (0.6, 0.95) alternately, exact ERM law, fresh data per trial",
+           predicate="failure: err(h_hat) > 15 alpha",
+           trials={"quick": 12, "full": 240}, params=_THM46_MODERATE, controls=(_CTRL_LPL_INV,),
+           seconds={"quick": 120.0, "full": 1800.0},
+           slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 15 alpha")(_apriv_bound)
+
+
 # =========================================================================== 004 Theorem 3.2 end to end (E4)
 
 _THM32 = {"epsilon": 8.0, "delta": 1e-3, "m": 800, "T": 161, "alpha": 0.05, "beta": 0.1, "gamma": 0.0}

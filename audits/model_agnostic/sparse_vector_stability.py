@@ -23,8 +23,6 @@ from ..theorems import NOISE_FUDGE, Cell, clopper_pearson
 # =========================================================================== sparse vector
 
 _M = "dptestbed.impl.model_agnostic.mutants"
-_CTRL_SVT2 = Control("sparse_vector_noise_double", f"{_M}:sparse_vector_noise_double",
-                     "sparse vector with lam twice too large (threshold and query noise)")
 _CTRL_SVT13 = Control("sparse_vector_noise_30pct_more", f"{_M}:sparse_vector_noise_30pct_more",
                       "sparse vector with lam 30% too large")
 _CTRL_SVT_HALT = Control("sparse_vector_halts_early", f"{_M}:sparse_vector_halts_early",
@@ -48,7 +46,7 @@ def _svt_boundary(ctx: Context, margin: float) -> np.ndarray:
     predicate="failure: some query i not in L(alpha) gets bottom or is not answered",
     trials={"quick": 20_000, "full": 500_000},
     params={"m": 20, "T": 2, "w": 0.0, "epsilon": 1.0, "beta": 0.05},
-    controls=(_CTRL_SVT2,),
+    controls=(_CTRL_SVT_HALT,),
     slack_definition="a_beta / alpha, where a_beta is the smallest margin above w at which the measured "
                      "failure rate on this family is <= beta (interpolated on the sweep grid)",
 )

@@ -201,9 +201,9 @@ class Instance:
 _VOTES = 2000  # chunks K of the vote instances (enough for gaps up to w + 2 lam at the audit points)
 
 
-def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls=(), delta_budget=None, trials=None):
+def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls: dict, delta_budget=None, trials=None):
     """Register the transcript, release-calibration and (with ``delta_budget`` = (text, env -> budget))
-    delta-event checks of one A_OQR-family spec."""
+    delta-event checks of one A_OQR-family spec; ``controls[name]`` the controls of check ``name``."""
     trials = trials or {"quick": 60_000, "full": 1_000_000}
 
     @experiment(
@@ -213,7 +213,7 @@ def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls=(), d
                  "(rounded to what the input encoding allows); law by quadrature; alternatives lam x 1.3, "
                  "x 0.7, re-draw after every answer, never re-draw",
         predicate="event per cell: the transcript (T = the row's label released, B bottom, - not answered)",
-        trials=trials, params=params, controls=tuple(controls),
+        trials=trials, params=params, controls=tuple(controls.get("transcript", ())),
     )
     def transcript(ctx: Context) -> dict:
         lam, w, T = scalar(ctx.env["lam"]), scalar(ctx.env["w"]), int(ctx.params["T"])
@@ -232,7 +232,7 @@ def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls=(), d
         instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}: one query at dist = w - 2 lam, "
                  "w - lam/2, w + lam (rounded to what the input encoding allows)",
         predicate="event: the query's label is released",
-        trials=trials, params=params, controls=tuple(controls),
+        trials=trials, params=params, controls=tuple(controls.get("release-calibration", ())),
     )
     def release(ctx: Context) -> dict:
         lam, w = scalar(ctx.env["lam"]), scalar(ctx.env["w"])
@@ -256,7 +256,8 @@ def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls=(), d
         instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}: one query with dist = 0 (a neighbour "
                  "changes its answer, so releasing it is impossible there)",
         predicate=f"failure: the label is released (budget {delta_budget[0]}; exact rate S(w))",
-        trials={"quick": 400_000, "full": 4_000_000}, params=params, controls=tuple(controls),
+        trials={"quick": 400_000, "full": 4_000_000}, params=params,
+        controls=tuple(controls.get("delta-event", ())),
         slack_definition="measured release rate divided by the budget",
     )
     def delta_event(ctx: Context) -> dict:
@@ -273,24 +274,33 @@ def _ctrl(name: str, what: str) -> Control:
 
 _LEMMA_38 = ("delta/(2m), Lemma 3.8", lambda env: scalar(env["delta"]) / (2 * scalar(env["m"])))
 _OQR_PARAMS = {"m": 4, "T": 2, "epsilon": 8.0, "delta": 1e-3}
+def _controls(prefix: str) -> dict:
+    return {"transcript": (_ctrl(f"{prefix}_redraw_every_answer", "threshold re-drawn after every answer"),
+                           _ctrl(f"{prefix}_never_redraw", "threshold never re-drawn")),
+            "release-calibration": (_ctrl(f"{prefix}_noise_double", "lam x 2"),
+                                    _ctrl(f"{prefix}_threshold_shifted", "w shifted down by lam")),
+            "delta-event": (_ctrl(f"{prefix}_threshold_halved", "w/2"),)}
+
+
 _family("online_query_release", "Theorem 3.6", Instance("oqr"), params=_OQR_PARAMS, delta_budget=_LEMMA_38,
-        controls=(_ctrl("online_query_release_threshold_halved", "w/2"),
-                  _ctrl("online_query_release_lam_quarter", "lam/4 and w/4"),
-                  _ctrl("online_query_release_redraw_every_answer", "threshold re-drawn after every answer")))
+        controls={**_controls("online_query_release"),
+                  "release-calibration": (_ctrl("online_query_release_lam_quarter", "lam/4 and w/4"),
+                                          _ctrl("online_query_release_threshold_shifted", "w shifted down by lam"))})
 _family("subsample_aggregate", "Corollary 3.10", Instance("votes", _dist_printed), params=_OQR_PARAMS,
-        delta_budget=_LEMMA_38,
-        controls=(_ctrl("subsample_aggregate_threshold_halved", "w/2"),
-                  _ctrl("subsample_aggregate_never_redraw", "threshold never re-drawn")))
+        delta_budget=_LEMMA_38, controls=_controls("subsample_aggregate"))
 _family("subsample_aggregate_corrected", "Corollary 3.10", Instance("votes", _dist_corrected), params=_OQR_PARAMS,
         delta_budget=_LEMMA_38,
-        controls=(_ctrl("subsample_aggregate_corrected_printed_dist", "printed dist gap - 1 (E1)"),
-                  _ctrl("subsample_aggregate_corrected_redraw_every_answer", "re-draw after every answer")))
+        controls={**_controls("subsample_aggregate_corrected"),
+                  "release-calibration": (_ctrl("subsample_aggregate_corrected_printed_dist",
+                                                "printed dist gap - 1 (E1)"),)})
 _family("private_classification_queries", "Corollary 3.10", Instance("votes", _dist_printed), params=_OQR_PARAMS,
-        controls=(_ctrl("private_classification_queries_never_redraw", "threshold never re-drawn"),))
+        controls={"transcript": (_ctrl("private_classification_queries_never_redraw", "threshold never re-drawn"),),
+                  "release-calibration": (_ctrl("private_classification_queries_noise_half", "lam/2"),)})
 _family("private_classification_queries_conference", "Theorem 3.1 (conference)", Instance("votes", _dist_printed),
         params=_OQR_PARAMS,
-        controls=(_ctrl("private_classification_queries_conference_redraw_every_answer",
-                        "threshold re-drawn after every answer"),))
+        controls={"transcript": (_ctrl("private_classification_queries_conference_redraw_every_answer",
+                                       "threshold re-drawn after every answer"),),
+                  "release-calibration": (_ctrl("private_classification_queries_conference_noise_half", "lam/2"),)})
 
 
 # =========================================================================== Algorithms 6 and 8

@@ -309,18 +309,18 @@ subsample_aggregate_corrected_printed_dist = _vote_mutant(
 subsample_aggregate_runner_up = post_processed(subsample_aggregate, _runner_up,
                                                "Alg 4 releasing the runner-up label (binary votes).")
 subsample_aggregate_lam_quarter = with_params(subsample_aggregate, _scale("epsilon", 4.0), "Alg 4 with lam/4.")
-_export(_core_family(subsample_aggregate, "subsample_aggregate"))
-_export(_core_family(subsample_aggregate_corrected, "subsample_aggregate_corrected"))
+_export(_core_family(subsample_aggregate, "subsample_aggregate", CORE_BUGS + THRESHOLD_BUGS))
+_export(_core_family(subsample_aggregate_corrected, "subsample_aggregate_corrected", CORE_BUGS + THRESHOLD_BUGS))
 
 _SA_TR, _SA_RC, _SA_DE = _family_ids("subsample_aggregate", "Corollary 3.10")
 _SAC_TR, _SAC_RC, _SAC_DE = _family_ids("subsample_aggregate_corrected", "Corollary 3.10")
 _SA = [
-    *_release_family("subsample_aggregate", "Corollary 3.10", CORE_BUGS),
+    *_release_family("subsample_aggregate", "Corollary 3.10"),
     _mutant("subsample_aggregate", "corrected_dist", "utility", "dist* = max(0, ceil(gap/2) - 1) instead of gap - 1",
             (_SA_RC,)),
     _mutant("subsample_aggregate", "runner_up", "utility", "releases the runner-up label", (_SA_TR,)),
     _mutant("subsample_aggregate", "lam_quarter", "privacy", "lam/4 (w scaled with it)", (_SA_RC, _SA_TR)),
-    *_release_family("subsample_aggregate_corrected", "Corollary 3.10", CORE_BUGS),
+    *_release_family("subsample_aggregate_corrected", "Corollary 3.10"),
     _mutant("subsample_aggregate_corrected", "printed_dist", "privacy",
             "dist = max(0, gap - 1), sensitivity 2 (erratum E1)", (_SAC_RC,)),
 ]
