@@ -14,7 +14,7 @@ import json
 import math
 import sys
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params
+from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
 
 
 def register(subparsers) -> None:
@@ -31,8 +31,8 @@ def register(subparsers) -> None:
                    help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
                         "implementations, 10^5 for single-run ones)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="confidence level (default 0.95)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
                    help="seconds allowed per call of a user implementation (default 60)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
@@ -41,9 +41,13 @@ def register(subparsers) -> None:
 
 
 def cmd_audit(args) -> int:
-    from .privacy import IMPL_ERROR, VIOLATION, AuditError, audit
+    from .privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
+    from .runner import missing_reference
 
     spec = _get_spec(args)
+    if args.impl is None and missing_reference(spec.implementation):
+        raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
+                        f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
     params = parse_params(args.param, spec)
     if args.samples is not None and args.samples < 300:
         raise UserError(f"--samples {args.samples}: need at least 300 samples per side")
@@ -64,7 +68,7 @@ def cmd_audit(args) -> int:
         print(_human(result))
     if result.verdict == IMPL_ERROR:
         return EXIT_BAD_INPUT
-    return EXIT_VIOLATION if result.verdict == VIOLATION else EXIT_OK
+    return EXIT_VIOLATION if result.verdict in (VIOLATION, DIFFERS) else EXIT_OK
 
 
 def _g(x, digits=4) -> str:
@@ -78,9 +82,12 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
+    from .privacy import DIFFERS
+    from .report import counterexample_text
+
     j = r.to_json()
     claim = j["claim"]
-    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict == 'violation' else r.verdict}"]
+    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict in ('violation', 'differs from the spec') else r.verdict}"]
     lines.append(f"  implementation: {r.implementation}")
     params = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in j["params"].items())
     lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])}   ({params})")
@@ -91,15 +98,25 @@ def _human(r) -> str:
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
     lines.append(f"  epsilon lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
+    if j.get("minimum_detectable_epsilon") is not None:
+        lines.append(f"  smallest loss this audit could show above the claim on its best event: "
+                     f"{_g(j['minimum_detectable_epsilon'], 3)} (a violation below it is invisible at this sample size)")
     exact = j["exact_epsilon"]
     if exact is not None:
         extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""
         whose = "" if r.implementation == r.spec_implementation else " (of the spec's mechanism)"
         lines.append(f"  exact epsilon on that pair{whose}: {_g(exact)}{extra}")
     best = j["best"]
-    if best:
+    if j.get("counterexample"):
+        lines.append("  counterexample: " + counterexample_text(j).replace("\n", "\n    "))
+    elif best:
         pair = best["pair"]
         label = "counterexample" if r.verdict == "violation" else "best event"
+        if r.verdict == DIFFERS:
+            c = j["counterexample"]
+            lines.append(f"  the implementation leaks more than the spec's mechanism: on pair {c['pair']['name']} its loss is "
+                         f">= {_g(c['epsilon_lower_bound'])} at {conf} confidence, the spec's exact loss is "
+                         f"{_g(c['exact_epsilon'])}")
         lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
         lines.append(f"    event {best['event']}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
                      f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")

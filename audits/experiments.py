@@ -44,11 +44,14 @@ SUITES = ("quick", "full")
 
 @dataclass(frozen=True)
 class Control:
-    """A broken implementation the check must flag."""
+    """A broken implementation the check must flag. ``pipeline``: the reference mechanism with
+    the testbed's own plumbing broken (it shows the check's power, but is no implementation bug
+    and never counts as a mutant)."""
 
     name: str
     implementation: str  # "package.module:function"
     description: str
+    pipeline: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class Experiment:
     controls: tuple[Control, ...] = ()
     slack_definition: str = ""
     seconds: dict = field(default_factory=lambda: {"quick": 120.0, "full": 900.0})  # time limit
+    setup: bool = False  # a setup validation: its verdict does not depend on the implementation
 
     @property
     def id(self) -> str:
@@ -86,13 +90,15 @@ def load_registry() -> dict[tuple[str, str], list[Experiment]]:
 
 def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instance: str, predicate: str,
                trials: dict, params: dict | None = None, controls=(), slack_definition: str = "",
-               seconds: dict | None = None):
-    """Decorator registering ``run(ctx) -> measurement`` as an experiment."""
+               seconds: dict | None = None, setup: bool = False):
+    """Decorator registering ``run(ctx) -> measurement`` as an experiment. ``setup=True`` marks
+    a setup validation (it checks the instance or the testbed, not the implementation): it is
+    reported apart from the theorem checks and never counted as killing a mutant."""
 
     def register(run):
         exp = Experiment(spec, ref, name, kind, title, instance, predicate, run, dict(trials),
                          dict(params or {}), tuple(controls), slack_definition,
-                         dict(seconds or {"quick": 120.0, "full": 900.0}))
+                         dict(seconds or {"quick": 120.0, "full": 900.0}), setup)
         entries = REGISTRY.setdefault((spec, ref), [])
         if any(e.name == name for e in entries):
             raise ValueError(f"experiment {exp.id} registered twice")
@@ -140,6 +146,7 @@ class Context:
 
     def __post_init__(self):
         self.env = self.bind()
+        self.probed = False
 
     @property
     def theorem(self):
@@ -152,10 +159,16 @@ class Context:
         return theorem_values(self.spec, self.experiment.ref, env)
 
     def sample(self, data, n: int, **overrides) -> np.ndarray:
-        """``n`` outputs of the implementation under test on ``data``."""
-        from .runner import call_batch
+        """``n`` outputs of the implementation under test on ``data`` (the first call also runs
+        the contract probe, ``runner.probe_contract``, on its own stream)."""
+        from .runner import call_batch, load_implementation, missing_reference, probe_contract
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        if not self.probed:
+            self.probed = True
+            ref = self.spec.implementation
+            reference = None if missing_reference(ref) else load_implementation(ref)
+            probe_contract(self.impl, data, params, reference=reference, timeout=self.timeout, isolate=self.isolate)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 
@@ -329,7 +342,9 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         "title": experiment.title, "instance": experiment.instance, "predicate": experiment.predicate,
         "slack_definition": experiment.slack_definition or None,
         "target": target, "implementation": impl_name,
-        "control": None if control is None else {"name": control.name, "description": control.description},
+        "control": None if control is None else {"name": control.name, "description": control.description,
+                                                 "pipeline": control.pipeline},
+        "setup_validation": experiment.setup,
         "expected": "violated" if control is not None else None,
         "suite": suite, "params": None, "quantities": None, "preconditions": None,
         "trials": None, "failures": None, "beta": None, "failure_rate": None,
@@ -359,7 +374,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     except ImplementationError as exc:
         result["verdict"] = "error"
         result["error"] = f"implementation error: {exc.reason}"
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - one check's crash never stops the run
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         result["verdict"] = "error"
@@ -369,7 +384,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
 
 
 def check_id(spec_id: str, ref: str, name: str, target: str = "reference", control=None) -> str:
-    who = f"control:{control.name}" if control is not None else target
+    who = target if control is None else f"{'mutant' if target == 'mutant' else 'control'}:{control.name}"
     return f"{spec_id} | {ref} | {name} | {who}"
 
 

@@ -59,8 +59,12 @@ Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, 
 for an implementation error), ``exact_epsilon`` (exact loss, at the claimed delta, of the
 *spec's* mechanism on the pair the bound was measured on; null when unknown),
 ``exact_epsilon_max`` (over the pairs tried), ``exact_exceeds_claim``, ``tightness``
-(bound / claim), ``exact_tightness`` (bound / exact), ``confidence``, ``samples_per_side``
+(bound / claim), ``exact_tightness`` (bound / exact), ``minimum_detectable_epsilon`` (the
+smallest true loss on the best event this sample size could have shown above the claim:
+violations below it are invisible to this audit), ``confidence``, ``samples_per_side``
 (per kept pair, all rounds), ``verdict`` ("violation" | "no violation found" |
+"differs from the spec" (a user implementation whose bound exceeds the spec mechanism's exact
+loss on a pair: it leaks more than the spec's mechanism, though not above the claim) |
 "implementation error"), ``expected`` ("violation" for a spec marked broken), ``counterexample``
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
@@ -91,12 +95,30 @@ from dptestbed.spec import Spec
 from . import exact as exact_profiles
 from .pairs import Pair, candidate_pairs
 from .pairs import claim as pair_claim
-from .runner import ImplementationError, Runner, implementation_ref, load_implementation
-from .stats import best_predicted, bonferroni, cp_lower, cp_upper, eps_lower_bound, predicted_eps_lower_bound
+from .runner import (
+    ImplementationError,
+    Runner,
+    implementation_ref,
+    load_implementation,
+    missing_reference,
+    probe_contract,
+)
+from .stats import (
+    best_predicted,
+    bonferroni,
+    cp_lower,
+    cp_upper,
+    eps_lower_bound,
+    minimum_detectable_epsilon,
+    predicted_eps_lower_bound,
+)
 
-__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR"]
+__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
+# A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
+# more than the spec's mechanism (at the audit's confidence), even below the claim.
+DIFFERS = "differs from the spec"
 TOLERANCE = 1e-9
 K_MAX = 3
 KEEP_PAIRS = 2
@@ -190,6 +212,7 @@ class AuditResult:
             "exact_epsilon_max": num(self.exact_epsilon_max),
             "exact_exceeds_claim": self.exact_exceeds_claim,
             "tightness": num(self.tightness),
+            "minimum_detectable_epsilon": num((self.best or {}).get("minimum_detectable_epsilon")),
             "exact_tightness": num(self.exact_tightness),
             "confidence": self.confidence,
             "samples_per_side": self.samples_per_side,
@@ -715,6 +738,15 @@ class _Auditor:
         return info, chosen, kept
 
 
+def _probe(spec: Spec, impl, ref: str, pair: Pair, timeout: float, isolate) -> None:
+    """The contract probe before any statistics (runner.probe_contract): randomness from rng, and
+    for an implementation other than the spec's reference, the reference's output encoding."""
+    reference = None
+    if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
+        reference = load_implementation(spec.implementation)
+    probe_contract(impl, pair.data, pair.params, reference=reference, timeout=timeout, isolate=isolate)
+
+
 def _resolve_impl(spec: Spec, implementation):
     if implementation is None:
         if not spec.implementation:
@@ -749,6 +781,8 @@ def _candidate_json(aud: _Auditor, c: _Candidate) -> dict:
         "claim": {"epsilon": eps_claim, "delta": delta},
         "exact_epsilon": pair.extra.get("exact_epsilon"),
         "predicted_bound": c.rank_score,
+        "minimum_detectable_epsilon": minimum_detectable_epsilon(
+            (c.k1 if c.orient == 1 else c.k2) / n if n else 0.0, n, eps_claim, delta, c.alpha),
     }
 
 
@@ -778,7 +812,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
-    eps_claim, delta_claim = pair_claim(spec, env)
+    try:
+        eps_claim, delta_claim = pair_claim(spec, env)
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
     result = AuditResult(
         spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
@@ -798,6 +835,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.seconds = time.perf_counter() - t0
         return result
     runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+    try:
+        _probe(spec, impl, ref, pairs[0], timeout, isolate)
+    except ImplementationError as exc:
+        runner.close()
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+        result.seconds = time.perf_counter() - t0
+        return result
     if rounds is None:
         if samples is not None:
             rounds = [int(samples)]
@@ -854,8 +898,19 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
             result.verdict = VIOLATION
             result.counterexample = result.best
+        elif result.verdict == NO_VIOLATION and result.implementation != spec.implementation:
+            above = [c for c in all_chosen if _exceeds_exact(aud, c)]
+            if above:
+                result.verdict = DIFFERS
+                result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _exceeds_exact(aud: _Auditor, c: _Candidate) -> bool:
+    """The candidate's lower bound is above the spec mechanism's exact loss on its pair."""
+    exact = aud.pairs[c.pair_index].extra.get("exact_epsilon")
+    return exact is not None and math.isfinite(exact) and c.eps_lb > exact + TOLERANCE
 
 
 def _attach_exact(spec: Spec, aud: _Auditor, result: AuditResult, chosen: list[_Candidate]) -> None:
@@ -870,7 +925,7 @@ def _attach_exact(spec: Spec, aud: _Auditor, result: AuditResult, chosen: list[_
             break
         try:
             value = exact_profiles.exact_epsilon(spec, pair, aud.claims[i][1])
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - an exact profile must never break an audit
             value = None
             pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"
         pair.extra["exact_epsilon"] = value

@@ -24,15 +24,20 @@ re-renders a report from the JSON.
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
 import json
 import math
 import os
 import re
+import tempfile
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 
+FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
+PANELS_PER_ROW = 3  # a theorem's checks wrap onto rows, so a plot reads at page width
 STATUS_TEXT = {0: "PASS: every outcome as expected", 1: "FAIL: unexpected outcome(s)", 2: "ERROR: some items could not run"}
 COLORS = {"reference": "#1f77b4", "user": "#1f77b4", "control": "#d62728", "bound": "#333333", "exact": "#2ca02c"}
 
@@ -70,7 +75,10 @@ def _float(x):
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:80]
+    """An HTML id for ``text``: readable, at most ~90 characters, unique (a long text keeps a hash
+    of the whole, so two ids that share their first 80 characters never collide)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return slug if len(slug) <= 80 else f"{slug[:80]}-{zlib.crc32(text.encode('utf-8')):08x}"
 
 
 def _esc(text) -> str:
@@ -79,6 +87,38 @@ def _esc(text) -> str:
 
 def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.3g}%"
+
+
+def counterexample_text(result: dict) -> str | None:
+    """A privacy audit's counterexample (``AuditResult.to_json()``) as sentences a reviewer reads,
+    or None when there is none."""
+    c = result.get("counterexample")
+    if not c:
+        return None
+
+    def short(value, limit=80):
+        text = str(value)
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def g(x):
+        return "unknown" if x is None else (x if isinstance(x, str) else f"{x:.4g}")
+
+    num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
+    claim = c.get("claim") or {}
+    conf = f"{100 * result.get('confidence', 0.95):.6g}%"
+    lines = [f"On the neighbouring pair {c['pair'].get('name')}: D = {short(c['pair'].get('data'))}, "
+             f"D' = {short(c['pair'].get('neighbour'))},",
+             f"the event E = {c.get('event')} has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
+             f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
+             f"{c.get('n_per_side')} runs on D and D'),",
+             f"so epsilon >= ln((p_{num} - delta) / p_{den}) = {g(c.get('epsilon_lower_bound'))} at delta = "
+             f"{g(claim.get('delta'))}"]
+    if result.get("verdict") == "differs from the spec":
+        lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact epsilon "
+                     f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
+    else:
+        lines.append(f"> the claimed epsilon {g(claim.get('epsilon'))}.")
+    return "\n".join(lines)
 
 
 # =========================================================================== rows
@@ -91,17 +131,27 @@ def item_rows(document: dict) -> list[dict]:
         claim = r.get("claim") or {}
         eps_lb = r.get("epsilon_lower_bound")
         measured = f"ε_lb = {_num(_float(eps_lb))}"
+        if r.get("tightness") is not None:
+            measured += f" ({_pct(_float(r.get('tightness')))} of the claim)"
         if r.get("exact_epsilon") is not None:
-            measured += f" (exact ε = {_num(_float(r.get('exact_epsilon')))})"
+            whose = "the reference's " if r.get("target") not in (None, "reference") else ""
+            measured += f"; {whose}exact ε on that pair = {_num(_float(r.get('exact_epsilon')))}"
+        if r.get("minimum_detectable_epsilon") is not None:
+            measured += f"; smallest detectable ε = {_num(_float(r.get('minimum_detectable_epsilon')))}"
         if r.get("samples_per_side"):
             measured += f"; {_num(r['samples_per_side'])} samples/side"
         if r.get("erratum_confirmed"):
             measured += f"; erratum {r['erratum_confirmed']} confirmed (printed variant)"
+        target = r.get("target", "reference")
+        if target == "mutant" and r.get("control"):
+            target = f"mutant: {r['control']['name']}"
+        elif r.get("expected") in ("violation", "violated"):
+            target = "control (expected: violation)"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
-            "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
-            "target": ("control (expected: violation)" if r.get("expected") in ("violation", "violated")
-                       else r.get("target", "reference")),
+            "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else "")
+                    + (" at " + ", ".join(f"{k}={v}" for k, v in r["audit_point"].items()) if r.get("audit_point") else ""),
+            "target": target,
             "claim": f"ε = {_num(_float(claim.get('epsilon')))}, δ = {_num(_float(claim.get('delta')))}" if claim else "–",
             "measured": measured if r.get("verdict") != "error" else "–",
             "verdict": r.get("verdict") or "–", "expected": r.get("expected"), "outcome": r.get("outcome", "error"),
@@ -128,10 +178,12 @@ def item_rows(document: dict) -> list[dict]:
             measured = "–"
         target = r.get("target", "reference")
         if r.get("control"):
-            target = f"control: {r['control']['name']}"
+            who = "mutant" if target == "mutant" else ("pipeline control" if r["control"].get("pipeline") else "control")
+            target = f"{who}: {r['control']['name']}"
+        label = "setup validation" if r.get("setup_validation") else kind
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": kind,
-            "item": f"{r['ref']} · {r['check']} ({kind})", "target": target, "claim": claim,
+            "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim,
             "measured": measured, "verdict": r.get("verdict") or "–", "expected": r.get("expected"),
             "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),
         })
@@ -153,8 +205,26 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     _pyplot().close(fig)
+    write_file(path, buf.getvalue())
+
+
+def write_file(path: Path, content: str | bytes) -> None:
+    """Write ``path`` through a fresh temporary file in its folder and ``os.replace``: a symlink
+    planted at ``path`` is replaced, never followed, and a reader never sees half a file."""
+    path = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
@@ -204,8 +274,12 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
             groups.setdefault(c["check"], []).append(c)
     if not groups:
         raise ValueError("no statistical check of this theorem produced data")
-    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups) + 0.6, 3.6), squeeze=False)
-    for ax, (name, group) in zip(axes[0], groups.items()):
+    ncols = min(PANELS_PER_ROW, len(groups))
+    nrows = -(-len(groups) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 0.6, 3.6 * nrows), squeeze=False)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax, (name, group) in zip(axes.flat, groups.items()):
         kind = group[0]["kind"]
         if kind == "bound":
             beta = group[0].get("beta")
@@ -213,12 +287,13 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
                 rate = c.get("failure_rate") or 0.0
                 lo, hi = (c.get("interval") or [c.get("failure_rate_lower") or 0.0, c.get("failure_rate_upper") or 0.0])
                 color = COLORS["control"] if c.get("control") else COLORS["reference"]
-                ax.errorbar([x], [max(rate, 1e-7)], yerr=[[max(rate, 1e-7) - max(lo, 1e-7)], [max(hi - rate, 0)]],
+                ax.errorbar([x], [max(rate, FLOOR)], yerr=[[max(rate, FLOOR) - max(lo, FLOOR)], [max(hi - rate, 0)]],
                             fmt="o", color=color, capsize=5)
             if beta:
                 ax.axhline(beta, color=COLORS["bound"], linestyle="--", label=f"β = {_num(beta)}")
+            _mark_floor(ax, [c.get("failure_rate") or 0.0 for c in group])
             ax.set_yscale("log")
-            values = [max(v, 1e-7) for c in group for v in (c.get("failure_rate_lower") or 0.0,
+            values = [max(v, FLOOR) for c in group for v in (c.get("failure_rate_lower") or 0.0,
                                                               c.get("failure_rate_upper") or 0.0,
                                                               (c.get("interval") or [0, 0])[1])]
             values += [beta] if beta else []
@@ -254,6 +329,12 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
     _save(fig, path)
 
 
+def _mark_floor(ax, rates) -> None:
+    """Zero rates cannot sit on a log axis: they are drawn at FLOOR, and the floor is labelled."""
+    if any(r <= 0 for r in rates):
+        ax.axhline(FLOOR, color="#bbbbbb", linewidth=0.8, linestyle=":", label=f"0 observed (drawn at {FLOOR:g})")
+
+
 def _short_target(c: dict) -> str:
     if c.get("control"):
         return "control:\n" + c["control"]["name"].replace("_", " ")
@@ -272,17 +353,17 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
         label = (s.get("measured_label", "measured") if not c.get("control")
                  else f"control: {c['control']['name']}")
         x = s["x"]
-        y = [max(v, 1e-7) if s.get("log_y") else v for v in s["measured"]]
+        y = [max(v, FLOOR) if s.get("log_y") else v for v in s["measured"]]
         ax.plot(x, y, marker="o", color=color, label=label)
         if s.get("lower") is not None and s.get("upper") is not None:
-            lo = [max(v, 1e-7) if s.get("log_y") else v for v in s["lower"]]
-            hi = [max(v, 1e-7) if s.get("log_y") else v for v in s["upper"]]
+            lo = [max(v, FLOOR) if s.get("log_y") else v for v in s["lower"]]
+            hi = [max(v, FLOOR) if s.get("log_y") else v for v in s["upper"]]
             ax.fill_between(x, lo, hi, color=color, alpha=0.15)
     ref_sweep = next((c for c in checks if not c.get("control")), checks[0])["sweep"]
     for series, marker in zip(ref_sweep.get("series", []), "sv^D"):  # further measured curves
         ax.plot(ref_sweep["x"], series["y"], marker=marker, linestyle=":", color=COLORS["reference"],
                 label=series["label"])
-    bound = [max(v, 1e-7) if first.get("log_y") else v for v in first["bound"]]
+    bound = [max(v, FLOOR) if first.get("log_y") else v for v in first["bound"]]
     ax.plot(first["x"], bound, color=COLORS["bound"], linestyle="--", label=first.get("bound_label", "theorem"))
     if first.get("target") is not None:
         ax.axhline(first["target"], color="#888888", linestyle=":", label=first.get("target_label", "target"))
@@ -293,10 +374,12 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
         ax.axvline(ref["empirical"], color=COLORS["reference"], linewidth=1, linestyle="-.",
                    label=ref.get("empirical_label", "empirical"))
     if first.get("log_y"):
+        _mark_floor(ax, [v for c in checks for v in c["sweep"]["measured"]])
         ax.set_yscale("log")
         positive = [v for c in checks for v in c["sweep"]["measured"] if v > 0]
-        positive += [v for v in bound + [first.get("target") or 1] if v > 1e-7]
-        ax.set_ylim(bottom=max(1e-5, min(positive) / 3), top=1.5)
+        positive += [v for v in bound + [first.get("target") or 1] if v > FLOOR]
+        zero = any(v <= 0 for c in checks for v in c["sweep"]["measured"])
+        ax.set_ylim(bottom=FLOOR / 3 if zero else max(1e-5, min(positive) / 3), top=1.5)
     if first.get("log_x"):
         ax.set_xscale("log", base=2)
     ax.set_xlabel(first.get("x_label", "x"))
@@ -331,7 +414,7 @@ class Formulas:
             buf = io.BytesIO()
             mathtext.math_to_image(f"${text}$", buf, prop=FontProperties(size=11), dpi=120, format="png")
             uri = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-        except Exception:
+        except Exception:  # noqa: BLE001 - fall back to the LaTeX source
             uri = None
         self.cache[latex] = uri
         return uri
@@ -354,6 +437,9 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
     (``{"item", "error"}``, e.g. a plot that failed)."""
     out_dir = Path(out_dir)
     plot_dir = out_dir / "plots"
+    for folder in (out_dir, plot_dir):
+        if folder.is_symlink():
+            raise ValueError(f"{folder} is a symlink: reports are never written through one")
     plot_dir.mkdir(parents=True, exist_ok=True)
     errors: list[dict] = []
     figures: dict[str, list[tuple[str, Path]]] = {}  # spec id -> [(caption, path)]
@@ -362,7 +448,7 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
         try:
             fn(*args, path)
             figures.setdefault(spec_id, []).append((caption, path))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a failed plot is an error item, not a crash
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": f"{type(exc).__name__}: {exc}"})
 
     if plots:
@@ -396,8 +482,8 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
                         f"{ref} ({name}): sweep against the theorem's bound",
                         plot_dir / f"sweep-{_slug(spec_id)}-{_slug(ref)}-{_slug(name)}.png", plot_sweep, group)
 
-    (out_dir / "index.html").write_text(render_html(document, figures, errors, out_dir), encoding="utf-8")
-    (out_dir / "report.md").write_text(render_markdown(document, figures, errors, out_dir), encoding="utf-8")
+    write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
+    write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors
 
@@ -454,22 +540,27 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     rows = item_rows(document)
     h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
          f"<title>dptestbed {_esc(run.get('command', 'verify'))} report</title><style>{CSS}</style></head><body>"]
-    title = "dptestbed verification report" if run.get("command") != "check" else \
-        f"dptestbed check of {_esc(run.get('implementation'))}"
+    title = {"check": f"dptestbed check of {_esc(run.get('implementation'))}",
+             "mutants": "dptestbed mutants: how good are the checks?"}.get(run.get("command"), "dptestbed verification report")
     h.append(f"<h1>{title}</h1>")
     h.append(f'<div class="meta">suite <b>{_esc(run.get("suite"))}</b> · seed {_esc(run.get("seed"))} · '
              f'commit {_esc(run.get("commit") or "unknown")} · {_num(run.get("seconds"))} s · jobs {_esc(run.get("jobs"))} · '
              f'started {_esc(run.get("started"))} · versions '
              + ", ".join(f"{_esc(k)} {_esc(v)}" for k, v in (run.get("versions") or {}).items()) + "</div>")
     if not run.get("complete", True):
-        h.append(f'<div class="status s2">INCOMPLETE RUN: {run.get("items_done")} of {run.get("items_planned")} items '
+        h.append(f'<div class="status s2">INCOMPLETE RUN: {_esc(run.get("items_done"))} of {_esc(run.get("items_planned"))} items '
                  "finished; the rest are missing from this report.</div>")
     h.append(f'<div class="status s{code}"><b>{_esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
              f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
              f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
              + (f", {len(errors)} report errors" if errors else "") +
-             f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}</div>')
-    h.append(f"<p>{_esc(family.get('statement', ''))}.</p>")
+             f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
+             + _inconclusive_html(summary) + '</div>')
+    if document.get("mutants"):
+        h.extend(_kill_matrix_html(document["mutants"], family))
+        h.append("<details><summary>every item of the run</summary>")
+    else:
+        h.append(f"<p>{_esc(family.get('statement', ''))}.</p>")
 
     h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
              "<th>measurement</th><th>verdict</th><th>expected</th><th>outcome</th></tr>")
@@ -486,6 +577,9 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                  f'<td>{_esc(row["claim"])}</td><td>{_esc(row["measured"])}{err}</td><td>{_badge(row["verdict"])}</td>'
                  f'<td>{_esc(row["expected"] or "–")}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
     h.append("</table>")
+    if document.get("mutants"):
+        h.append("</details></body></html>")
+        return "\n".join(h)
     if errors:
         h.append("<h3>Report errors</h3><ul>" + "".join(
             f"<li>{_esc(e['item'])}: {_esc(e['error'])}</li>" for e in errors) + "</ul>")
@@ -493,7 +587,11 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     # self-test
     controls = [r for r in rows if r["expected"] in ("violation", "violated")]
     flagged = sum(1 for r in controls if r["outcome"] == "as expected")
-    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>. "
+    pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
+    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>"
+             + (f" ({len(pipeline)} of them pipeline controls, {sum(r['outcome'] == 'as expected' for r in pipeline)} "
+                "flagged: the reference mechanism with the testbed's own plumbing broken; they show a check's power "
+                "but are no implementation bug, see <code>dptestbed mutants</code> for those)" if pipeline else "") + ". "
              "Every check ships a deliberately broken implementation that it must report as violated "
              "(theorem checks) and every privacy audit has the broken specs of the calibration corpus "
              "(expected: violation). A control that is not flagged means the check lacks power: the run fails.</p>")
@@ -591,6 +689,75 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     return "\n".join(h)
 
 
+MUTANT_CLASS = {"killed": "violated", "survived": "consistent", "inconclusive": "inconclusive", "error": "error",
+                "equivalent": "inconclusive"}
+
+
+def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
+    """The kill matrix of a mutants run: rates per spec, then one table per spec (mutant x check)."""
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    h = ["<h2>Kill matrix</h2>",
+         f"<p><b>{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent implementation "
+         f"mutants killed ({rate})</b>; privacy-breaking: {o.get('privacy_breaking_killed', 0)} of "
+         f"{o.get('privacy_breaking', 0)}; {o.get('equivalent', 0)} declared equivalent (excluded). Each mutant is the "
+         "reference implementation with one realistic bug, run through every check of its spec exactly as "
+         "<code>dptestbed check SPEC --impl MUTANT</code> runs a user's implementation; a cell is <b>killed</b> when "
+         f"that check flags it at level {_num(family.get('per_check_level'))} (the strictest per-check level of a "
+         "<code>check</code> run). Pipeline controls of the theorem checks are not mutants and are not counted.</p>",
+         "<table><tr><th>spec</th><th>mutants</th><th>killed</th><th>equivalent</th><th>kill rate</th></tr>"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        cls = "" if r.get("rate") in (None, 1.0) else ' class="unexpected"'
+        h.append(f'<tr{cls}><td><a href="#kill-{_slug(spec)}">{_esc(spec)}</a></td><td>{_esc(r["mutants"])}</td>'
+                 f'<td>{_esc(r["killed"])}</td><td>{_esc(r["equivalent"])}</td><td>{_esc(shown)}</td></tr>')
+    h.append("</table>")
+    for spec, checks in (matrix.get("checks") or {}).items():
+        rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
+        h.append(f'<h3 id="kill-{_slug(spec)}">{_esc(spec)}</h3><table><tr><th>mutant</th><th>breaks</th><th>bug</th>'
+                 + "".join(f"<th>{_esc(c)}</th>" for c in checks) + "<th>status</th></tr>")
+        for r in rows:
+            cells = "".join(f'<td>{_badge_text(r["cells"].get(c, "–"))}</td>' for c in checks)
+            note = f'<div class="meta">{_esc(r["equivalent"])}</div>' if r.get("equivalent") else ""
+            cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") else (
+                ' class="error"' if r["status"] == "error" else "")
+            h.append(f'<tr{cls}><td>{_esc(r["name"])}</td><td>{_esc(r["breaks"])}</td><td>{_esc(r["bug"])}{note}</td>'
+                     f'{cells}<td>{_badge_text(r["status"])}</td></tr>')
+        h.append("</table>")
+    return h
+
+
+def _inconclusive_html(summary: dict) -> str:
+    """The banner's note on inconclusive checks: counted as expected, but named."""
+    names = summary.get("inconclusive") or []
+    if not names:
+        return ""
+    shown = "; ".join(_esc(n) for n in names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
+    return (f'<div class="meta">{len(names)} of the "as expected" are <b>inconclusive</b> (too little power to '
+            f"confirm or refute at this suite's trial counts): {shown}</div>")
+
+
+def _kill_matrix_md(matrix: dict) -> list[str]:
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    lines = ["## Kill matrix", "",
+             f"{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent mutants killed "
+             f"({rate}); privacy-breaking: {o.get('privacy_breaking_killed', 0)} of {o.get('privacy_breaking', 0)}.", "",
+             "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        lines.append(f"| {_md(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
+    lines += ["", "| mutant | breaks | status | killed by |", "|---|---|---|---|"]
+    for r in matrix.get("rows", []):
+        lines.append(f"| {_md(r['id'])} | {r['breaks']} | {r['status']} | {_md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
+    return lines + [""]
+
+
+def _badge_text(status: str) -> str:
+    cls = MUTANT_CLASS.get(status)
+    return f'<span class="badge {cls}">{_esc(status)}</span>' if cls else _esc(status)
+
+
 ERRATA_VERDICT_CLASS = {"confirmed": "violated", "refuted": "consistent", "inconclusive": "inconclusive"}
 
 
@@ -622,7 +789,8 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
     h = [f'<h2 id="{_slug(s["id"])}">{_esc(s["id"])}: {_esc(s.get("title"))}</h2>']
     src = s.get("source") or {}
     meta = " · ".join(x for x in [
-        f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} {src.get('algorithm', '')}".strip(),
+        _esc(f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} "
+             f"{src.get('algorithm', '')}".strip()),
         f"implementation: <code>{_esc(s.get('implementation'))}</code>" if s.get("implementation") else "no implementation",
         f"variant of {_esc(s.get('variant_of'))}" if s.get("variant_of") else "",
         f"<b>deliberately broken</b>: {_esc(s.get('broken'))}" if s.get("broken") else ""] if x)
@@ -685,7 +853,9 @@ def _audit_block(a: dict) -> str:
         if a.get("reason"):
             h.append(f"<li>{_esc(a['reason'])}</li>")
         if a.get("counterexample"):
-            h.append(f"<li>counterexample:<pre>{_esc(json.dumps(a['counterexample'], indent=1)[:3000])}</pre></li>")
+            h.append(f"<li>counterexample:<pre>{_esc(counterexample_text(a))}</pre>"
+                     f"<details><summary>raw</summary><pre>{_esc(json.dumps(a['counterexample'], indent=1)[:3000])}"
+                     "</pre></details></li>")
     h.append("</ul></div>")
     return "".join(h)
 
@@ -748,6 +918,8 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
              f"{(document.get('family') or {}).get('statement', '')}.", ""]
     if not run.get("complete", True):
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
+    if document.get("mutants"):
+        lines += _kill_matrix_md(document["mutants"])
     lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
@@ -816,6 +988,6 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
     suites.set("errors", str(sum(int(s.get("errors")) for s in suites)))
     tree = ET.ElementTree(suites)
     ET.indent(tree)
-    tmp = path.with_suffix(".xml.tmp")
-    tree.write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    write_file(path, buf.getvalue())

@@ -36,6 +36,7 @@ import importlib.util
 import inspect
 import multiprocessing as mp
 import os
+import random
 import sys
 import time
 import traceback
@@ -97,7 +98,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
             module_spec.loader.exec_module(module)
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
             sys.modules.pop(module_name, None)
             raise ImplementationError(f"importing {path.name} raised {_describe(exc)}") from None
     else:
@@ -105,7 +106,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
             raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001
             raise ImplementationError(f"importing {target} raised {_describe(exc)}") from None
     fn = getattr(module, name, None)
     if fn is None:
@@ -176,7 +177,7 @@ def _numeric(out, where: str) -> np.ndarray:
         raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
     try:
         arr = np.asarray(out)
-    except Exception:
+    except Exception:  # noqa: BLE001
         raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
     if arr.dtype.kind not in "biuf":
         raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
@@ -204,14 +205,18 @@ def _worker_main(impl, conn, counter) -> None:
     try:  # user prints must not corrupt the auditor's stdout (e.g. --json)
         os.dup2(2, 1)
         sys.stdout = sys.stderr
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
     if isinstance(impl, str):
         impl = load_implementation(impl)
+    # global generators get fresh entropy in every worker: an implementation that draws from
+    # them instead of its rng neither repeats blocks across workers nor passes the contract probe
+    np.random.seed(int.from_bytes(os.urandom(4), "little"))
+    random.seed(os.urandom(16))
     try:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
     while True:
         try:
@@ -237,10 +242,10 @@ def _worker_main(impl, conn, counter) -> None:
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything
             try:
                 conn.send(("error", f"raised {_describe(exc)}"))
-            except Exception:
+            except Exception:  # noqa: BLE001
                 return
 
 
@@ -303,7 +308,7 @@ class _Worker:
         if self.proc.is_alive():
             try:
                 self.conn.send(None)
-            except Exception:
+            except Exception:  # noqa: BLE001
                 pass
             self.proc.join(0.5)
             if self.proc.is_alive():
@@ -373,7 +378,7 @@ class Runner:
                 m = min(BATCH_CHUNK, n - done)
                 try:
                     out = self.impl.batch(data, m, rng=rng, **kwargs)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
                 parts.append(_validate_batch(out, m, "batch sampler"))
                 done += m
@@ -389,7 +394,7 @@ class Runner:
         for i in range(n):
             try:
                 outs.append(self.impl(data, rng=rng, **kwargs))
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001
                 raise ImplementationError(f"raised {_describe(exc)}") from None
             if progress and (i + 1) % BLOCK == 0:
                 progress(BLOCK)
@@ -477,3 +482,53 @@ def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, p
 def _close_cached() -> None:
     while _CACHE:
         _CACHE.popitem()[1].close()
+
+
+PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
+PROBE_RUNS = 16
+
+
+def probe_contract(impl: Callable, data: Any, params: dict, *, reference: Callable | None = None,
+                   timeout: float = 60.0, isolate: bool | None = None) -> None:
+    """Raise :class:`ImplementationError` ("contract violation: ...") when ``impl`` breaks the
+    contract on ``data``: two runs from generators with the same seed differ (its randomness does
+    not come from ``rng``), or its outputs do not have the encoding of the spec's ``reference``
+    outputs (shape; integer values where the reference's are integers)."""
+    runs = [call_batch(impl, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
+                       timeout=timeout, isolate=isolate) for _ in range(2)]
+    if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
+        raise ImplementationError(
+            "contract violation: randomness not from rng: two runs with generators of the same seed gave different "
+            "outputs (draw every random number from the rng argument, not from np.random, random or the OS)")
+    if reference is None or reference is impl:
+        return
+    expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
+                          timeout=timeout, isolate=None)
+    got = runs[0]
+    if got.shape[1:] != expected.shape[1:]:
+        raise ImplementationError(
+            f"output does not match the spec's encoding: each output should have shape {expected.shape[1:]} "
+            f"(dtype {expected.dtype}) like the reference implementation's, got shape {got.shape[1:]} (dtype {got.dtype})")
+    if expected.dtype.kind in "biu" and not np.array_equal(got, np.round(got)):
+        raise ImplementationError(
+            f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
+            f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
+
+
+def missing_reference(ref: str | None) -> str | None:
+    """Why the reference implementation ``ref`` is not available (its module or function does not
+    exist yet), or None. Any other import problem is left to the item, which reports an error.
+    Reference implementations are the project's own code, so importing one here is safe."""
+    if not ref:
+        return "not checked: the spec has no reference implementation"
+    module, _, name = ref.partition(":")
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found and name:
+        try:
+            found = hasattr(importlib.import_module(module), name)
+        except Exception:  # noqa: BLE001 - a broken module is reported by its item
+            return None
+    return None if found else f"not checked: the spec has no reference implementation yet ({ref})"

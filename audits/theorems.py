@@ -231,19 +231,21 @@ def family_size(n_tests: int, n_audits: int) -> int:
 
 
 def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha: float = FAMILY_ALPHA,
-                           n_planned_tests: int | None = None) -> dict:
+                           n_planned_tests: int | None = None, family_override: int | None = None) -> dict:
     """Set ``level``, ``p_value_adjusted``, ``power`` and ``verdict`` on every theorem result.
 
     ``results`` are the JSON objects of theorem checks (see ``experiments``). The family is
     the non-control statistical checks plus ``n_audits`` privacy audits; ``n_planned_tests``
     (when given) is the number of statistical checks planned for the run, so a check that
-    errored still counts (conservative). Returns the family description for the report.
+    errored still counts (conservative); ``family_override`` fixes the family size instead (a
+    mutants run tests each mutant at the level ``check`` would). Returns the family description
+    for the report.
     Mutates ``results`` in place; idempotent.
     """
     family = [r for r in results if r.get("kind") in STATISTICAL_KINDS and not r.get("control")]
     controls = [r for r in results if r.get("kind") in STATISTICAL_KINDS and r.get("control")]
     k_tests = max(len(family), n_planned_tests or 0)
-    k_total = family_size(k_tests, n_audits)
+    k_total = family_override or family_size(k_tests, n_audits)
     alpha_tests = family_alpha * k_tests / k_total if k_total else family_alpha
     strictest = family_alpha / k_total
 
@@ -338,7 +340,7 @@ def outcome(verdict: str | None, expected: str | None) -> str:
     "violation") is as expected only when flagged."""
     if verdict in (None, "error", "implementation error"):
         return "error"
-    flagged = verdict in ("violated", "violation")
+    flagged = verdict in ("violated", "violation", "differs from the spec")
     if expected:
         return "as expected" if flagged else "unexpected"
     return "unexpected" if flagged else "as expected"
