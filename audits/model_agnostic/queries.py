@@ -217,7 +217,7 @@ for _spec, _ctrl in (("subsample_aggregate", _CTRL_SA8), ("subsample_aggregate_c
                         "each agreeing with x_f with probability exactly 3/4 (worst case); the theorem's own k is "
                         "larger (this step is checked where it is tightest)",
                predicate="failure: some of the m - T stable queries has fewer than 2k/3 agreeing chunks",
-               trials={"quick": 20_000, "full": 1_000_000}, controls=(_ctrl,),
+               trials={"quick": 20_000, "full": 1_000_000}, controls=(_ctrl,), setup=True,
                slack_definition="exact failure probability of this step (binomial) divided by beta/2")(_hoeffding)
 
 
@@ -427,14 +427,14 @@ experiment("private_classification_queries", "Corollary 4.1", "pac-realizable", 
                  "PAC precondition; the implementation is not involved)",
            instance="m = 200, T = 113, otherwise as thresholds-realizable (k = 9,128, n' = 243, exact ERM law)",
            predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = |t - t*|",
-           trials={"quick": 1_000, "full": 50_000}, params=_CL_SETUP,
+           trials={"quick": 1_000, "full": 50_000}, params=_CL_SETUP, setup=True,
            controls=(_CTRL_PCQ_UNDERFIT,))(lambda ctx: _cor41_step(ctx, False, "pac"))
 experiment("private_classification_queries", "Corollary 4.1", "mistakes-realizable", "bound",
            title="setup validation: P[max_j mistakes_j on the m queries > B] <= beta, "
                  "B = (gamma + alpha) m + sqrt(m log(m/beta)/2) (the implementation is not involved)",
            instance="m = 200, T = 113, otherwise as thresholds-realizable (k = 9,128, n' = 243, exact ERM law)",
            predicate="failure: some chunk classifier errs on more than B of the m queries",
-           trials={"quick": 300, "full": 5_000}, params=_CL_SETUP,
+           trials={"quick": 300, "full": 5_000}, params=_CL_SETUP, setup=True,
            controls=(_CTRL_PCQ_UNDERFIT,),
            slack_definition="(1 - beta) quantile of max_j mistakes_j divided by B")(
     lambda ctx: _cor41_step(ctx, False, "mistakes"))
@@ -444,7 +444,7 @@ experiment("private_classification_queries", "Corollary 4.1", "pac-agnostic-scal
            instance="as thresholds-agnostic-scaled (SCALED n' = 400, k = 1,445, eta = 0.05, ERM on records): "
                     "checks that the scaled learner still meets the PAC assumption",
            predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = eta + (1 - 2 eta)|t - t*|",
-           trials={"quick": 250, "full": 4_000}, params=_CL_AGNOSTIC,
+           trials={"quick": 250, "full": 4_000}, params=_CL_AGNOSTIC, setup=True,
            controls=(_CTRL_PCQ_UNDERFIT,))(lambda ctx: _cor41_step(ctx, True, "pac"))
 
 
@@ -633,7 +633,7 @@ experiment("label_private_learner", "Claim 4.5", "thresholds-realizable", "bound
                   "v_bar_bound = 3(alpha + gamma + sqrt(log(m/beta)/(2m))) of the m public points, w.p. >= 1 - beta",
             instance=_APRIV_INSTANCE + "; the mechanism is not involved in the measured quantity",
             predicate="failure: fraction of public points where the chunk majority differs from the true label > v_bar_bound",
-            trials={"quick": 1_000, "full": 20_000}, params=_LPL, controls=(_CTRL_LPL_UNDERFIT,),
+            trials={"quick": 1_000, "full": 20_000}, params=_LPL, controls=(_CTRL_LPL_UNDERFIT,), setup=True,
             slack_definition="(1 - beta) quantile of the majority's error fraction divided by v_bar_bound")
 def _apriv_vbar(ctx: Context) -> dict:
     k = _chunks(ctx, scalar(ctx.env["k"]))
