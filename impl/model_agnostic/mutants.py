@@ -309,10 +309,12 @@ subsample_aggregate_corrected_printed_dist = _vote_mutant(
 subsample_aggregate_runner_up = post_processed(subsample_aggregate, _runner_up,
                                                "Alg 4 releasing the runner-up label (binary votes).")
 def _ties_to_largest(out, data, rng, params):
-    """Binary votes: a tied row's release is label 1 instead of label 0 (ties to the largest label)."""
-    counts = np.asarray(data).reshape(-1, 2)
-    tied = counts[:, 0] == counts[:, 1]
-    return np.where(tied[None, :] & (out >= 0), 1, out)
+    """A row whose top count is shared releases the largest tied label instead of the smallest."""
+    counts = np.atleast_2d(np.asarray(data, dtype=float))
+    top = counts.max(axis=1, keepdims=True)
+    largest = counts.shape[1] - 1 - np.argmax((counts == top)[:, ::-1], axis=1)
+    tied = (counts == top).sum(axis=1) > 1
+    return np.where(tied[None, :] & (out >= 0), largest[None, :], out)
 
 
 subsample_aggregate_ties_to_largest = post_processed(subsample_aggregate, _ties_to_largest,
