@@ -157,9 +157,9 @@ def _thm311(ctx: Context, corrected: bool, k_override: float | None = None) -> d
 
 
 _CTRL_SA8 = Control("pipeline_subsample_aggregate_k_over_8", f"{_MOD}:subsample_aggregate_k_over_8",
-                    "pipeline control: Alg 4 with a record-level pipeline of ceil(k/8) chunks (too little k)")
+                    "pipeline control: Alg 4 with a record-level pipeline of ceil(k/8) chunks (too little k)", pipeline=True)
 _CTRL_SAC8 = Control("pipeline_subsample_aggregate_corrected_k_over_8", f"{_MOD}:subsample_aggregate_corrected_k_over_8",
-                     "pipeline control: corrected Alg 4 with a record-level pipeline of ceil(k/8) chunks (too little k)")
+                     "pipeline control: corrected Alg 4 with a record-level pipeline of ceil(k/8) chunks (too little k)", pipeline=True)
 _THM311_INSTANCE = ("m = 4, T = 1 (paper constants at the spec defaults epsilon = 8, delta = 1e-3, beta = 0.1): "
                     "worst-case stability 3/4, chunk answers f(D_j) = 1[mean(D_j) > 1/2] on n' = 25 Bernoulli(p) "
                     "records, p solved so that P[f = 1] = 3/4 exactly, for m - T queries; Bernoulli(1/2) for the "
@@ -273,13 +273,13 @@ _CL_SETUP = {"epsilon": 8.0, "delta": 1e-3, "m": 200, "T": 113, "alpha": 0.05, "
 _CL_AGNOSTIC = {"epsilon": 64.0, "delta": 1e-3, "m": 200, "T": 173, "alpha": 0.1, "beta": 0.1, "gamma": 0.05}
 _N_PRIME_AGNOSTIC_SCALED = 400
 _CTRL_PCQ64 = Control("pipeline_private_classification_queries_k_over_64", f"{_MOD}:private_classification_queries_k_over_64",
-                      "pipeline control: Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)")
+                      "pipeline control: Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)", pipeline=True)
 _CTRL_PCQ_CONST = Control("private_classification_queries_constant_label",
                           f"{_MUT}:private_classification_queries_constant_label",
                           "label 1 for every query (a trivial implementation)")
 _CTRL_PCQ_UNDERFIT = Control("pipeline_private_classification_queries_underfit_learner",
                              f"{_MOD}:private_classification_queries_underfit_learner",
-                             "pipeline control: chunk learners trained on n'/8 records: not (alpha, beta/k)-PAC (pitfall P23)")
+                             "pipeline control: chunk learners trained on n'/8 records: not (alpha, beta/k)-PAC (pitfall P23)", pipeline=True)
 
 
 def _n_prime(ctx: Context, agnostic: bool) -> int:
@@ -582,7 +582,7 @@ _LPL = {"epsilon": 8.0, "delta": 1e-3, "m": 1843, "T": 841, "alpha": 0.1, "beta"
 _CTRL_LPL_INV = Control("label_private_learner_inverted_labels", f"{_MUT}:label_private_learner_inverted_labels",
                         "A_Priv whose final ERM is trained on 1 - y_hat (label-convention bug)")
 _CTRL_LPL_UNDERFIT = Control("pipeline_label_private_learner_tiny_chunks", f"{_MOD}:label_private_learner_tiny_chunks",
-                             "pipeline control: chunk learners trained on n'/128 records (n' = 2): not (alpha, beta/k)-PAC")
+                             "pipeline control: chunk learners trained on n'/128 records (n' = 2): not (alpha, beta/k)-PAC", pipeline=True)
 
 
 def _apriv(ctx: Context, n_prime: int | None = None, trials: int | None = None):

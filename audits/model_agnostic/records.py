@@ -302,18 +302,18 @@ def _record_audit(ctx: Context, constructions: dict) -> dict:
 
 _CTRL = {
     ("private_classification_queries", "sorted"): Control("pipeline_private_classification_queries_sorted_chunks", f"{_MOD}:private_classification_queries_sorted_chunks",
-        "pipeline control: pipeline that sorts the records by value before splitting (trap P1)"),
+        "pipeline control: pipeline that sorts the records by value before splitting (trap P1)", pipeline=True),
     ("private_classification_queries", "global"): Control("pipeline_private_classification_queries_global_preprocessing",
         f"{_MOD}:private_classification_queries_global_preprocessing",
-        "pipeline control: pipeline that min-max scales features on the full D before splitting (trap P2)"),
+        "pipeline control: pipeline that min-max scales features on the full D before splitting (trap P2)", pipeline=True),
     ("private_classification_queries", "halt"): Control(
         "private_classification_queries_noiseless_after_halt",
         "dptestbed.impl.model_agnostic.mutants:private_classification_queries_noiseless_after_halt",
         "mechanism releasing the noiseless majority vote after the halt (trap P8)"),
     ("label_private_learner", "sorted"): Control("pipeline_label_private_learner_sorted_chunks", f"{_MOD}:label_private_learner_sorted_chunks",
-        "pipeline control: A_Priv pipeline that sorts the records by value before splitting (trap P1)"),
+        "pipeline control: A_Priv pipeline that sorts the records by value before splitting (trap P1)", pipeline=True),
     ("label_private_learner", "global"): Control("pipeline_label_private_learner_global_preprocessing", f"{_MOD}:label_private_learner_global_preprocessing",
-        "pipeline control: A_Priv pipeline that min-max scales features on the full D before splitting (trap P2)"),
+        "pipeline control: A_Priv pipeline that min-max scales features on the full D before splitting (trap P2)", pipeline=True),
     ("label_private_learner", "halt"): Control(
         "label_private_learner_noiseless_after_halt", "dptestbed.impl.model_agnostic.mutants:label_private_learner_noiseless_after_halt",
         "A_Priv labelling run releasing the noiseless majority after the halt (trap P8)"),
@@ -359,7 +359,7 @@ for _spec, _ref in _PRIV_REF.items():
 # =========================================================================== Theorem 4.4
 
 _CTRL_PCQ64 = Control("pipeline_private_classification_queries_k_over_64",
-                      f"{_QMOD}:private_classification_queries_k_over_64", "pipeline control: Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)")
+                      f"{_QMOD}:private_classification_queries_k_over_64", "pipeline control: Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)", pipeline=True)
 _THM44 = {"epsilon": 128.0, "delta": 1e-3, "m": 1843, "T": 1115, "alpha": 0.1, "beta": 0.1, "gamma": 0.05}
 
 
