@@ -30,7 +30,7 @@ def _laplace_factory(factor):
 
 register("dptestbed.impl.calibration.laplace:laplace_mechanism")(_laplace_factory(1.0))
 register("dptestbed.impl.calibration.laplace:laplace_mechanism_broken")(_laplace_factory(0.7))
-register("dptestbed.impl.calibration.controls:laplace_30pct_more_noise")(_laplace_factory(1.3))
+register("dptestbed.impl.calibration.mutants:laplace_30pct_more_noise")(_laplace_factory(1.3))
 
 
 def _gaussian_factory(factor):

@@ -13,7 +13,7 @@ from ..theorems import NOISE_FUDGE, Cell
 # =========================================================================== Laplace mechanism
 
 LAPLACE_TAIL = "Fact A1 (Laplace tail)"
-_CTRL_LAP = Control("laplace_30pct_more_noise", "dptestbed.impl.calibration.controls:laplace_30pct_more_noise",
+_CTRL_LAP = Control("laplace_30pct_more_noise", "dptestbed.impl.calibration.mutants:laplace_30pct_more_noise",
                     "Laplace mechanism with noise scale 1.3*gamma/epsilon (30% too much noise)")
 
 
@@ -64,10 +64,10 @@ def _laplace_tail(ctx: Context) -> dict:
 @experiment(
     "laplace_mechanism", LAPLACE_TAIL, "exact-tail", "calibration",
     title="P[M(D) - f(D) > t] = exp(-t/b)/2 at t = b/2, b, 2b (App. A1)",
-    instance="p = 1, f(D) = 0",
+    instance="p = 1, f(D) = 0, gamma = 2 (so that a scale without the sensitivity is caught)",
     predicate="event: the output exceeds f(D) + t",
     trials={"quick": 50_000, "full": 2_000_000},
-    params={"p": 1, "epsilon": 1.0, "gamma": 1.0},
+    params={"p": 1, "epsilon": 1.0, "gamma": 2.0},
     controls=(_CTRL_LAP,),
 )
 def _laplace_exact(ctx: Context) -> dict:
@@ -89,7 +89,7 @@ def tail_calibration(ctx: Context, scale: float, sf: Callable, unit: str) -> dic
 # =========================================================================== Gaussian mechanism
 
 GAUSSIAN_TAIL = "Fact G1 (Gaussian tail)"
-_CTRL_GAUSS_2X = Control("gaussian_2x_noise", "dptestbed.impl.calibration.controls:gaussian_2x_noise",
+_CTRL_GAUSS_2X = Control("gaussian_2x_noise", "dptestbed.impl.calibration.mutants:gaussian_2x_noise",
                          "Gaussian mechanism with twice the standard deviation")
 _CTRL_GAUSS_BROKEN = Control("gaussian_mechanism_broken", "dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken",
                              "the calibration corpus' gaussian_mechanism_broken: sigma 30% too small")
@@ -122,10 +122,10 @@ def _gaussian_tail(ctx: Context) -> dict:
 @experiment(
     "gaussian_mechanism", GAUSSIAN_TAIL, "exact-tail", "calibration",
     title="P[M(D) - f(D) > t] = 1 - Phi(t/sigma) at t = sigma/2, sigma, 2 sigma",
-    instance="p = 1, f(D) = 0",
+    instance="p = 1, f(D) = 0, sigma = 2",
     predicate="event: the output exceeds f(D) + t",
     trials={"quick": 50_000, "full": 2_000_000},
-    params={"p": 1},
+    params={"p": 1, "sigma": 2.0},
     controls=(_CTRL_GAUSS_BROKEN,),
 )
 def _gaussian_exact(ctx: Context) -> dict:
@@ -136,7 +136,7 @@ def _gaussian_exact(ctx: Context) -> dict:
 
 EM_ACCURACY = "Fact EM2 (accuracy, [MT07])"
 _CTRL_EM_FLAT = Control("exponential_mechanism_half_epsilon",
-                        "dptestbed.impl.calibration.controls:exponential_mechanism_half_epsilon",
+                        "dptestbed.impl.calibration.mutants:exponential_mechanism_half_epsilon",
                         "exponential mechanism with exp(-epsilon*u/(4*Delta)): a factor 2 too many")
 _CTRL_EM_BROKEN = Control("exponential_mechanism_broken", "dptestbed.impl.calibration.exponential:exponential_mechanism_broken",
                           "the calibration corpus' exponential_mechanism_broken: the factor 2 dropped")
@@ -197,3 +197,92 @@ def _em_exact(ctx: Context) -> dict:
     cells = [Cell(f"select {i} (u = {u:g})", ctx.trials, int(np.sum(out == i)), float(exact[i]),
                   tuple(float(a[i]) for a in alts)) for i, u in enumerate(losses)]
     return {"cells": cells}
+
+
+# =========================================================================== randomized response
+
+_MUT = "dptestbed.impl.calibration.mutants"
+RR_FACT = "Fact RR1 (privacy of randomized response)"
+
+
+@experiment(
+    "randomized_response", RR_FACT, "exact-keep", "calibration",
+    title="P[output = bit] = e^epsilon/(1 + e^epsilon) for both bits",
+    instance="epsilon = 1, bit 0 and bit 1; alternatives: epsilon x 1.3 and x 0.7",
+    predicate="event: the released bit equals the private bit",
+    trials={"quick": 50_000, "full": 2_000_000},
+    params={"epsilon": 1.0},
+    controls=(Control("randomized_response_half_epsilon", f"{_MUT}:randomized_response_half_epsilon",
+                      "keep probability e^(eps/2)/(1 + e^(eps/2))"),),
+)
+def _rr_exact(ctx: Context) -> dict:
+    from scipy.special import expit
+
+    eps = scalar(ctx.env["epsilon"])
+    cells = []
+    for bit in (0, 1):
+        out = ctx.sample(np.array([bit]), ctx.trials).reshape(ctx.trials)
+        cells.append(Cell(f"bit {bit} kept", ctx.trials, int(np.sum(out == bit)), float(expit(eps)),
+                          tuple(float(expit(eps * f)) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))))
+    return {"cells": cells}
+
+
+# =========================================================================== report noisy max
+
+RNM_CLAIM = "Claim 3.9 (Dwork-Roth 2014, Report Noisy Max, Lap(2/epsilon) for non-monotone queries)"
+
+
+@experiment(
+    "report_noisy_max", RNM_CLAIM, "exact-argmax", "calibration",
+    title="P[report i] = P[argmax_j (q_j + Lap(2/epsilon)) = i] (quadrature)",
+    instance="epsilon = 1, k = 4 answers (0, 1, 2, 4); alternatives: noise scale x 1.3 and x 0.7",
+    predicate="event: index i is reported (one cell per index, same runs)",
+    trials={"quick": 50_000, "full": 2_000_000},
+    params={"epsilon": 1.0},
+    controls=(Control("report_noisy_max_noise_double", f"{_MUT}:report_noisy_max_noise_double", "Lap(4/epsilon)"),),
+)
+def _rnm_exact(ctx: Context) -> dict:
+    from ..exact import noisy_max_distribution
+
+    b = 2.0 / scalar(ctx.env["epsilon"])
+    q = np.array([0.0, 1.0, 2.0, 4.0])
+    out = ctx.sample(q, ctx.trials).reshape(ctx.trials)
+    exact = noisy_max_distribution(q, b)
+    alts = [noisy_max_distribution(q, b * f) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE)]
+    return {"cells": [Cell(f"report {i} (q = {v:g})", ctx.trials, int(np.sum(out == i)), float(exact[i]),
+                           tuple(float(a[i]) for a in alts)) for i, v in enumerate(q)]}
+
+
+# =========================================================================== Lyu et al. Algorithms 1 and 2
+
+
+def _lyu_transcript(alg: int, ref: str, control: str):
+    @experiment(
+        f"svt_lyu_{alg}", ref, "transcript", "calibration",
+        title=f"exact law of 4-query transcripts of Lyu et al. Algorithm {alg} (quadrature over the threshold noise)",
+        instance="epsilon = 1, threshold = 0, c = 2, answers (0, 1, -1, 0) (near the threshold); alternatives: "
+                 "both noise scales x 1.3 and x 0.7",
+        predicate="event per cell: the transcript (T top, B bottom, - aborted)",
+        trials={"quick": 120_000, "full": 2_000_000},
+        params={"epsilon": 1.0, "threshold": 0.0, "c": 2},
+        controls=(Control(control, f"{_MUT}:{control}", control.replace("_", " ")),),
+    )
+    def transcript(ctx: Context) -> dict:
+        from ..exact import svt_distribution
+        from ..model_agnostic.transcripts import transcript_cells
+
+        eps, c, thr = scalar(ctx.env["epsilon"]), int(ctx.params["c"]), float(ctx.params["threshold"])
+        q = np.array([0.0, 1.0, -1.0, 0.0]) + thr
+
+        def law(f):
+            rho, nu = (2 / eps, 4 * c / eps) if alg == 1 else (2 * c / eps, 4 * c / eps)
+            return svt_distribution(q - 0.0, threshold=thr, rho_scale=rho * f, nu_scale=nu * f,
+                                    resample_after=None if alg == 1 else 1, resample_scale=None if alg == 1 else
+                                    2 * c / eps * f, count_symbol=1, limit=c)
+
+        out = ctx.sample(q, ctx.trials).reshape(ctx.trials, -1).astype(np.int64)
+        return {"cells": transcript_cells(out, law(1.0), [law(1 + NOISE_FUDGE), law(1 - NOISE_FUDGE)])}
+
+
+_lyu_transcript(1, "Fact SVT1 (Lyu et al. 2017, Algorithm 1 is epsilon-DP)", "svt_lyu_1_noise_double")
+_lyu_transcript(2, "Fact SVT2 (Dwork and Roth 2014, Sparse with delta = 0 is epsilon-DP)", "svt_lyu_2_never_redraw")

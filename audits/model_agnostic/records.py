@@ -301,25 +301,21 @@ def _record_audit(ctx: Context, constructions: dict) -> dict:
 
 
 _CTRL = {
-    ("private_classification_queries", "sorted"): Control(
-        "private_classification_queries_sorted_chunks", f"{_MOD}:private_classification_queries_sorted_chunks",
-        "pipeline that sorts the records by value before splitting (trap P1)"),
-    ("private_classification_queries", "global"): Control(
-        "private_classification_queries_global_preprocessing",
+    ("private_classification_queries", "sorted"): Control("pipeline_private_classification_queries_sorted_chunks", f"{_MOD}:private_classification_queries_sorted_chunks",
+        "pipeline control: pipeline that sorts the records by value before splitting (trap P1)", pipeline=True),
+    ("private_classification_queries", "global"): Control("pipeline_private_classification_queries_global_preprocessing",
         f"{_MOD}:private_classification_queries_global_preprocessing",
-        "pipeline that min-max scales features on the full D before splitting (trap P2)"),
+        "pipeline control: pipeline that min-max scales features on the full D before splitting (trap P2)", pipeline=True),
     ("private_classification_queries", "halt"): Control(
         "private_classification_queries_noiseless_after_halt",
-        f"{_MOD}:private_classification_queries_noiseless_after_halt",
+        "dptestbed.impl.model_agnostic.mutants:private_classification_queries_noiseless_after_halt",
         "mechanism releasing the noiseless majority vote after the halt (trap P8)"),
-    ("label_private_learner", "sorted"): Control(
-        "label_private_learner_sorted_chunks", f"{_MOD}:label_private_learner_sorted_chunks",
-        "A_Priv pipeline that sorts the records by value before splitting (trap P1)"),
-    ("label_private_learner", "global"): Control(
-        "label_private_learner_global_preprocessing", f"{_MOD}:label_private_learner_global_preprocessing",
-        "A_Priv pipeline that min-max scales features on the full D before splitting (trap P2)"),
+    ("label_private_learner", "sorted"): Control("pipeline_label_private_learner_sorted_chunks", f"{_MOD}:label_private_learner_sorted_chunks",
+        "pipeline control: A_Priv pipeline that sorts the records by value before splitting (trap P1)", pipeline=True),
+    ("label_private_learner", "global"): Control("pipeline_label_private_learner_global_preprocessing", f"{_MOD}:label_private_learner_global_preprocessing",
+        "pipeline control: A_Priv pipeline that min-max scales features on the full D before splitting (trap P2)", pipeline=True),
     ("label_private_learner", "halt"): Control(
-        "label_private_learner_noiseless_after_halt", f"{_MOD}:label_private_learner_noiseless_after_halt",
+        "label_private_learner_noiseless_after_halt", "dptestbed.impl.model_agnostic.mutants:label_private_learner_noiseless_after_halt",
         "A_Priv labelling run releasing the noiseless majority after the halt (trap P8)"),
 }
 
@@ -362,8 +358,8 @@ for _spec, _ref in _PRIV_REF.items():
 
 # =========================================================================== Theorem 4.4
 
-_CTRL_PCQ64 = Control("private_classification_queries_k_over_64", f"{_QMOD}:private_classification_queries_k_over_64",
-                      "Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)")
+_CTRL_PCQ64 = Control("pipeline_private_classification_queries_k_over_64",
+                      f"{_QMOD}:private_classification_queries_k_over_64", "pipeline control: Sec. 4.1 with a record-level pipeline of ceil(k/64) chunks (too little k)", pipeline=True)
 _THM44 = {"epsilon": 128.0, "delta": 1e-3, "m": 1843, "T": 1115, "alpha": 0.1, "beta": 0.1, "gamma": 0.05}
 
 
@@ -373,7 +369,7 @@ _THM44 = {"epsilon": 128.0, "delta": 1e-3, "m": 1843, "T": 1115, "alpha": 0.1, "
                      "impractical; the PAC property of the scaled learner is measured by Cor 4.1 pac-agnostic-scaled); "
                      "epsilon = 128 (a parameter choice, not a constant change), delta = 1e-3, alpha = beta = 0.1, "
                      "gamma = flip noise eta = 0.05, m = 1,843 >= m_min = 1,842.1, T = 1,115 >= T_cor41 = 1,114.7; k = 2,234 "
-                     "chunks trained with threshold ERM on records, X ~ U[0,1], t* = 0.3; sweep n' = 4 .. 400",
+                     "chunks trained with threshold ERM on records, X ~ U[0,1], t* = 0.5; sweep n' = 4 .. 400",
             predicate="failure: the run halts before query m, or outputs more than T bottoms, or its misclassification "
                       "rate exceeds T/m",
             trials={"quick": 24, "full": 400}, params=_THM44, controls=(_CTRL_PCQ64,),
@@ -385,7 +381,8 @@ def _pcq_thm44(ctx: Context) -> dict:
 
 # =========================================================================== Theorem 4.7
 
-_CTRL_LPL_INV = Control("label_private_learner_inverted_labels", f"{_QMOD}:label_private_learner_inverted_labels",
+_CTRL_LPL_INV = Control("label_private_learner_inverted_labels",
+                        "dptestbed.impl.model_agnostic.mutants:label_private_learner_inverted_labels",
                         "A_Priv whose final ERM is trained on 1 - y_hat (label-convention bug)")
 _THM47 = {"epsilon": 256.0, "delta": 1e-3, "alpha": 0.03, "beta": 0.03, "gamma": 0.02}
 _N_PRIME_47 = 400

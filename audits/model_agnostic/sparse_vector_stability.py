@@ -22,11 +22,10 @@ from ..theorems import NOISE_FUDGE, Cell, clopper_pearson
 
 # =========================================================================== sparse vector
 
-_CTRL_SVT3 = Control("sparse_vector_3x_noise", "dptestbed.impl.model_agnostic.controls:sparse_vector_3x_noise",
-                     "sparse vector with lam three times too large (threshold and query noise)")
-_CTRL_SVT13 = Control("sparse_vector_30pct_more_noise", "dptestbed.impl.model_agnostic.controls:sparse_vector_30pct_more_noise",
+_M = "dptestbed.impl.model_agnostic.mutants"
+_CTRL_SVT13 = Control("sparse_vector_noise_30pct_more", f"{_M}:sparse_vector_noise_30pct_more",
                       "sparse vector with lam 30% too large")
-_CTRL_SVT_HALT = Control("sparse_vector_halts_early", "dptestbed.impl.model_agnostic.controls:sparse_vector_halts_early",
+_CTRL_SVT_HALT = Control("sparse_vector_halts_early", f"{_M}:sparse_vector_halts_early",
                          "sparse vector that halts after T bottoms instead of T + 1 (loop `while c < T`)")
 
 
@@ -47,7 +46,7 @@ def _svt_boundary(ctx: Context, margin: float) -> np.ndarray:
     predicate="failure: some query i not in L(alpha) gets bottom or is not answered",
     trials={"quick": 20_000, "full": 500_000},
     params={"m": 20, "T": 2, "w": 0.0, "epsilon": 1.0, "beta": 0.05},
-    controls=(_CTRL_SVT3,),
+    controls=(_CTRL_SVT_HALT,),
     slack_definition="a_beta / alpha, where a_beta is the smallest margin above w at which the measured "
                      "failure rate on this family is <= beta (interpolated on the sweep grid)",
 )
@@ -130,16 +129,16 @@ def _halting_violations(out: np.ndarray, T: int) -> np.ndarray:
 
 # =========================================================================== distance to instability
 
-_CTRL_DTI_2X = Control("distance_to_instability_2x_noise", "dptestbed.impl.model_agnostic.controls:distance_to_instability_2x_noise",
+_CTRL_DTI_2X = Control("distance_to_instability_2x_noise", f"{_M}:distance_to_instability_2x_noise",
                        "A_stab adding Lap(2/epsilon) (as if dist had sensitivity 2), threshold unchanged")
 _CTRL_DTI_SHIFT = Control("distance_to_instability_threshold_shifted",
-                          "dptestbed.impl.model_agnostic.controls:distance_to_instability_threshold_shifted",
+                          f"{_M}:distance_to_instability_threshold_shifted",
                           "A_stab with the threshold Gamma shifted up by 1/epsilon")
 _CTRL_DTI_HALF = Control("distance_to_instability_threshold_halved",
-                         "dptestbed.impl.model_agnostic.controls:distance_to_instability_threshold_halved",
+                         f"{_M}:distance_to_instability_threshold_halved",
                          "A_stab with half the paper's threshold, log(1/delta)/(2 epsilon)")
 _CTRL_DTI_LEAK = Control("distance_to_instability_leaks_distance",
-                         "dptestbed.impl.model_agnostic.controls:distance_to_instability_leaks_distance",
+                         f"{_M}:distance_to_instability_leaks_distance",
                          "A_stab that outputs a noisy distance instead of bottom")
 _LABEL = 3
 

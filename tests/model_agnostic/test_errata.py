@@ -60,3 +60,25 @@ def test_errata_array_in_results_json(tmp_path):
     assert set(ids) == {"000-E2"}  # only the errata involving the selected spec
     assert ids["000-E2"]["verdict"] == "confirmed" and ids["000-E2"]["kind"] == "privacy"
     assert doc["errata"] == saved["errata"]
+
+
+def test_e4_statement_not_refuted(monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setitem(E.E4_END_TO_END_TRIALS, "quick", 30)
+    ctx = SimpleNamespace(seed=0, suite="quick", catalogue=load_catalogue(), audit=lambda spec_id: None)
+    end = E.e4_statement(ctx)
+    assert end["statement"] == "not refuted" and end["failures"] == 0
+    assert end["proof_count_exceeds_B_004"] > 0.9  # the proof's counting step fails on the same runs
+
+
+def test_e5_instance_admissible():
+    from dptestbed.audits.experiments import load_registry, run_check
+
+    cat = load_catalogue()
+    exp = next(e for e in load_registry()[("soft_label_classifier", "Theorem 5.14")] if e.name == "straddle-e5")
+    r = run_check(cat["soft_label_classifier"], exp, cat["soft_label_classifier"].implementation, seed=2,
+                  isolate=False, trials=4000)
+    inst = r["instance"]
+    assert inst["admissible"] and inst["admissibility_at_offset"]["spread_over_steele"] <= 1
+    assert 0 < inst["excess_over_stated_over_r"] < 0.5

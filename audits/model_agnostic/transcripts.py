@@ -1,0 +1,430 @@
+"""Exact transcript laws of the seed-000 sparse-vector family, and the checks built on them.
+
+Algorithms 1 (sparse vector), 3 (A_OQR), 4 (A_subSamp, printed and corrected; Sec. 4.1 and 004's
+A_binClas on chunk votes), 6 (A_SL-Quer) and 8 (H_Priv) share one state machine: a noisy
+threshold w_hat = w + Lap(lam), one comparison q + Lap(2 lam) > w_hat per (sub-)query, a re-draw
+of w_hat and c += 1 after each bottom only, and a halt once c > T. The law of a whole transcript
+is therefore a product over the segments between re-draws of one-dimensional integrals over the
+segment's threshold noise, computed by Gauss-Legendre quadrature (``audits.exact.svt_distribution``
+on each segment). Three kinds of registered check use it, all sampling only through ``ctx.sample``:
+
+* ``transcript`` (calibration): 3-4 queries placed near w; one cell per transcript, against its
+  exact probability. The alternatives shown for power are lam x 1.3 and x 0.7 and the two
+  state-rule changes (threshold re-drawn after every answer; never re-drawn). An output that is
+  not a transcript of the algorithm (a wrong label, a value outside the encoding, an answer after
+  the halt) falls in the cell "invalid", whose exact probability is 0.
+* ``release-calibration`` (calibration): one query, P[release | dist = d] = S(w - d) at
+  d = w - 2 lam, w - lam/2, w + lam (App. A2-A3), with the spec's lam and w, so an implementation
+  with other constants is probed near its own threshold as well as near the paper's.
+* ``delta-event`` (bound, a structural-zero test): one query with dist = 0, where a neighbour D'
+  changes the answer so that releasing f(D) is impossible on D'; the release rate on D must be
+  at most the per-query delta budget of the proof (Lemma 3.8: delta/(2m); Alg 6: delta/(4m)).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from ..exact import svt_distribution
+from ..experiments import Context, Control, experiment, scalar, svt_top_probability
+from ..theorems import NOISE_FUDGE, Cell
+
+QUERY_NOISE = 2.0                      # query noise Lap(2 lam) against threshold noise Lap(lam)
+RULES = ("bottom", "every", "never")   # when w_hat is re-drawn: Alg 1 (after a bottom), and the two bugs
+MIN_CELL = 0.002                       # transcripts below this probability are pooled into one cell
+_MUT = "dptestbed.impl.model_agnostic.mutants"
+
+# =========================================================================== exact laws
+
+
+@lru_cache(maxsize=100_000)
+def _segment(qs: tuple, outcomes: tuple, w: float, lam: float, nu_factor: float) -> float:
+    """P[the comparisons of qs against one threshold w + Lap(lam) give ``outcomes``]."""
+    law = svt_distribution(np.array(qs), threshold=w, rho_scale=lam, nu_scale=nu_factor * lam)
+    return law[outcomes]
+
+
+def path_probability(path, *, w: float, lam: float, rule: str = "bottom", nu_factor: float = QUERY_NOISE) -> float:
+    """Probability of a sequence of comparisons ``path`` = [(q, top), ...] under re-draw ``rule``."""
+    prob, seg = 1.0, []
+    for q, top in path:
+        seg.append((float(q), int(top)))
+        if rule == "every" or (rule == "bottom" and not top):
+            prob *= _segment(tuple(s[0] for s in seg), tuple(s[1] for s in seg), w, lam, nu_factor)
+            seg = []
+    if seg:
+        prob *= _segment(tuple(s[0] for s in seg), tuple(s[1] for s in seg), w, lam, nu_factor)
+    return prob
+
+
+def sequence_law(q, *, w: float, lam: float, T, rule: str = "bottom") -> dict:
+    """Alg 1 / Alg 3 transcript law on answers (or distances) ``q``: {tuple of 1/0/-1: probability}."""
+    out: dict[tuple, float] = {}
+
+    def walk(i, transcript, path, c):
+        if i == len(q) or c > T:
+            out[transcript + (-1,) * (len(q) - i)] = path_probability(path, w=w, lam=lam, rule=rule)
+            return
+        for top in (1, 0):
+            walk(i + 1, transcript + (top,), path + [(q[i], top)], c + (1 - top))
+
+    walk(0, (), [], 0)
+    return out
+
+
+REGULAR, SHIFTED, BOTH_BOTTOM, NOT_ANSWERED = 0, 1, 2, 3  # Alg 6 per-query outcomes
+
+
+def soft_law(reg, shifted, *, w: float, lam: float, T, rule: str = "bottom") -> dict:
+    """Alg 6 (H_Priv per query, shared state) transcript law; ``reg``/``shifted`` the two tests'
+    distances per query: {tuple of REGULAR/SHIFTED/BOTH_BOTTOM/NOT_ANSWERED: probability}."""
+    out: dict[tuple, float] = {}
+    steps = {REGULAR: lambda i: [(reg[i], 1)], SHIFTED: lambda i: [(reg[i], 0), (shifted[i], 1)],
+             BOTH_BOTTOM: lambda i: [(reg[i], 0), (shifted[i], 0)]}
+    cost = {REGULAR: 0, SHIFTED: 1, BOTH_BOTTOM: 2}
+
+    def walk(i, transcript, path, c):
+        if i == len(reg) or c > T:
+            out[transcript + (NOT_ANSWERED,) * (len(reg) - i)] = path_probability(path, w=w, lam=lam, rule=rule)
+            return
+        for o in (REGULAR, SHIFTED, BOTH_BOTTOM):
+            walk(i + 1, transcript + (o,), path + steps[o](i), c + cost[o])
+
+    walk(0, (), [], 0)
+    return out
+
+
+# =========================================================================== cells
+
+
+def transcript_cells(observed: np.ndarray, law: dict, alternatives: list[dict], symbols=None) -> list[Cell]:
+    """One cell per transcript of probability >= MIN_CELL, one pooling the others, one for
+    outputs that are no transcript at all (exact probability 0). ``symbols`` names the outcomes."""
+    symbols = symbols or {1: "T", 0: "B", -1: "-"}
+    n = observed.shape[0]
+    keys, counts = np.unique(observed, axis=0, return_counts=True)
+    seen = {tuple(int(v) for v in k): int(c) for k, c in zip(keys, counts)}
+    big = [t for t, p in sorted(law.items(), key=lambda kv: -kv[1]) if p >= MIN_CELL]
+    cells = [Cell("".join(symbols.get(v, "?") for v in t), n, seen.get(t, 0), law[t], tuple(a.get(t, 0.0) for a in alternatives)) for t in big]
+    rest = [t for t in law if t not in big]
+    if rest:
+        cells.append(Cell("other transcripts", n, sum(seen.get(t, 0) for t in rest), sum(law[t] for t in rest),
+                          tuple(sum(a.get(t, 0.0) for t in rest) for a in alternatives)))
+    invalid = sum(c for t, c in seen.items() if t not in law)
+    cells.append(Cell("invalid (not a transcript of the algorithm)", n, invalid, 0.0,
+                      tuple(0.0 for _ in alternatives)))
+    return cells
+
+
+def _alternatives(law_of) -> list[dict]:
+    """The laws under lam x (1 +- 0.3) and the two state-rule changes."""
+    return [law_of(1 + NOISE_FUDGE, "bottom"), law_of(1 - NOISE_FUDGE, "bottom"),
+            law_of(1.0, "every"), law_of(1.0, "never")]
+
+
+# =========================================================================== Algorithm 1
+
+
+@experiment(
+    "sparse_vector", "Theorem 2.7", "transcript", "calibration",
+    title="exact law of 4-query transcripts near w (threshold re-drawn only after a bottom, halt after T + 1 "
+          "bottoms)",
+    instance="m = 4, T = 2, epsilon = 1, delta = 1e-6, w = 30: answers w, w + lam/2, w - lam/2, w; "
+             "law by quadrature; alternatives lam x 1.3, x 0.7, re-draw after every answer, never re-draw",
+    predicate="event per cell: the transcript (T top, B bottom, - not answered)",
+    trials={"quick": 60_000, "full": 1_000_000},
+    params={"m": 4, "T": 2, "w": 30.0, "epsilon": 1.0, "delta": 1e-6},
+    controls=(Control("sparse_vector_redraw_every_answer", f"{_MUT}:sparse_vector_redraw_every_answer",
+                      "threshold re-drawn after every answer"),
+              Control("sparse_vector_never_redraw", f"{_MUT}:sparse_vector_never_redraw",
+                      "threshold never re-drawn")),
+)
+def _sv_transcript(ctx: Context) -> dict:
+    lam, w, T = scalar(ctx.env["lam"]), float(ctx.params["w"]), int(ctx.params["T"])
+    q = w + lam * np.array([0.0, 0.5, -0.5, 0.0])
+    out = ctx.sample(q, ctx.trials).reshape(ctx.trials, -1)
+
+    def law_of(f, rule):
+        return sequence_law(tuple(q), w=w, lam=lam * f, T=T, rule=rule)
+
+    return {"cells": transcript_cells(out.astype(np.int64), law_of(1.0, "bottom"), _alternatives(law_of))}
+
+
+# =========================================================================== Algorithms 3 and 4
+
+
+def _release_codes(out: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """A_OQR outputs as transcripts: the row's label -> 1, -1 -> 0, -2 -> -1, anything else -> 9."""
+    out = np.asarray(out)
+    codes = np.full(out.shape, 9, dtype=np.int64)
+    codes[out == labels[None, :]] = 1
+    codes[out == -1] = 0
+    codes[out == -2] = -1
+    return codes
+
+
+def _dist_printed(gap):
+    """Alg 4 step 5 as printed: max(0, gap - 1)."""
+    return max(0, gap - 1)
+
+
+def _dist_corrected(gap):
+    """Erratum E1: max(0, ceil(gap/2) - 1)."""
+    return max(0, (gap + 1) // 2 - 1)
+
+
+class Instance:
+    """How a spec of the A_OQR family encodes one query whose distance is (about) d: rows
+    [label, dist] (A_OQR) or binary vote counts over K chunks whose gap gives the distance."""
+
+    def __init__(self, kind: str, dist=None):
+        self.kind, self.dist = kind, dist
+
+    def rows(self, targets, K: int):
+        """(data, released labels (r,), exact distances (r,)) for target distances ``targets``."""
+        targets = np.maximum(0.0, np.asarray(targets, dtype=float))
+        if self.kind == "oqr":
+            labels = np.arange(len(targets)) % 3 + 1
+            return np.column_stack([labels, targets]), labels, targets
+        # the smallest even gap (K is even) whose distance reaches round(target); modes alternate 0/1
+        gaps = np.array([next(g for g in range(0, K + 1, 2) if self.dist(g) >= round(t)) for t in targets])
+        modes = np.arange(len(targets)) % 2
+        rows = np.zeros((len(targets), 2), dtype=np.int64)
+        rows[np.arange(len(targets)), modes] = (K + gaps) // 2
+        rows[np.arange(len(targets)), 1 - modes] = (K - gaps) // 2
+        return rows.astype(float), np.argmax(rows, axis=1), np.array([float(self.dist(g)) for g in gaps])
+
+
+_VOTES = 2000  # chunks K of the vote instances (enough for gaps up to w + 2 lam at the audit points)
+
+
+def _family(spec: str, ref: str, inst: Instance, *, params: dict, controls: dict, delta_budget=None, trials=None):
+    """Register the transcript, release-calibration and (with ``delta_budget`` = (text, env -> budget))
+    delta-event checks of one A_OQR-family spec; ``controls[name]`` the controls of check ``name``."""
+    trials = trials or {"quick": 60_000, "full": 1_000_000}
+
+    @experiment(
+        spec, ref, "transcript", "calibration",
+        title="exact law of 4-query transcripts near w (shared threshold, re-drawn only after a bottom)",
+        instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}: distances w, w + lam/2, w - lam/2, w "
+                 "(rounded to what the input encoding allows); law by quadrature; alternatives lam x 1.3, "
+                 "x 0.7, re-draw after every answer, never re-draw",
+        predicate="event per cell: the transcript (T = the row's label released, B bottom, - not answered)",
+        trials=trials, params=params, controls=tuple(controls.get("transcript", ())),
+    )
+    def transcript(ctx: Context) -> dict:
+        lam, w, T = scalar(ctx.env["lam"]), scalar(ctx.env["w"]), int(ctx.params["T"])
+        data, labels, dist = inst.rows(w + lam * np.array([0.0, 0.5, -0.5, 0.0]), _VOTES)
+        codes = _release_codes(ctx.sample(data, ctx.trials).reshape(ctx.trials, -1), labels)
+
+        def law_of(f, rule):
+            return sequence_law(tuple(dist), w=w, lam=lam * f, T=T, rule=rule)
+
+        return {"cells": transcript_cells(codes, law_of(1.0, "bottom"), _alternatives(law_of)),
+                "instance": {"distances": dist.tolist()}}
+
+    @experiment(
+        spec, ref, "release-calibration", "calibration",
+        title="single query: P[release | dist = d] = S(w - d) (App. A2-A3)",
+        instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}: one query at dist = w - 2 lam, "
+                 "w - lam/2, w + lam (rounded to what the input encoding allows)",
+        predicate="event: the query's label is released",
+        trials=trials, params=params, controls=tuple(controls.get("release-calibration", ())),
+    )
+    def release(ctx: Context) -> dict:
+        lam, w = scalar(ctx.env["lam"]), scalar(ctx.env["w"])
+        cells = []
+        for mult in (-2.0, -0.5, 1.0):
+            data, labels, dist = inst.rows([w + mult * lam], _VOTES)
+            out = ctx.sample(data, ctx.trials).reshape(ctx.trials, -1)[:, 0]
+            d = float(dist[0])
+            cells.append(Cell(f"dist = {d:g} (w {'+' if mult >= 0 else '-'} {abs(mult):g} lam)", ctx.trials,
+                              int(np.sum(out == labels[0])), float(svt_top_probability(w - d, lam)),
+                              tuple(float(svt_top_probability(w - d, lam * f))
+                                    for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))))
+        return {"cells": cells}
+
+    if delta_budget is None:
+        return
+
+    @experiment(
+        spec, ref, "delta-event", "bound",
+        title="structural-zero delta test: P[release | dist = 0] <= the proof's per-query delta budget",
+        instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}: one query with dist = 0 (a neighbour "
+                 "changes its answer, so releasing it is impossible there)",
+        predicate=f"failure: the label is released (budget {delta_budget[0]}; exact rate S(w))",
+        trials={"quick": 400_000, "full": 4_000_000}, params=params,
+        controls=tuple(controls.get("delta-event", ())),
+        slack_definition="measured release rate divided by the budget",
+    )
+    def delta_event(ctx: Context) -> dict:
+        beta = delta_budget[1](ctx.env)
+        data, labels, _ = inst.rows([0.0], _VOTES)
+        out = ctx.sample(data, ctx.trials).reshape(ctx.trials, -1)[:, 0]
+        failures = int(np.sum(out == labels[0]))
+        return {"failures": failures, "trials": ctx.trials, "beta": beta, "slack": failures / ctx.trials / beta}
+
+
+def _ctrl(name: str, what: str) -> Control:
+    return Control(name, f"{_MUT}:{name}", what)
+
+
+_LEMMA_38 = ("delta/(2m), Lemma 3.8", lambda env: scalar(env["delta"]) / (2 * scalar(env["m"])))
+_OQR_PARAMS = {"m": 4, "T": 2, "epsilon": 8.0, "delta": 1e-3}
+def _controls(prefix: str) -> dict:
+    return {"transcript": (_ctrl(f"{prefix}_redraw_every_answer", "threshold re-drawn after every answer"),
+                           _ctrl(f"{prefix}_never_redraw", "threshold never re-drawn")),
+            "release-calibration": (_ctrl(f"{prefix}_noise_double", "lam x 2"),
+                                    _ctrl(f"{prefix}_threshold_shifted", "w shifted down by lam")),
+            "delta-event": (_ctrl(f"{prefix}_threshold_halved", "w/2"),)}
+
+
+_family("online_query_release", "Theorem 3.6", Instance("oqr"), params=_OQR_PARAMS, delta_budget=_LEMMA_38,
+        controls={**_controls("online_query_release"),
+                  "release-calibration": (_ctrl("online_query_release_lam_quarter", "lam/4 and w/4"),
+                                          _ctrl("online_query_release_threshold_shifted", "w shifted down by lam"))})
+_family("subsample_aggregate", "Corollary 3.10", Instance("votes", _dist_printed), params=_OQR_PARAMS,
+        delta_budget=_LEMMA_38, controls=_controls("subsample_aggregate"))
+_family("subsample_aggregate_corrected", "Corollary 3.10", Instance("votes", _dist_corrected), params=_OQR_PARAMS,
+        delta_budget=_LEMMA_38,
+        controls={**_controls("subsample_aggregate_corrected"),
+                  "release-calibration": (_ctrl("subsample_aggregate_corrected_printed_dist",
+                                                "printed dist gap - 1 (E1)"),)})
+_family("private_classification_queries", "Corollary 3.10", Instance("votes", _dist_printed), params=_OQR_PARAMS,
+        controls={"transcript": (_ctrl("private_classification_queries_never_redraw", "threshold never re-drawn"),),
+                  "release-calibration": (_ctrl("private_classification_queries_noise_half", "lam/2"),)})
+_family("private_classification_queries_conference", "Theorem 3.1 (conference)", Instance("votes", _dist_printed),
+        params=_OQR_PARAMS,
+        controls={"transcript": (_ctrl("private_classification_queries_conference_redraw_every_answer",
+                                       "threshold re-drawn after every answer"),),
+                  "release-calibration": (_ctrl("private_classification_queries_conference_noise_half", "lam/2"),)})
+
+
+# =========================================================================== Algorithms 6 and 8
+
+
+_SOFT_CODES = {REGULAR: "R", SHIFTED: "S", BOTH_BOTTOM: "B", NOT_ANSWERED: "-"}
+
+
+def soft_multisets(reg_dists, sh_dists, gamma: float, K: int = 200):
+    """Multisets S of K values (K even) whose regular test has distance ~reg_dists and shifted test
+    ~sh_dists: a values at 1.25 gamma (regular bin 2, shifted bin 1), b at 1.75 gamma (bins 2, 2),
+    c at 2.25 gamma (bins 3, 2). Regular gap gr = a + b - c (mode: bin 2, midpoint 1.5 gamma),
+    shifted gap gs = b + c - a (mode: bin 2, midpoint 2 gamma), both even, dist = gap - 1:
+    a = (K - gs)/2, b = (gr + gs)/2, c = (K - gr)/2. Returns (S (r, K), reg dists, shifted dists)."""
+    rows, reg, sh = [], [], []
+    for dr, ds in zip(reg_dists, sh_dists):
+        gr, gs = (2 * math.ceil((max(d, 0.0) + 1) / 2) for d in (dr, ds))
+        a, b, c = (K - gs) // 2, (gr + gs) // 2, (K - gr) // 2
+        rows.append([1.25 * gamma] * a + [1.75 * gamma] * b + [2.25 * gamma] * c)
+        reg.append(float(max(gr - 1, 0)))
+        sh.append(float(max(gs - 1, 0)))
+    return np.array(rows), np.array(reg), np.array(sh)
+
+
+def soft_codes(out: np.ndarray, gamma: float) -> np.ndarray:
+    """Alg 6 / H_Priv outputs [s_hat, Flag] as outcomes (REGULAR ... NOT_ANSWERED, 9 = invalid)."""
+    s, f = out[..., 0], out[..., 1]
+    codes = np.full(s.shape, 9, dtype=np.int64)
+    codes[np.isclose(s, 1.5 * gamma) & (f == 0)] = REGULAR
+    codes[np.isclose(s, 2.0 * gamma) & (f == 1)] = SHIFTED
+    codes[(s == -1) & (f == 1)] = BOTH_BOTTOM
+    codes[(s == -2) & (f == -1)] = NOT_ANSWERED
+    return codes
+
+
+def _soft_transcript(spec: str, *, controls=()):
+    params = {"m": 4, "T": 2, "epsilon": 8.0, "delta": 1e-3, "gamma": 0.25}
+
+    @experiment(
+        spec, "Theorem 5.4", "transcript", "calibration",
+        title="exact law of 4-query transcripts of Alg 6 near w (shared threshold across H_Priv's two tests, "
+              "re-drawn after each sub-bottom, c += 1 per sub-bottom, halt once c > T)",
+        instance="m = 4, T = 2, epsilon = 8, delta = 1e-3, gamma = 1/4, K = 200 values per multiset: regular "
+                 "distances w, w + lam/2, w - lam/2, w and shifted distances w - lam/2, w, w + lam/2, w + lam "
+                 "(rounded to odd integers); law by quadrature; alternatives lam x 1.3, x 0.7, re-draw after "
+                 "every answer, never re-draw",
+        predicate="event per cell: the transcript (R regular midpoint, S shifted midpoint, B bottom, - not "
+                  "answered)",
+        trials={"quick": 60_000, "full": 1_000_000}, params=params, controls=tuple(controls),
+    )
+    def transcript(ctx: Context) -> dict:
+        lam, w, T, gamma = scalar(ctx.env["lam"]), scalar(ctx.env["w"]), int(ctx.params["T"]), ctx.params["gamma"]
+        S, reg, sh = soft_multisets(w + lam * np.array([0.0, 0.5, -0.5, 0.0]),
+                                    w + lam * np.array([-0.5, 0.0, 0.5, 1.0]), gamma)
+        codes = soft_codes(ctx.sample(S, ctx.trials).reshape(ctx.trials, len(S), 2), gamma)
+
+        def law_of(f, rule):
+            return soft_law(tuple(reg), tuple(sh), w=w, lam=lam * f, T=T, rule=rule)
+
+        return {"cells": transcript_cells(codes, law_of(1.0, "bottom"), _alternatives(law_of), _SOFT_CODES),
+                "instance": {"regular_dist": reg.tolist(), "shifted_dist": sh.tolist()}}
+
+
+def _soft_single(spec: str, ref: str, name: str, *, params: dict, w_of, T_of, controls=(), title_extra=""):
+    """One multiset at a time: exact P[R], P[S], P[B] at three distance pairs near w."""
+
+    @experiment(
+        spec, ref, name, "calibration",
+        title="single query of H_Priv: exact P[regular release], P[shifted release], P[bottom] near w "
+              "(P[R] = S(w - dist_reg); the shifted test against a re-drawn threshold)" + title_extra,
+        instance=f"{', '.join(f'{k} = {v:g}' for k, v in params.items())}, K = 200 values: (regular, shifted) "
+                 "distances (w - 2 lam, w + lam), (w - lam/2, w - lam/2), (w + lam, w - 2 lam), rounded to odd "
+                 "integers",
+        predicate="event per cell: the outcome R, S or B of the query",
+        trials={"quick": 60_000, "full": 1_000_000}, params=params, controls=tuple(controls),
+    )
+    def single(ctx: Context) -> dict:
+        lam, w, gamma = scalar(ctx.env["lam"]), w_of(ctx), ctx.params["gamma"]
+        cells = []
+        for r_mult, s_mult in ((-2.0, 1.0), (-0.5, -0.5), (1.0, -2.0)):
+            S, reg, sh = soft_multisets([w + r_mult * lam], [w + s_mult * lam], gamma)
+            data = S if T_of(ctx) is not None else S[0]
+            codes = soft_codes(ctx.sample(data, ctx.trials).reshape(ctx.trials, 1, 2), gamma)
+            T = T_of(ctx) if T_of(ctx) is not None else math.inf
+            law, *alts = (soft_law(tuple(reg), tuple(sh), w=w, lam=lam * f, T=T)
+                          for f in (1.0, 1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
+            for o in (REGULAR, SHIFTED, BOTH_BOTTOM):
+                t = (o,)
+                cells.append(Cell(f"{_SOFT_CODES[o]} at dist ({reg[0]:g}, {sh[0]:g})", ctx.trials,
+                                  int(np.sum(codes[:, 0] == o)), law.get(t, 0.0), tuple(a.get(t, 0.0) for a in alts)))
+            cells.append(Cell(f"invalid at dist ({reg[0]:g}, {sh[0]:g})", ctx.trials,
+                              int(np.sum(~np.isin(codes[:, 0], (REGULAR, SHIFTED, BOTH_BOTTOM)))), 0.0, (0.0, 0.0)))
+        return {"cells": cells}
+
+
+_SOFT_PARAMS = {"m": 4, "T": 2, "epsilon": 8.0, "delta": 1e-3, "gamma": 0.25}
+for _spec in ("soft_label_queries", "soft_label_queries_corrected"):
+    _soft_transcript(_spec, controls=(_ctrl(f"{_spec}_never_redraw", "threshold never re-drawn"),
+                                      _ctrl(f"{_spec}_redraw_every_answer", "threshold re-drawn after every answer")))
+    _soft_single(_spec, "Theorem 5.4", "release-calibration", params=_SOFT_PARAMS,
+                 w_of=lambda ctx: scalar(ctx.env["w"]), T_of=lambda ctx: int(ctx.params["T"]),
+                 controls=(_ctrl(f"{_spec}_threshold_halved", "w/2"),))
+
+_soft_single("soft_label_classifier", "Theorem 5.14", "release-law", params={},
+             w_of=lambda ctx: float(ctx.params["w"]), T_of=lambda ctx: None,
+             controls=(_ctrl("soft_label_classifier_never_redraw", "the shifted test reuses the first threshold"),
+                       _ctrl("soft_label_classifier_threshold_halved", "w/2")))
+
+
+@experiment(
+    "soft_label_queries_corrected", "Theorem 5.4", "delta-event", "bound",
+    title="structural-zero delta test: P[regular release | regular dist = 0] <= delta/(4m) per sub-query",
+    instance="m = 4, T = 2, epsilon = 8, delta = 1e-3, gamma = 1/4: one multiset with regular and shifted gap "
+             "0 (a neighbour flips the mode, so releasing this midpoint is impossible there)",
+    predicate="failure: the regular midpoint is released (budget delta/(4m) = leak_budget_per_subquery; "
+              "exact rate S(w))",
+    trials={"quick": 400_000, "full": 4_000_000}, params=_SOFT_PARAMS,
+    controls=(_ctrl("soft_label_queries_corrected_printed_threshold", "printed w = lam log(4m/delta) (E2)"),),
+    slack_definition="measured release rate divided by the budget",
+)
+def _soft_delta_event(ctx: Context) -> dict:
+    gamma = ctx.params["gamma"]
+    beta = scalar(ctx.env["delta"]) / (4 * scalar(ctx.env["m"]))
+    S, _, _ = soft_multisets([0.0], [0.0], gamma)
+    codes = soft_codes(ctx.sample(S, ctx.trials).reshape(ctx.trials, 1, 2), gamma)
+    failures = int(np.sum(codes[:, 0] == REGULAR))
+    return {"failures": failures, "trials": ctx.trials, "beta": beta, "slack": failures / ctx.trials / beta}

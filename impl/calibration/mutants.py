@@ -1,0 +1,226 @@
+"""Implementation mutants of the calibration mechanisms: each the reference with exactly one bug.
+
+Checked as a user's implementation would be (``dptestbed check SPEC --impl
+dptestbed.impl.calibration.mutants:NAME``); ``MUTANTS`` declares what each breaks and the checks
+meant to kill it. The deliberately broken specs (``*_broken``, ``svt_lyu_3`` to ``svt_lyu_6``)
+are controls of the auditor and get no mutants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..contract import batched
+from ..mutant import Mutant, post_processed, with_params
+from ..noise import as_vector
+from . import svt_lyu as _lyu
+from .exponential import exponential_mechanism
+from .gaussian import gaussian_mechanism
+from .laplace import laplace_mechanism
+from .noisy_max import report_noisy_max
+from .randomized_response import randomized_response
+
+_HERE = "dptestbed.impl.calibration.mutants"
+AUDIT = "privacy audit"
+
+
+def _scale(name: str, factor: float):
+    def transform(params: dict) -> dict:
+        params[name] = params[name] * factor
+        return params
+    return transform
+
+
+def _mutant(spec: str, fn: str, name: str, breaks: str, bug: str, killed_by=()) -> Mutant:
+    return Mutant(spec=spec, name=name, implementation=f"{_HERE}:{fn}", breaks=breaks, bug=bug,
+                  killed_by=tuple(killed_by))
+
+
+# =========================================================================== Laplace
+
+
+def _no_noise(out, data, rng, params):
+    return np.broadcast_to(as_vector(data), np.shape(out)).copy()
+
+
+def _sensitivity_ignored(params: dict) -> dict:
+    params["epsilon"] = params["epsilon"] * params["gamma"]  # scale 1/epsilon instead of gamma/epsilon
+    return params
+
+
+laplace_30pct_more_noise = with_params(laplace_mechanism, _scale("epsilon", 1 / 1.3),
+                                       "Laplace mechanism with noise scale 1.3 gamma/epsilon.")
+laplace_noise_half = with_params(laplace_mechanism, _scale("epsilon", 2.0), "Laplace with scale gamma/(2 epsilon).")
+laplace_noise_double = with_params(laplace_mechanism, _scale("epsilon", 0.5), "Laplace with scale 2 gamma/epsilon.")
+laplace_sensitivity_ignored = with_params(laplace_mechanism, _sensitivity_ignored,
+                                          "Laplace with scale 1/epsilon (the sensitivity gamma left out).")
+laplace_no_noise = post_processed(laplace_mechanism, _no_noise, "Laplace mechanism releasing f(D) itself.")
+
+_LT, _LE = "laplace_mechanism/Fact A1 (Laplace tail)/tail-bound", "laplace_mechanism/Fact A1 (Laplace tail)/exact-tail"
+_LAP = [
+    _mutant("laplace_mechanism", "laplace_30pct_more_noise", "30pct_more_noise", "utility", "scale x 1.3", (_LE,)),
+    _mutant("laplace_mechanism", "laplace_noise_half", "noise_half", "privacy", "scale x 0.5", (_LE, AUDIT)),
+    _mutant("laplace_mechanism", "laplace_noise_double", "noise_double", "utility", "scale x 2", (_LE, _LT)),
+    _mutant("laplace_mechanism", "laplace_sensitivity_ignored", "sensitivity_ignored", "privacy",
+            "scale 1/epsilon: gamma left out (sensitivity mis-derived)", (_LE,)),
+    _mutant("laplace_mechanism", "laplace_no_noise", "no_noise", "privacy", "releases f(D) (constant output)",
+            (_LE, AUDIT)),
+]
+
+# =========================================================================== Gaussian
+
+gaussian_2x_noise = with_params(gaussian_mechanism, _scale("sigma", 2.0), "Gaussian with twice the standard deviation.")
+gaussian_noise_half = with_params(gaussian_mechanism, _scale("sigma", 0.5), "Gaussian with half the standard deviation.")
+
+
+def _variance_as_std(params: dict) -> dict:
+    params["sigma"] = params["sigma"] ** 2  # sigma^2 used as the standard deviation
+    return params
+
+
+gaussian_variance_as_std = with_params(gaussian_mechanism, _variance_as_std, "Gaussian sampling N(0, sigma^4).")
+gaussian_no_noise = post_processed(gaussian_mechanism, _no_noise, "Gaussian mechanism releasing f(D) itself.")
+_GE, _GT = "gaussian_mechanism/Fact G1 (Gaussian tail)/exact-tail", "gaussian_mechanism/Fact G1 (Gaussian tail)/tail-bound"
+_GAU = [
+    _mutant("gaussian_mechanism", "gaussian_2x_noise", "2x_noise", "utility", "sigma x 2", (_GE, _GT)),
+    _mutant("gaussian_mechanism", "gaussian_noise_half", "noise_half", "privacy", "sigma x 0.5", (_GE, AUDIT)),
+    _mutant("gaussian_mechanism", "gaussian_variance_as_std", "variance_as_std", "privacy",
+            "sigma^2 used as the standard deviation (sigma = 2 at the check point)", (_GE,)),
+    _mutant("gaussian_mechanism", "gaussian_no_noise", "no_noise", "privacy", "releases f(D)", (_GE, AUDIT)),
+]
+
+# =========================================================================== exponential mechanism
+
+
+def _best(out, data, rng, params):
+    return np.full(np.shape(out), int(np.argmin(as_vector(data))))
+
+
+def _uniform(out, data, rng, params):
+    return rng.integers(0, as_vector(data).size, size=np.shape(out))
+
+
+exponential_mechanism_half_epsilon = with_params(
+    exponential_mechanism, _scale("epsilon", 0.5), "Exponential mechanism with exp(-epsilon u/(4 Delta)).")
+exponential_mechanism_double_epsilon = with_params(
+    exponential_mechanism, _scale("epsilon", 2.0), "Exponential mechanism with exp(-epsilon u/Delta) (factor 2 dropped).")
+exponential_mechanism_argmin = post_processed(exponential_mechanism, _best,
+                                              "Exponential mechanism returning the best candidate (no sampling).")
+exponential_mechanism_uniform = post_processed(exponential_mechanism, _uniform,
+                                               "Exponential mechanism returning a uniform candidate.")
+_EA = "exponential_mechanism/Fact EM2 (accuracy, [MT07])"
+_EM = [
+    _mutant("exponential_mechanism", "exponential_mechanism_half_epsilon", "half_epsilon", "utility",
+            "exp(-epsilon u/(4 Delta))", (f"{_EA}/boundary", f"{_EA}/exact-selection")),
+    _mutant("exponential_mechanism", "exponential_mechanism_double_epsilon", "double_epsilon", "privacy",
+            "exp(-epsilon u/Delta): the factor 2 dropped", (f"{_EA}/exact-selection", AUDIT)),
+    _mutant("exponential_mechanism", "exponential_mechanism_argmin", "argmin", "privacy",
+            "returns the best candidate (constant output)", (f"{_EA}/exact-selection", AUDIT)),
+    _mutant("exponential_mechanism", "exponential_mechanism_uniform", "uniform", "utility",
+            "returns a uniform candidate (trivial output)", (f"{_EA}/boundary", f"{_EA}/exact-selection")),
+]
+
+# =========================================================================== randomized response
+
+
+def _truth(out, data, rng, params):
+    return np.full(np.shape(out), int(as_vector(data)[0]), dtype=np.int8)
+
+
+def _constant_one(out, data, rng, params):
+    return np.ones(np.shape(out), dtype=np.int8)
+
+
+randomized_response_double_epsilon = with_params(randomized_response, _scale("epsilon", 2.0),
+                                                 "Randomized response keeping the bit w.p. e^(2 eps)/(1 + e^(2 eps)).")
+randomized_response_half_epsilon = with_params(randomized_response, _scale("epsilon", 0.5),
+                                               "Randomized response keeping the bit w.p. e^(eps/2)/(1 + e^(eps/2)).")
+randomized_response_truth = post_processed(randomized_response, _truth, "Randomized response releasing the bit.")
+randomized_response_constant = post_processed(randomized_response, _constant_one, "Randomized response answering 1.")
+_RRK = "randomized_response/Fact RR1 (privacy of randomized response)/exact-keep"
+_RR = [
+    _mutant("randomized_response", "randomized_response_double_epsilon", "double_epsilon", "privacy",
+            "keep probability e^(2 eps)/(1 + e^(2 eps))", (_RRK, AUDIT)),
+    _mutant("randomized_response", "randomized_response_half_epsilon", "half_epsilon", "utility",
+            "keep probability e^(eps/2)/(1 + e^(eps/2))", (_RRK,)),
+    _mutant("randomized_response", "randomized_response_truth", "truth", "privacy", "releases the bit", (_RRK, AUDIT)),
+    _mutant("randomized_response", "randomized_response_constant", "constant", "utility", "answers 1 (constant output)",
+            (_RRK,)),
+]
+
+# =========================================================================== report noisy max
+
+
+def _argmin(out, data, rng, params):
+    q = as_vector(data)
+    noisy = q + rng.laplace(0.0, 2.0 / params["epsilon"], size=(np.shape(out)[0], q.size))
+    return np.argmin(noisy, axis=1)
+
+
+report_noisy_max_noise_half = with_params(report_noisy_max, _scale("epsilon", 2.0), "Report noisy max with Lap(1/eps).")
+report_noisy_max_noise_double = with_params(report_noisy_max, _scale("epsilon", 0.5), "Report noisy max with Lap(4/eps).")
+report_noisy_max_argmin = post_processed(report_noisy_max, _argmin, "Report noisy min (argmin of the noisy answers).")
+def _exact_argmax(out, data, rng, params):
+    return np.full(np.shape(out), int(np.argmax(as_vector(data))))
+
+
+report_noisy_max_noiseless = post_processed(report_noisy_max, _exact_argmax, "Report max without noise.")
+_NMX = "report_noisy_max/Claim 3.9 (Dwork-Roth 2014, Report Noisy Max, Lap(2/epsilon) for non-monotone queries)"
+_RNM = [
+    _mutant("report_noisy_max", "report_noisy_max_noise_half", "noise_half", "privacy", "Lap(1/epsilon) noise",
+            (f"{_NMX}/exact-argmax", AUDIT)),
+    _mutant("report_noisy_max", "report_noisy_max_noise_double", "noise_double", "utility", "Lap(4/epsilon) noise",
+            (f"{_NMX}/exact-argmax",)),
+    _mutant("report_noisy_max", "report_noisy_max_argmin", "argmin", "utility", "reports the noisy minimum",
+            (f"{_NMX}/exact-argmax",)),
+    _mutant("report_noisy_max", "report_noisy_max_noiseless", "noiseless", "privacy", "argmax without noise",
+            (f"{_NMX}/exact-argmax", AUDIT)),
+]
+
+# =========================================================================== Lyu et al. Algorithms 1 and 2
+
+
+def _lyu_mutant(doc: str, *, alg: int, rho=1.0, nu=1.0, resample=None, cutoff_offset=0):
+    """Lyu Alg ``alg`` with its threshold / query noise scaled, its re-draw rule or cutoff changed."""
+
+    def batch(data, n, *, rng, epsilon, threshold, c):
+        c = _lyu._cutoff(c)
+        d = _lyu.DELTA
+        scales = {1: (2 * d / epsilon, 4 * c * d / epsilon, None), 2: (2 * c * d / epsilon, 4 * c * d / epsilon,
+                                                                        2 * c * d / epsilon)}[alg]
+        redraw = scales[2] if resample is None else (resample * 2 * c * d / epsilon if resample else None)
+        return _lyu._batch_codes(as_vector(data), n, rng, threshold=threshold, rho_scale=rho * scales[0],
+                                 nu_scale=nu * scales[1], c=c + cutoff_offset, resample_scale=redraw)[0]
+
+    @batched(batch)
+    def mechanism(data, *, rng, epsilon, threshold, c):
+        return batch(data, 1, rng=rng, epsilon=epsilon, threshold=threshold, c=c)[0]
+
+    mechanism.__doc__ = doc
+    return mechanism
+
+
+_LYU = []
+for _alg in (1, 2):
+    _spec = f"svt_lyu_{_alg}"
+    _ref = {1: "Fact SVT1 (Lyu et al. 2017, Algorithm 1 is epsilon-DP)",
+            2: "Fact SVT2 (Dwork and Roth 2014, Sparse with delta = 0 is epsilon-DP)"}[_alg]
+    _tr = f"{_spec}/{_ref}/transcript"
+    _bugs = {
+        "noise_half": ("privacy", "threshold and query noise halved", dict(rho=0.5, nu=0.5), (_tr, AUDIT)),
+        "noise_double": ("utility", "threshold and query noise doubled", dict(rho=2.0, nu=2.0), (_tr,)),
+        "query_noise_unscaled": ("privacy", "query noise not scaled with c (Lap(2 Delta/eps))",
+                                 dict(nu=0.5), (_tr, AUDIT)),
+        "cutoff_late": ("privacy", "aborts after the (c+1)-th top", dict(cutoff_offset=1), (_tr, AUDIT)),
+        ("redraw_after_top" if _alg == 1 else "never_redraw"): (
+            "utility" if _alg == 1 else "privacy",
+            "threshold noise re-drawn after every top" if _alg == 1 else "threshold never re-drawn after a top",
+            dict(resample=1.0) if _alg == 1 else dict(resample=0), (_tr,)),
+    }
+    for _name, (_breaks, _bug, _kw, _killers) in _bugs.items():
+        _fn = f"{_spec}_{_name}"
+        globals()[_fn] = _lyu_mutant(f"Lyu Alg {_alg} with {_bug}.", alg=_alg, **_kw)
+        globals()[_fn].__name__ = _fn
+        _LYU.append(_mutant(_spec, _fn, _name, _breaks, _bug, _killers))
+
+MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU)

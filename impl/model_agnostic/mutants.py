@@ -1,0 +1,594 @@
+"""Implementation mutants of the seed-000/004 specs: each the reference with exactly one bug.
+
+Every mutant meets the public contract of its spec and is checked exactly as a user's
+implementation would be (``dptestbed check SPEC --impl dptestbed.impl.model_agnostic.mutants:NAME``).
+``MUTANTS`` declares, per mutant, what it breaks and the checks meant to kill it.
+
+Three ways a bug is introduced:
+
+* a mis-derived parameter (:func:`~dptestbed.impl.mutant.with_params`): lam / 4, epsilon and
+  delta swapped, the log base of lam;
+* an output change (:func:`~dptestbed.impl.mutant.post_processed`): a constant label, the
+  runner-up, a leaked distance;
+* a changed state rule of the shared sparse-vector core
+  (:class:`~dptestbed.impl.model_agnostic.sparse_vector.SparseVectorRuns`): the reference runs
+  with a subclass of the core that differs in ONE rule (threshold re-drawn after every answer or
+  never, counter counting tops, halting one bottom early or late, one query noise per run, noise
+  or threshold scaled). Algorithms 1, 3, 4, 6 and 8 share the core, so the same bug is obtained
+  in each without copying the algorithms (:func:`core_mutant`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+import numpy as np
+
+from ..contract import batched
+from ..mutant import Mutant, call, call_batch, post_processed, with_params
+from ..noise import laplace
+from . import online_query_release as _oqr_mod
+from . import soft_label as _sl
+from . import sparse_vector as _sv_mod
+from .classification import _batch as _pcq_release
+from .classification import _public_points_and_votes, label_private_learner, private_classification_queries
+from .classification import private_classification_queries_conference as _pcq_conf
+from .distance_to_instability import distance_to_instability
+from .online_query_release import online_query_release
+from .sparse_vector import SparseVectorRuns, sparse_vector
+from .subsample_aggregate import (
+    dist_corrected,
+    dist_printed,
+    subsample_aggregate,
+    subsample_aggregate_corrected,
+    vote_release,
+)
+
+_HERE = "dptestbed.impl.model_agnostic.mutants"
+
+# =========================================================================== the shared core, mutated
+
+
+class MutatedRuns(SparseVectorRuns):
+    """The sparse-vector core with one rule changed (class attributes; the defaults are Alg 1's)."""
+
+    LAM_FACTOR = 1.0        # lam (threshold and query noise) multiplied by this
+    W_FACTOR = 1.0          # w multiplied by this
+    W_SHIFT = 0.0           # then w shifted by this many lam
+    REDRAW = "bottom"       # re-draw w_hat after: "bottom" (Alg 1), "every" answer, "never"
+    COUNT = "bottom"        # the counter counts: "bottom" (Alg 1) or "top"
+    HALT_OFFSET = 0         # the loop runs while c <= T + HALT_OFFSET
+    SHARED_NOISE = False    # one query noise per run instead of one per comparison
+
+    def __init__(self, rng, n, *, lam, w, T):
+        lam = lam * self.LAM_FACTOR
+        super().__init__(rng, n, lam=lam, w=w * self.W_FACTOR + self.W_SHIFT * lam, T=T)
+        self._noise = laplace(rng, self.QUERY_NOISE_FACTOR * self.lam, self.n) if self.SHARED_NOISE else None
+
+    def running(self) -> np.ndarray:
+        return self.c <= self.T + self.HALT_OFFSET
+
+    def compare(self, q, runs):
+        noise = self._noise if self.SHARED_NOISE else laplace(self.rng, self.QUERY_NOISE_FACTOR * self.lam, self.n)
+        top = runs & (q + noise > self.w_hat)
+        bottom = runs & ~top
+        redraw = {"bottom": bottom, "every": runs, "never": np.zeros_like(runs)}[self.REDRAW]
+        self.w_hat[redraw] = self.w + laplace(self.rng, self.lam, int(redraw.sum()))
+        self.c += bottom if self.COUNT == "bottom" else top
+        return top
+
+
+_CORE_MODULES = (_sv_mod, _oqr_mod, _sl)  # the modules that build the core (Algs 1, 3-4, 6-8)
+
+
+@contextlib.contextmanager
+def _core(cls):
+    saved = [m.SparseVectorRuns for m in _CORE_MODULES]
+    for m in _CORE_MODULES:
+        m.SparseVectorRuns = cls
+    try:
+        yield
+    finally:
+        for m, old in zip(_CORE_MODULES, saved):
+            m.SparseVectorRuns = old
+
+
+def core_mutant(reference, doc: str, **rule):
+    """``reference`` run with the sparse-vector core whose ``rule`` (MutatedRuns attributes) differs."""
+    cls = type("MutatedRuns_" + "_".join(f"{k}{v}" for k, v in rule.items()), (MutatedRuns,), rule)
+
+    def sampler(data, n, *, rng, **params):
+        with _core(cls):
+            return call_batch(reference, data, n, rng, params)
+
+    def mechanism(data, *, rng, **params):
+        with _core(cls):
+            return call(reference, data, rng, params)
+
+    mechanism.__doc__ = doc
+    mechanism.batch = sampler
+    return mechanism
+
+
+# the state-rule and scale bugs every sparse-vector-family spec gets (name, rule, breaks, bug)
+CORE_BUGS = (
+    ("noise_half", {"LAM_FACTOR": 0.5}, "privacy", "lam halved (threshold noise Lap(lam/2), query noise Lap(lam))"),
+    ("noise_double", {"LAM_FACTOR": 2.0}, "utility", "lam doubled (threshold and query noise)"),
+    ("redraw_every_answer", {"REDRAW": "every"}, "privacy", "threshold re-drawn after every answer, tops too"),
+    ("never_redraw", {"REDRAW": "never"}, "privacy", "threshold never re-drawn (one w_hat for the whole run)"),
+    ("counts_tops", {"COUNT": "top"}, "privacy", "the counter counts tops instead of bottoms"),
+    ("halts_early", {"HALT_OFFSET": -1}, "utility", "halts after T bottoms (loop while c < T)"),
+    ("halts_late", {"HALT_OFFSET": 1}, "privacy", "halts after T + 2 bottoms (loop while c <= T + 1)"),
+    ("shared_query_noise", {"SHARED_NOISE": True}, "privacy", "one query-noise draw per run, reused for every query"),
+    ("query_noise_lam", {"QUERY_NOISE_FACTOR": 1.0}, "privacy", "query noise Lap(lam) instead of Lap(2 lam)"),
+)
+THRESHOLD_BUGS = (
+    ("threshold_halved", {"W_FACTOR": 0.5}, "privacy", "threshold w halved"),
+    ("threshold_shifted", {"W_SHIFT": -1.0}, "privacy", "threshold w shifted down by lam"),
+)
+
+
+def _core_family(reference, prefix: str, bugs=CORE_BUGS) -> dict:
+    """``{name: mutant}`` of ``reference`` with each core bug (module attributes prefix_name)."""
+    return {f"{prefix}_{name}": core_mutant(reference, f"{reference.__name__} with {bug}.", **rule)
+            for name, rule, _, bug in bugs}
+
+
+def _export(mutants: dict) -> None:
+    for name, fn in mutants.items():
+        fn.__name__ = fn.__qualname__ = name
+        fn.__module__ = __name__
+        globals()[name] = fn
+
+
+# --------------------------------------------------------------------------- common parameter bugs
+
+
+def _scale(name: str, factor: float):
+    def transform(params: dict) -> dict:
+        params[name] = params[name] * factor
+        return params
+    return transform
+
+
+def _swap_epsilon_delta(params: dict) -> dict:
+    params["epsilon"], params["delta"] = params["delta"], params["epsilon"]
+    return params
+
+
+def _log10_delta(params: dict) -> dict:
+    # log10(1/delta) = ln(1/delta') with delta' = delta^(1/ln 10): lam computed with log base 10
+    params["delta"] = params["delta"] ** (1.0 / math.log(10.0))
+    return params
+
+
+
+def _mutant(spec: str, name: str, breaks: str, bug: str, killed_by=(), equivalent: str = "") -> Mutant:
+    return Mutant(spec=spec, name=name, implementation=f"{_HERE}:{spec}_{name}", breaks=breaks, bug=bug,
+                  killed_by=tuple(killed_by), equivalent=equivalent)
+
+
+def _declare_core(spec: str, bugs, killers: dict) -> list[Mutant]:
+    """Declarations of ``spec``'s core mutants; ``killers[name]`` (or ``killers['*']``) the checks."""
+    return [_mutant(spec, name, breaks, bug, killers.get(name, killers["*"])) for name, _, breaks, bug in bugs]
+
+
+AUDIT = "privacy audit"
+
+# =========================================================================== Algorithm 1 (sparse vector)
+
+
+def _all_top(out, data, rng, params):
+    return np.ones_like(out)
+
+
+def _sv_leak_value(out, data, rng, params):
+    """Tops carry a noisy answer q + Lap(2 lam) instead of 1."""
+    q = np.asarray(data, dtype=float).reshape(1, -1)
+    lam = _sv_mod.sparse_vector_lambda(params["epsilon"], params["delta"], params["T"])
+    return np.where(out == 1, q + rng.laplace(0.0, 2 * lam, size=out.shape), out)
+
+
+_export(_core_family(sparse_vector, "sparse_vector", CORE_BUGS + THRESHOLD_BUGS))  # (declared below)
+sparse_vector_all_top = post_processed(sparse_vector, _all_top, "Sparse vector answering top to every query.")
+sparse_vector_leaks_noisy_answer = post_processed(
+    sparse_vector, _sv_leak_value, "Sparse vector releasing a noisy answer instead of top.")
+sparse_vector_log10 = with_params(sparse_vector, _log10_delta, "Sparse vector with lam computed with log10.")
+sparse_vector_noise_30pct_more = core_mutant(sparse_vector, "Sparse vector with lam 30% too large.", LAM_FACTOR=1.3)
+
+_SV_TR, _SV_TOP = "sparse_vector/Theorem 2.7/transcript", "sparse_vector/Theorem 2.8/exact-top"
+_SV_HALT = "sparse_vector/Theorem 2.7/halting"
+# w is an input of Alg 1 (public): a wrong threshold costs utility only
+_SV_BUGS = CORE_BUGS + tuple((name, rule, "utility", bug) for name, rule, _, bug in THRESHOLD_BUGS)
+_SV = [
+    *_declare_core("sparse_vector", _SV_BUGS, {
+        "*": (_SV_TR,), "noise_half": (_SV_TOP, _SV_TR), "noise_double": (_SV_TOP, _SV_TR),
+        "counts_tops": (_SV_TR, _SV_HALT), "halts_early": (_SV_HALT, _SV_TR), "halts_late": (_SV_HALT, _SV_TR),
+        "shared_query_noise": (_SV_TR, AUDIT), "query_noise_lam": (_SV_TOP, _SV_TR),
+        "threshold_shifted": (_SV_TOP, _SV_TR)}),
+    _mutant("sparse_vector", "all_top", "utility", "answers top to every query, whatever the data",
+            (_SV_TOP, _SV_TR)),
+    _mutant("sparse_vector", "leaks_noisy_answer", "privacy",
+            "releases q + Lap(2 lam) instead of top (output leaks the noisy answer)", (_SV_HALT, _SV_TR)),
+    _mutant("sparse_vector", "noise_30pct_more", "utility", "lam x 1.3", (_SV_TOP, _SV_TR)),
+    _mutant("sparse_vector", "log10", "privacy", "lam = sqrt(32 T log10(1/delta))/epsilon (log base 10)",
+            (_SV_TOP, _SV_TR)),
+]
+
+# =========================================================================== Algorithm 3 (A_OQR)
+
+
+def _oqr_log10_batch(data, n, *, rng, epsilon, delta, T, m):
+    label, dist = _oqr_mod.labels_and_distances(data)
+    lam = math.sqrt(32.0 * T * math.log10(2.0 / delta)) / epsilon          # BUG: log base 10
+    return _oqr_mod.release_stream(label, dist, n, rng=rng, lam=lam, w=2.0 * lam * math.log10(2.0 * m / delta),
+                                   T=_sv_mod._cutoff(T))
+
+
+@batched(_oqr_log10_batch)
+def online_query_release_log10(data, *, rng, epsilon, delta, T, m):
+    """A_OQR with lam and w computed with log10."""
+    return _oqr_log10_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)[0]
+
+
+def _leak_distance(out, data, rng, params):
+    """Bottoms carry the distance: -3 - floor(dist) instead of -1."""
+    dist = np.asarray(data, dtype=float).reshape(-1, 2)[:, 1]
+    return np.where(out == -1, -3 - np.floor(dist)[None, :], out)
+
+
+def _all_bottom(out, data, rng, params):
+    """Bottom to every query (never releases, never halts)."""
+    return np.full_like(out, -1)
+
+
+_export(_core_family(online_query_release, "online_query_release", CORE_BUGS + THRESHOLD_BUGS))
+online_query_release_lam_quarter = with_params(
+    online_query_release, _scale("epsilon", 4.0), "A_OQR with lam/4 (and w = 2 lam log(2m/delta) with it).")
+online_query_release_leaks_distance = post_processed(
+    online_query_release, _leak_distance, "A_OQR encoding the distance into its bottoms.")
+online_query_release_all_bottom = post_processed(
+    online_query_release, _all_bottom, "A_OQR answering bottom to every query.")
+
+
+def _family_ids(spec: str, ref: str) -> tuple[str, str, str]:
+    return f"{spec}/{ref}/transcript", f"{spec}/{ref}/release-calibration", f"{spec}/{ref}/delta-event"
+
+
+def _release_family(spec: str, ref: str, bugs=CORE_BUGS + THRESHOLD_BUGS, delta_event: bool = True) -> list[Mutant]:
+    tr, rc, de = _family_ids(spec, ref)
+    return _declare_core(spec, bugs, {
+        "*": (tr,), "noise_half": (rc, tr), "noise_double": (rc, tr), "query_noise_lam": (rc, tr),
+        "threshold_halved": ((de,) if delta_event else ()) + (rc, tr, AUDIT), "threshold_shifted": (rc, tr)})
+
+
+_OQR_TR, _OQR_RC, _OQR_DE = _family_ids("online_query_release", "Theorem 3.6")
+_OQR = [
+    *_release_family("online_query_release", "Theorem 3.6"),
+    _mutant("online_query_release", "lam_quarter", "privacy", "lam/4 (w scaled with it)", (_OQR_RC, _OQR_TR)),
+    _mutant("online_query_release", "log10", "privacy", "lam and w computed with log10", (_OQR_RC, _OQR_TR)),
+    _mutant("online_query_release", "leaks_distance", "privacy", "bottoms encode the distance (-3 - floor(dist))",
+            (_OQR_TR,)),
+    _mutant("online_query_release", "all_bottom", "utility", "bottom to every query",
+            ("online_query_release/Corollary 3.9/planted", _OQR_TR)),
+]
+
+# =========================================================================== Algorithm 4 (printed / corrected), Sec. 4.1
+
+
+def _vote_mutant(name: str, dist, doc: str):
+    from .subsample_aggregate import as_vote_counts
+
+    def batch(data, n, *, rng, epsilon, delta, T, m):
+        return vote_release(as_vote_counts(data, name), n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m,
+                            dist=dist, name=name)
+
+    @batched(batch)
+    def mechanism(data, *, rng, epsilon, delta, T, m):
+        return batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)[0]
+
+    mechanism.__doc__ = doc
+    return mechanism
+
+
+def _runner_up(out, data, rng, params):
+    """Binary votes: releases the minority label instead of the mode."""
+    return np.where(out >= 0, 1 - out, out)
+
+
+def _constant_label(out, data, rng, params):
+    """Label 1 for every query, every query answered."""
+    return np.ones_like(out)
+
+
+subsample_aggregate_corrected_dist = _vote_mutant(
+    "subsample_aggregate", dist_corrected, "Alg 4 (printed spec) computing dist* = ceil(gap/2) - 1.")
+subsample_aggregate_corrected_printed_dist = _vote_mutant(
+    "subsample_aggregate_corrected", dist_printed, "corrected Alg 4 computing the printed dist = gap - 1 (E1).")
+subsample_aggregate_runner_up = post_processed(subsample_aggregate, _runner_up,
+                                               "Alg 4 releasing the runner-up label (binary votes).")
+def _ties_to_largest(out, data, rng, params):
+    """A row whose top count is shared releases the largest tied label instead of the smallest."""
+    counts = np.atleast_2d(np.asarray(data, dtype=float))
+    top = counts.max(axis=1, keepdims=True)
+    largest = counts.shape[1] - 1 - np.argmax((counts == top)[:, ::-1], axis=1)
+    tied = (counts == top).sum(axis=1) > 1
+    return np.where(tied[None, :] & (out >= 0), largest[None, :], out)
+
+
+subsample_aggregate_ties_to_largest = post_processed(subsample_aggregate, _ties_to_largest,
+                                                     "Alg 4 breaking mode ties towards the largest label.")
+subsample_aggregate_lam_quarter = with_params(subsample_aggregate, _scale("epsilon", 4.0), "Alg 4 with lam/4.")
+_export(_core_family(subsample_aggregate, "subsample_aggregate", CORE_BUGS + THRESHOLD_BUGS))
+_export(_core_family(subsample_aggregate_corrected, "subsample_aggregate_corrected", CORE_BUGS + THRESHOLD_BUGS))
+
+_SA_TR, _SA_RC, _SA_DE = _family_ids("subsample_aggregate", "Corollary 3.10")
+_SAC_TR, _SAC_RC, _SAC_DE = _family_ids("subsample_aggregate_corrected", "Corollary 3.10")
+_SA = [
+    *_release_family("subsample_aggregate", "Corollary 3.10"),
+    _mutant("subsample_aggregate", "corrected_dist", "utility", "dist* = max(0, ceil(gap/2) - 1) instead of gap - 1",
+            (_SA_RC,)),
+    _mutant("subsample_aggregate", "runner_up", "utility", "releases the runner-up label", (_SA_TR,)),
+    _mutant("subsample_aggregate", "lam_quarter", "privacy", "lam/4 (w scaled with it)", (_SA_RC, _SA_TR)),
+    _mutant("subsample_aggregate", "ties_to_largest", "utility", "mode ties broken towards the largest label",
+            equivalent="a tied row has gap 0, so dist 0, and is released with probability S(w) <= delta/(3m) "
+                       "(8.3e-5 at the audit point); only then does the label differ: no feasible measurement "
+                       "separates it from the reference, and the tie rule is data-independent either way (P11)"),
+    *_release_family("subsample_aggregate_corrected", "Corollary 3.10"),
+    _mutant("subsample_aggregate_corrected", "printed_dist", "privacy",
+            "dist = max(0, gap - 1), sensitivity 2 (erratum E1)", (_SAC_RC,)),
+]
+
+_PCQ_BUGS = tuple(b for b in CORE_BUGS + THRESHOLD_BUGS
+                  if b[0] in ("noise_half", "redraw_every_answer", "never_redraw", "halts_late", "threshold_halved"))
+_export(_core_family(private_classification_queries, "private_classification_queries", _PCQ_BUGS))
+_export(_core_family(_pcq_conf, "private_classification_queries_conference", _PCQ_BUGS))
+private_classification_queries_constant_label = post_processed(
+    private_classification_queries, _constant_label, "Sec. 4.1 mechanism answering label 1 to every query.")
+private_classification_queries_conference_constant_label = post_processed(
+    _pcq_conf, _constant_label, "004 A_binClas answering label 1 to every query.")
+private_classification_queries_runner_up = post_processed(
+    private_classification_queries, _runner_up, "Sec. 4.1 mechanism releasing the runner-up label instead of the mode.")
+
+
+def _noiseless_after_halt(out, data, rng, params):
+    """After the halt, the exact majority vote of every remaining query instead of 'not answered' (P8)."""
+    mode = np.argmax(np.asarray(data), axis=-1)
+    return np.where(out == -2, mode[None, :], out)
+
+
+private_classification_queries_noiseless_after_halt = post_processed(
+    private_classification_queries, _noiseless_after_halt,
+    "Sec. 4.1 mechanism that, once halted, releases the noiseless majority vote (P8).")
+
+_PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
+_PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
+_PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
+             "private_classification_queries/Theorem 4.3/thresholds-sweep")
+_PCQ = [
+    *_declare_core("private_classification_queries", _PCQ_BUGS, {"*": (_PCQ_TR,)}),
+    _mutant("private_classification_queries", "constant_label", "utility", "label 1 for every query",
+            _PCQ_UTIL + (_PCQ_TR,)),
+    _mutant("private_classification_queries", "runner_up", "utility", "releases the runner-up label",
+            ("private_classification_queries/Lemma 4.2/counting", _PCQ_TR)),
+    _mutant("private_classification_queries", "noiseless_after_halt", "privacy",
+            "after the halt, releases the noiseless majority (P8)", (_PCQ_TR, AUDIT)),
+    *_declare_core("private_classification_queries_conference", _PCQ_BUGS, {"*": (_PCQC_TR,)}),
+    _mutant("private_classification_queries_conference", "constant_label", "utility", "label 1 for every query",
+            (_PCQC_TR,)),
+]
+
+# =========================================================================== Algorithm 5 (A_Priv)
+
+
+def _constant_threshold(out, data, rng, params):
+    return np.full_like(np.asarray(out, dtype=float), 0.5)
+
+
+label_private_learner_constant_threshold = post_processed(
+    label_private_learner, _constant_threshold, "A_Priv returning the threshold 0.5 whatever the data.")
+
+
+def _lpl_labels(data, n, rng, params, after_halt=None):
+    """A_Priv steps 1-2 with an optional change of the released labels: (x, y_hat with coins)."""
+    x, votes = _public_points_and_votes(data)
+    y_hat = np.array(_pcq_release(votes, n, rng=rng, **params))
+    if after_halt is not None:
+        y_hat = np.where(y_hat == -2, after_halt(votes)[None, :], y_hat)
+    coin = rng.integers(0, 2, size=y_hat.shape)
+    return x, np.where(y_hat >= 0, y_hat, coin)
+
+
+def _lpl_mutant(doc: str, *, invert: bool = False, after_halt=None):
+    from .. import learners
+
+    def batch(data, n, *, rng, epsilon, delta, T, m):
+        x, y = _lpl_labels(data, n, rng, dict(epsilon=epsilon, delta=delta, T=T, m=m), after_halt)
+        return learners.threshold_erm(np.broadcast_to(x, y.shape), 1 - y if invert else y)
+
+    @batched(batch)
+    def mechanism(data, *, rng, epsilon, delta, T, m):
+        return float(batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)[0])
+
+    mechanism.__doc__ = doc
+    return mechanism
+
+
+label_private_learner_inverted_labels = _lpl_mutant("A_Priv whose final ERM is trained on 1 - y_hat.", invert=True)
+label_private_learner_noiseless_after_halt = _lpl_mutant(
+    "A_Priv labelling the points left after the halt with the noiseless majority (P8).",
+    after_halt=lambda votes: np.argmax(votes, axis=-1))
+
+_LPL_UTIL = ("label_private_learner/Claim 4.5/thresholds-realizable",)
+_LPL = [
+    _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
+            _LPL_UTIL + ()),
+    _mutant("label_private_learner", "inverted_labels", "utility", "final ERM trained on 1 - y_hat", _LPL_UTIL),
+    _mutant("label_private_learner", "noiseless_after_halt", "privacy",
+            "points left after the halt get the noiseless majority label (P8)",
+            ("label_private_learner/Lemma 2.4 (post-processing of Corollary 3.10)/record-audit-replace-one",)),
+]
+
+# =========================================================================== Algorithms 6-8 (soft labels)
+
+_export(_core_family(_sl.soft_label_queries, "soft_label_queries", CORE_BUGS + THRESHOLD_BUGS))
+_export(_core_family(_sl.soft_label_queries_corrected, "soft_label_queries_corrected", CORE_BUGS + THRESHOLD_BUGS))
+soft_label_queries_corrected_printed_threshold = post_processed(
+    _sl.soft_label_queries, lambda out, data, rng, params: out,
+    "Alg 6 with the printed threshold w = lam log(4m/delta) (erratum E2) under the corrected claim.")
+
+
+def _shift_edge(out, data, rng, params):
+    """Second-test releases: the left edge (v - 1/2) gamma of the shifted bin instead of its midpoint v gamma."""
+    out = np.array(out, dtype=float, copy=True)
+    flag1 = (out[..., 1] == 1.0) & (out[..., 0] >= 0)
+    out[..., 0] = np.where(flag1, out[..., 0] - params["gamma"] / 2, out[..., 0])
+    return out
+
+
+def _right_edge(out, data, rng, params):
+    """First-test releases: the right edge v gamma of the regular bin instead of its midpoint."""
+    out = np.array(out, dtype=float, copy=True)
+    flag0 = out[..., 1] == 0.0
+    out[..., 0] = np.where(flag0, out[..., 0] + params["gamma"] / 2, out[..., 0])
+    return out
+
+
+soft_label_queries_corrected_shifted_edge = post_processed(
+    _sl.soft_label_queries_corrected, _shift_edge, "Alg 6 (corrected) releasing the left edge of the shifted bin.")
+soft_label_classifier_right_edge = post_processed(
+    _sl.soft_label_classifier, _right_edge, "H_Priv releasing the right edge of the regular mode bin.")
+soft_label_classifier_noise_half = with_params(_sl.soft_label_classifier, _scale("lam", 0.5), "H_Priv with lam/2.")
+soft_label_classifier_threshold_halved = with_params(_sl.soft_label_classifier, _scale("w", 0.5), "H_Priv with w/2.")
+_export({"soft_label_classifier_never_redraw": core_mutant(
+    _sl.soft_label_classifier, "H_Priv testing the shifted histogram against a copy of the first w_hat.",
+    REDRAW="never"),
+    "soft_label_classifier_query_noise_lam": core_mutant(
+    _sl.soft_label_classifier, "H_Priv with query noise Lap(lam).", QUERY_NOISE_FACTOR=1.0)})
+
+
+def _flipped_batch(data, n, *, rng, k, n_prime, learner, eta, reg, radius):
+    flipped = {"X": data["X"], "y": 1 - np.asarray(data["y"])}      # BUG: labels flipped before training
+    return _sl._learner_batch(flipped, n, rng=rng, k=k, n_prime=n_prime, learner=learner, eta=eta, reg=reg,
+                              radius=radius)
+
+
+@batched(_flipped_batch)
+def soft_label_learner_flipped_labels(data, *, rng, k, n_prime, learner, eta, reg, radius):
+    """Alg 7 training B on 1 - y (a label-encoding bug)."""
+    return _flipped_batch(data, 1, rng=rng, k=k, n_prime=n_prime, learner=learner, eta=eta, reg=reg,
+                          radius=radius)[0]
+
+
+DRIFT = 1.5  # intercept offsets in [-DRIFT, DRIFT], cycling with the chunk index
+
+
+def _drift(out, data, rng, params):
+    """Chunk j's model gets an intercept offset depending on j (chunks not trained identically)."""
+    w = np.array(out, dtype=float, copy=True)
+    w[..., 0] += DRIFT * (np.arange(int(params["k"])) % 7 - 3) / 3.0
+    return w
+
+
+soft_label_learner_chunk_drift = post_processed(
+    _sl.soft_label_learner, _drift, "Alg 7 whose chunk models drift with the chunk index.")
+
+
+def _unshuffled(params: dict) -> dict:
+    params["learner"] = "sgd_logistic_one_pass"  # BUG: the permutation variant never shuffles
+    return params
+
+
+soft_label_learner_unshuffled = with_params(
+    _sl.soft_label_learner, _unshuffled, "'permutation' SGD that never shuffles (sigma = identity).")
+
+_SLQ_TR, _SLQ_RC, _SLQ_DE = _family_ids("soft_label_queries", "Theorem 5.4")
+_SLC_TR, _SLC_RC, _SLC_DE = _family_ids("soft_label_queries_corrected", "Theorem 5.4")
+_SLH = "soft_label_classifier/Theorem 5.14/release-law"
+_SLL = "soft_label_learner"
+_SL = [
+    *_release_family("soft_label_queries", "Theorem 5.4", delta_event=False),  # the printed reference leaks (E2)
+    *_release_family("soft_label_queries_corrected", "Theorem 5.4"),
+    _mutant("soft_label_queries_corrected", "printed_threshold", "privacy",
+            "w = lam log(4m/delta) as printed (erratum E2)", (_SLC_DE, _SLC_RC, AUDIT)),
+    _mutant("soft_label_queries_corrected", "shifted_edge", "utility",
+            "second test releases the left edge of the shifted bin", ("soft_label_queries_corrected/Theorem 5.6/planted",
+                                                                      _SLC_TR)),
+    _mutant("soft_label_classifier", "right_edge", "utility", "first test releases the right bin edge",
+            ("soft_label_classifier/Theorem 5.14/learned", _SLH)),
+    _mutant("soft_label_classifier", "noise_half", "privacy", "lam/2", (_SLH,)),
+    _mutant("soft_label_classifier", "threshold_halved", "privacy", "w/2", (_SLH,)),
+    _mutant("soft_label_classifier", "never_redraw", "privacy", "the shifted test reuses the first w_hat", (_SLH,)),
+    _mutant("soft_label_classifier", "query_noise_lam", "privacy", "query noise Lap(lam)", (_SLH,)),
+    _mutant(_SLL, "flipped_labels", "utility", "B trained on 1 - y", (f"{_SLL}/Lemma 5.8/concentration",)),
+    _mutant(_SLL, "chunk_drift", "utility", "chunk models drift with the chunk index", (f"{_SLL}/Lemma 5.8/steele",)),
+    _mutant(_SLL, "unshuffled", "utility", "'permutation' SGD without the permutation",
+            (f"{_SLL}/Theorem 5.15 (printed Theorem 2)/identity",)),
+]
+
+# =========================================================================== Algorithm 2 (A_stab)
+
+
+def _dti_2x(params: dict) -> dict:
+    # noise Lap(2/epsilon) with Gamma = log(1/delta)/epsilon unchanged: epsilon/2 and log(1/delta)/2
+    params["epsilon"], params["delta"] = params["epsilon"] / 2, math.sqrt(params["delta"])
+    return params
+
+
+def _dti_half_noise(params: dict) -> dict:
+    # noise Lap(1/(2 epsilon)) with Gamma unchanged: 2 epsilon and 2 log(1/delta)
+    params["epsilon"], params["delta"] = params["epsilon"] * 2, params["delta"] ** 2
+    return params
+
+
+def _dti_shift(params: dict) -> dict:
+    params["delta"] = params["delta"] * math.exp(-1.0)  # Gamma' = Gamma + 1/epsilon
+    return params
+
+
+def _dti_halve(params: dict) -> dict:
+    params["delta"] = math.sqrt(params["delta"])  # Gamma' = Gamma / 2
+    return params
+
+
+def _leak(out, data, rng, params) -> np.ndarray:
+    """Where the reference outputs bottom (-1), a noisy distance instead (trap P10)."""
+    dist = float(np.asarray(data, dtype=float).ravel()[1])
+    noisy = np.floor(dist + rng.laplace(0.0, 1.0 / params["epsilon"], size=np.shape(out)))
+    return np.where(np.asarray(out) == -1, noisy, out)
+
+
+def _always_release(out, data, rng, params):
+    return np.full_like(out, int(np.asarray(data, dtype=float).ravel()[0]))
+
+
+_D = "distance_to_instability"
+distance_to_instability_2x_noise = with_params(
+    distance_to_instability, _dti_2x, "A_stab adding Lap(2/epsilon) (dist treated as sensitivity 2), Gamma unchanged.")
+distance_to_instability_half_noise = with_params(
+    distance_to_instability, _dti_half_noise, "A_stab adding Lap(1/(2 epsilon)), Gamma unchanged.")
+distance_to_instability_threshold_shifted = with_params(
+    distance_to_instability, _dti_shift, "A_stab with the threshold Gamma shifted up by 1/epsilon.")
+distance_to_instability_threshold_halved = with_params(
+    distance_to_instability, _dti_halve, "A_stab with half the paper's threshold.")
+distance_to_instability_leaks_distance = post_processed(
+    distance_to_instability, _leak, "A_stab outputting a noisy distance instead of bottom.")
+distance_to_instability_always_release = post_processed(
+    distance_to_instability, _always_release, "A_stab releasing f(D) whatever the distance.")
+distance_to_instability_epsilon_delta_swapped = with_params(
+    distance_to_instability, _swap_epsilon_delta, "A_stab with epsilon and delta swapped.")
+distance_to_instability_log10 = with_params(distance_to_instability, _log10_delta, "A_stab with Gamma in log10.")
+_DE, _DR = f"{_D}/Lemma 3.4/delta-event", f"{_D}/Theorem 3.5/exact-release"
+_DTI = [
+    _mutant(_D, "2x_noise", "utility", "Lap(2/epsilon) noise (sensitivity taken as 2)", (f"{_D}/Theorem 3.5/boundary", _DR)),
+    _mutant(_D, "half_noise", "privacy", "Lap(1/(2 epsilon)) noise", (_DR, AUDIT)),
+    _mutant(_D, "threshold_shifted", "utility", "Gamma + 1/epsilon", (_DR,)),
+    _mutant(_D, "threshold_halved", "privacy", "Gamma/2", (_DE, _DR, AUDIT)),
+    _mutant(_D, "leaks_distance", "privacy", "a noisy distance instead of bottom", (f"{_D}/Theorem 3.2/output-space",)),
+    _mutant(_D, "always_release", "privacy", "releases f(D) whatever dist (constant output)", (_DE, _DR, AUDIT)),
+    _mutant(_D, "epsilon_delta_swapped", "privacy", "Gamma = log(1/epsilon)/delta, noise Lap(1/delta)", (_DE, _DR)),
+    _mutant(_D, "log10", "privacy", "Gamma = log10(1/delta)/epsilon", (_DE, _DR)),
+]
+
+MUTANTS = tuple(_SV + _OQR + _SA + _PCQ + _LPL + _SL + _DTI)

@@ -1,0 +1,34 @@
+"""Calibration-corpus mutants: well formed, and each killed by its first declared theorem check."""
+
+import pytest
+
+from dptestbed.audits import theorems as thm
+from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.runner import load_implementation
+from dptestbed.impl.calibration.mutants import MUTANTS
+from dptestbed.spec import load_catalogue
+
+CATALOGUE = load_catalogue()
+REGISTRY = load_registry()
+
+
+def _experiment(check_id: str):
+    spec_id, rest = check_id.split("/", 1)
+    ref, name = rest.rsplit("/", 1)
+    return spec_id, next(e for e in REGISTRY[(spec_id, ref)] if e.name == name)
+
+
+def test_declarations():
+    assert len({m.id for m in MUTANTS}) == len(MUTANTS)
+    for m in MUTANTS:
+        load_implementation(m.implementation)
+        assert not CATALOGUE[m.spec].broken and m.killed_by
+        assert all(_experiment(c)[0] == m.spec for c in m.killed_by if c != "privacy audit")
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.id for m in MUTANTS])
+def test_mutant_killed(mutant):
+    spec_id, exp = _experiment(next(c for c in mutant.killed_by if c != "privacy audit"))
+    r = run_check(CATALOGUE[spec_id], exp, mutant.implementation, seed=7, isolate=False, trials=20_000)
+    refused = str(r.get("error") or "").startswith("implementation error")
+    assert refused or (r["p_value"] is not None and r["p_value"] <= thm.FAMILY_ALPHA / 30), r.get("error")
