@@ -47,6 +47,8 @@ from typing import Any
 
 import numpy as np
 
+from dptestbed.impl.contract import accepted_params
+
 __all__ = [
     "ImplementationError", "load_implementation", "call_batch", "Runner", "implementation_ref",
     "is_trusted",
@@ -161,22 +163,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}{': ' + msg if msg else ''}{where}"
 
 
-def _accepted(fn: Callable, params: dict, positional: int = 1) -> dict:
-    """The parameters ``fn`` takes by name. Its first ``positional`` parameters are filled by
-    position (``data``; ``data, n`` for a batch sampler), so a spec parameter that happens to
-    share their name (e.g. a sample size ``n``) is never passed to them."""
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return dict(params)
-    # a positional-only parameter (``def sampler(data, n, /, *, rng, **params)``) does not clash
-    # with a keyword of the same name, so only positional-or-keyword ones are left out
-    filled = [p.name for p in list(sig.parameters.values())[:positional] if p.kind is p.POSITIONAL_OR_KEYWORD]
-    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
-        return {k: v for k, v in params.items() if k not in filled}
-    return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}
-
-
 # --------------------------------------------------------------------------- validation
 
 
@@ -255,11 +241,11 @@ def _worker_main(impl, conn, counter) -> None:
         try:
             rng = np.random.default_rng(seed)
             if mode == "batch":
-                out = impl.batch(data, n, rng=rng, **_accepted(impl.batch, params, positional=2))
+                out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
                 counter.value += 1
                 result = _validate_batch(out, n, "batch sampler")
             else:
-                kwargs = _accepted(impl, params)
+                kwargs = accepted_params(impl, params)
                 outs = []
                 for _ in range(n):
                     outs.append(impl(data, rng=rng, **kwargs))
@@ -422,7 +408,7 @@ class Runner:
     # in this process -----------------------------------------------------------------
     def _in_process(self, data, n, rng, params, progress):
         if self.has_batch:
-            kwargs = _accepted(self.impl.batch, params, positional=2)
+            kwargs = accepted_params(self.impl.batch, params, positional=2)
             parts, done = [], 0
             while done < n:
                 m = min(BATCH_CHUNK, n - done)
@@ -439,7 +425,7 @@ class Runner:
             if len({p.shape[1:] for p in parts}) > 1:
                 raise ImplementationError("batch sampler returned outputs of different shapes across calls")
             return np.concatenate(parts)
-        kwargs = _accepted(self.impl, params)
+        kwargs = accepted_params(self.impl, params)
         outs = []
         for i in range(n):
             try:

@@ -308,7 +308,9 @@ def _send(sock: socket.socket, kind: bytes, payload: bytes) -> None:
 
 
 def _serve(sock: socket.socket, ref: str) -> None:
-    from .runner import ImplementationError, _accepted, _describe, _validate_batch, _validate_stack, load_implementation
+    from dptestbed.impl.contract import accepted_params
+
+    from .runner import ImplementationError, _describe, _validate_batch, _validate_stack, load_implementation
 
     try:
         impl = load_implementation(ref)
@@ -325,10 +327,10 @@ def _serve(sock: socket.socket, ref: str) -> None:
         try:
             rng = np.random.default_rng(seed)
             if mode == "batch":
-                out = impl.batch(data, n, rng=rng, **_accepted(impl.batch, params, positional=2))
+                out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
                 result = _validate_batch(out, n, "batch sampler")
             else:
-                kwargs = _accepted(impl, params)
+                kwargs = accepted_params(impl, params)
                 outs, last = [], time.monotonic()
                 for _ in range(n):
                     outs.append(impl(data, rng=rng, **kwargs))

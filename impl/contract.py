@@ -14,6 +14,7 @@ and ``n`` are passed by position, so a spec parameter may itself be called ``n``
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 
@@ -25,3 +26,18 @@ def batched(sampler: Callable) -> Callable[[Callable], Callable]:
         return mechanism
 
     return attach
+
+
+def accepted_params(fn: Callable, params: dict, positional: int = 1) -> dict:
+    """The parameters ``fn`` takes by name. Its first ``positional`` parameters are filled by
+    position (``data``; ``data, n`` for a batch sampler): a spec parameter with the name of a
+    positional-or-keyword one (e.g. a sample size ``n``) is never passed to it, while a
+    positional-only one (``def sampler(data, n, /, *, rng, **params)``) leaves the name free."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return dict(params)
+    filled = [p.name for p in list(sig.parameters.values())[:positional] if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return {k: v for k, v in params.items() if k not in filled}
+    return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}

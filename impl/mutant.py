@@ -12,11 +12,12 @@ A mutant the checks cannot tell from the reference by any measurement is declare
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from .contract import accepted_params
 
 BREAKS = ("privacy", "utility", "both")
 
@@ -47,24 +48,16 @@ class Mutant:
 # --------------------------------------------------------------------------- building mutants
 
 
-def accepted(function: Callable, params: dict) -> dict:
-    """The subset of ``params`` that ``function``'s signature names (all of them with ``**kw``)."""
-    signature = inspect.signature(function)
-    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
-        return dict(params)
-    return {k: v for k, v in params.items() if k in signature.parameters}
-
-
 def call(reference: Callable, data, rng, params: dict):
     """One output of ``reference`` (given only the parameters it accepts)."""
-    return reference(data, rng=rng, **accepted(reference, params))
+    return reference(data, rng=rng, **accepted_params(reference, params))
 
 
 def call_batch(reference: Callable, data, n: int, rng, params: dict) -> np.ndarray:
     """``n`` outputs of ``reference``: its batch sampler when it has one, else a loop."""
     sampler = getattr(reference, "batch", None)
     if sampler is not None:
-        return np.asarray(sampler(data, n, rng=rng, **accepted(sampler, params)))
+        return np.asarray(sampler(data, n, rng=rng, **accepted_params(sampler, params, positional=2)))
     return np.stack([np.asarray(call(reference, data, rng, params)) for _ in range(n)])
 
 

@@ -34,7 +34,9 @@ def test_plan_runs_every_check_against_every_mutant(run):
     plan, _, _ = run
     assert len(plan.mutants) == 3
     per_mutant = len(plan.items) // 3
-    assert per_mutant == 1 + len([i for i in plan.items if i.control.name == "scale_x0.7" and i.kind == "theorem"])
+    audits = len(suite.audit_points(load_catalogue()["laplace_mechanism"], "quick"))  # defaults + first point
+    assert audits == 2
+    assert per_mutant == audits + len([i for i in plan.items if i.control.name == "scale_x0.7" and i.kind == "theorem"])
     assert all(i.target == "mutant" for i in plan.items)
     # killed at the level `check laplace_mechanism` would use
     assert plan.family == mutation.check_family(load_catalogue()["laplace_mechanism"])
@@ -46,6 +48,7 @@ def test_kill_matrix(run):
     assert rows["scale_x0.7"]["status"] == "killed" and "privacy audit" in rows["scale_x0.7"]["killed_by"]
     assert rows["scale_x1.3"]["status"] == "killed"
     assert rows["scale_x1.3"]["cells"]["privacy audit"] == "survived"  # more noise keeps privacy
+    assert "privacy audit (epsilon=0.5, gamma=3.0, p=3)" in rows["scale_x1.3"]["cells"]
     assert rows["reference_copy"]["status"] == "equivalent"
     assert doc["mutants"]["rates"]["laplace_mechanism"] == {"mutants": 3, "equivalent": 1, "killed": 2, "rate": 1.0}
     assert doc["summary"]["exit_code"] == 0
