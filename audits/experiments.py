@@ -422,6 +422,28 @@ def _plain_number(value):
     return value
 
 
+MIN_CELL = 0.002  # outcomes below this probability are pooled into one cell
+
+
+def transcript_cells(observed: np.ndarray, law: dict, alternatives: list[dict], symbols=None) -> list[thm.Cell]:
+    """One cell per transcript of probability >= MIN_CELL, one pooling the others, one for
+    outputs that are no transcript at all (exact probability 0). ``symbols`` names the outcomes."""
+    symbols = symbols or {1: "T", 0: "B", -1: "-"}
+    n = observed.shape[0]
+    keys, counts = np.unique(observed, axis=0, return_counts=True)
+    seen = {tuple(int(v) for v in k): int(c) for k, c in zip(keys, counts)}
+    big = [t for t, p in sorted(law.items(), key=lambda kv: -kv[1]) if p >= MIN_CELL]
+    cells = [thm.Cell("".join(symbols.get(v, "?") for v in t), n, seen.get(t, 0), law[t], tuple(a.get(t, 0.0) for a in alternatives)) for t in big]
+    rest = [t for t in law if t not in big]
+    if rest:
+        cells.append(thm.Cell("other transcripts", n, sum(seen.get(t, 0) for t in rest), sum(law[t] for t in rest),
+                          tuple(sum(a.get(t, 0.0) for t in rest) for a in alternatives)))
+    invalid = sum(c for t, c in seen.items() if t not in law)
+    cells.append(thm.Cell("invalid (not a transcript of the algorithm)", n, invalid, 0.0,
+                      tuple(0.0 for _ in alternatives)))
+    return cells
+
+
 # =========================================================================== audit expectations
 
 def expected_audit(spec: Spec) -> str | None:

@@ -7,7 +7,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..experiments import Context, Control, experiment, fudged, laplace_sf, margin_sweep, quantile_interval, scalar
+from ..experiments import (
+    Context,
+    Control,
+    experiment,
+    fudged,
+    laplace_sf,
+    margin_sweep,
+    quantile_interval,
+    scalar,
+    transcript_cells,
+)
 from ..theorems import NOISE_FUDGE, Cell
 
 # =========================================================================== Laplace mechanism
@@ -269,7 +279,6 @@ def _lyu_transcript(alg: int, ref: str, control: str):
     )
     def transcript(ctx: Context) -> dict:
         from ..exact import svt_distribution
-        from ..model_agnostic.transcripts import transcript_cells
 
         eps, c, thr = scalar(ctx.env["epsilon"]), int(ctx.params["c"]), float(ctx.params["threshold"])
         q = np.array([0.0, 1.0, -1.0, 0.0]) + thr

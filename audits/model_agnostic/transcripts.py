@@ -29,12 +29,11 @@ from functools import lru_cache
 import numpy as np
 
 from ..exact import svt_distribution
-from ..experiments import Context, Control, experiment, scalar, svt_top_probability
+from ..experiments import Context, Control, experiment, scalar, svt_top_probability, transcript_cells
 from ..theorems import NOISE_FUDGE, Cell
 
 QUERY_NOISE = 2.0                      # query noise Lap(2 lam) against threshold noise Lap(lam)
 RULES = ("bottom", "every", "never")   # when w_hat is re-drawn: Alg 1 (after a bottom), and the two bugs
-MIN_CELL = 0.002                       # transcripts below this probability are pooled into one cell
 _MUT = "dptestbed.impl.model_agnostic.mutants"
 
 # =========================================================================== exact laws
@@ -98,25 +97,6 @@ def soft_law(reg, shifted, *, w: float, lam: float, T, rule: str = "bottom") -> 
 
 
 # =========================================================================== cells
-
-
-def transcript_cells(observed: np.ndarray, law: dict, alternatives: list[dict], symbols=None) -> list[Cell]:
-    """One cell per transcript of probability >= MIN_CELL, one pooling the others, one for
-    outputs that are no transcript at all (exact probability 0). ``symbols`` names the outcomes."""
-    symbols = symbols or {1: "T", 0: "B", -1: "-"}
-    n = observed.shape[0]
-    keys, counts = np.unique(observed, axis=0, return_counts=True)
-    seen = {tuple(int(v) for v in k): int(c) for k, c in zip(keys, counts)}
-    big = [t for t, p in sorted(law.items(), key=lambda kv: -kv[1]) if p >= MIN_CELL]
-    cells = [Cell("".join(symbols.get(v, "?") for v in t), n, seen.get(t, 0), law[t], tuple(a.get(t, 0.0) for a in alternatives)) for t in big]
-    rest = [t for t in law if t not in big]
-    if rest:
-        cells.append(Cell("other transcripts", n, sum(seen.get(t, 0) for t in rest), sum(law[t] for t in rest),
-                          tuple(sum(a.get(t, 0.0) for t in rest) for a in alternatives)))
-    invalid = sum(c for t, c in seen.items() if t not in law)
-    cells.append(Cell("invalid (not a transcript of the algorithm)", n, invalid, 0.0,
-                      tuple(0.0 for _ in alternatives)))
-    return cells
 
 
 def _alternatives(law_of) -> list[dict]:
