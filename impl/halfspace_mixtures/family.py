@@ -27,6 +27,8 @@ from math import comb
 
 import numpy as np
 
+from ..contract import batched
+
 RELATIVE_TOL = 1e-9   # membership / rank tolerance, times the public scale max(1, max|X_pub|)
 _DIRECTIONS = np.random.default_rng(20200801).standard_normal((8, 8))  # fixed generic directions V_k
 
@@ -88,13 +90,13 @@ def _null_rows(A: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     return Vt, np.arange(k)[None, :] >= rank[:, None]
 
 
-def _project_generic(basis: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Unit normals (m, d): the first fixed direction V_k whose projection onto the span of the
+def _project_generic(basis: np.ndarray, mask: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """Unit normals (m, d): the first of ``directions`` whose projection onto the span of the
     masked rows of ``basis`` (m, q, d) is not numerically 0."""
     m, _, d = basis.shape
     w = np.zeros((m, d))
     todo = np.ones(m, bool)
-    for v in _DIRECTIONS[:, :d]:
+    for v in directions:
         coef = np.where(mask, basis @ v, 0.0)                       # (m, q)
         proj = np.einsum("mq,mqd->md", coef, basis)
         norm = np.linalg.norm(proj, axis=1)
@@ -106,8 +108,9 @@ def _project_generic(basis: np.ndarray, mask: np.ndarray) -> np.ndarray:
     raise ArithmeticError("no generic direction projects onto the allowed normal space")
 
 
-def supported_normals(S: np.ndarray, aff: Aff) -> np.ndarray:
-    """Step 5 for a batch of subsets S (m, r, d), r >= 1: rows (w, w_0), |w| = 1, S on w.x = w_0."""
+def supported_normals(S: np.ndarray, aff: Aff, directions: np.ndarray) -> np.ndarray:
+    """Step 5 for a batch of subsets S (m, r, d), r >= 1: rows (w, w_0), |w| = 1, S on w.x = w_0;
+    the normal is the first of ``directions`` not orthogonal to the allowed normal space."""
     m, r, d = S.shape
     full = np.eye(d)
     B = aff.B
@@ -119,31 +122,42 @@ def supported_normals(S: np.ndarray, aff: Aff) -> np.ndarray:
         inside_aff = mask.any(axis=1)
         if inside_aff.any():
             basis = Vt[inside_aff] @ B                               # (m', k, d) rows in R^d
-            w[inside_aff] = _project_generic(basis, mask[inside_aff])
+            w[inside_aff] = _project_generic(basis, mask[inside_aff], directions)
     else:
         inside_aff = np.zeros(m, bool)
     spans = ~inside_aff                                              # S^ spans Aff: normal off Aff
     if spans.any():
         comp = np.linalg.svd(B, full_matrices=True)[2][aff.k:] if aff.k > 0 else full
         basis = np.broadcast_to(comp, (int(spans.sum()),) + comp.shape)
-        w[spans] = _project_generic(basis, np.ones(basis.shape[:2], bool))
+        w[spans] = _project_generic(basis, np.ones(basis.shape[:2], bool), directions)
     w0 = np.einsum("md,md->m", w, S.mean(axis=1))
     return np.concatenate([w, w0[:, None]], axis=1)
 
 
+def _batch(data, n, *, rng=None):
+    W = halfspace_family(data)
+    return np.broadcast_to(W, (int(n),) + W.shape).copy()
+
+
+@batched(_batch)
 def halfspace_family(data, *, rng=None) -> np.ndarray:
     """Algorithm 1: W (C_size, d + 1), supported halfspace and its opposite per subset of
     at most d public points (Steps 3-6); see the module docstring for the encoding."""
     X = public_points(data)
+    return build_family(X, _DIRECTIONS[:, :X.shape[1]], affine_hull(X))
+
+
+def build_family(X: np.ndarray, directions: np.ndarray, aff: Aff | None) -> np.ndarray:
+    """Steps 3-6 with the Step-5 rule's fixed ``directions`` (k, d), normals chosen inside
+    ``aff``'s directions (see the module docstring)."""
     n_pub, d = X.shape
     if n_pub == 0:
         return np.zeros((0, d + 1))                    # the paper: C~_pub = empty set
-    aff = affine_hull(X)
-    v0 = _DIRECTIONS[0, :d] / np.linalg.norm(_DIRECTIONS[0, :d])
+    v0 = directions[0] / np.linalg.norm(directions[0])
     rows = [np.concatenate([v0, [0.0]])[None, :]]      # S^ = empty set: the fixed pair
     for r in range(1, min(d, n_pub) + 1):
         idx = np.array(list(combinations(range(n_pub), r)), dtype=np.int64)
-        rows.append(supported_normals(X[idx], aff))
+        rows.append(supported_normals(X[idx], aff, directions))
     H = np.concatenate(rows)
     W = np.empty((2 * H.shape[0], d + 1))
     W[0::2], W[1::2] = H, -H                           # Step 6: h and its opposite h_-
