@@ -16,6 +16,12 @@ from dptestbed.impl.halfspace_mixtures.learner import (
 IMPL = "dptestbed.impl.halfspace_mixtures"
 
 
+def data_rng(ctx) -> np.random.Generator:
+    """The instances' own stream, split from ctx.rng before any sampling, so the data do not
+    depend on how many draws the implementation under test consumes."""
+    return np.random.default_rng(ctx.rng.integers(2**63))
+
+
 def public_part(data: dict) -> np.ndarray:
     return np.asarray(data["X"], float)[np.asarray(data["p"]) == 0]
 
@@ -52,8 +58,9 @@ class Law:
         idx = self.lookup(out)
         return np.where(idx >= 0, self.m[np.maximum(idx, 0)], self.n + 1)
 
-    def level_probability(self, predicate) -> float:
-        return float(np.exp(self.logp[predicate(self.m)]).sum())
+    def at_most(self, level: float) -> float:
+        """P[m(g^) <= level], exact."""
+        return float(np.exp(self.logp[self.m <= level]).sum())
 
 
 def min_mistakes(W: np.ndarray, X_pub: np.ndarray, data: dict) -> int:

@@ -16,6 +16,7 @@ from dptestbed.impl.halfspace_mixtures.geometry import Setup, erm_mistakes
 
 from .common import (
     IMPL,
+    data_rng,
     halfspace_mistakes,
     min_mistakes,
     public_part,
@@ -58,8 +59,9 @@ def _size_points(rng: np.random.Generator):
 def _sizes(ctx: Context) -> dict:
     cases = failures = 0
     counterexample = None
+    rng = data_rng(ctx)
     for _ in range(ctx.trials):
-        for d, X in _size_points(ctx.rng):
+        for d, X in _size_points(rng):
             cases += 1
             W = _family(ctx, X)
             n_pub = X.shape[0]
@@ -94,10 +96,11 @@ def _sizes(ctx: Context) -> dict:
 def _g_size(ctx: Context) -> dict:
     cases = failures = 0
     counterexample = None
+    rng = data_rng(ctx)
     for d, top in ((1, 12), (2, 12), (3, 5)):
         for n_pub in range(top + 1):
             cases += 1
-            M = _family(ctx, ctx.rng.normal(size=(n_pub, d))).shape[0]
+            M = _family(ctx, rng.normal(size=(n_pub, d))).shape[0]
             enumerated = 1 + sum(comb(M, j) for j in range(1, d + 1)) if M else 1
             env = ctx.bind(d=d, n_pub=n_pub)
             if enumerated != int(env["G_count"]) or enumerated > 3 ** d * (n_pub + 1) ** (d * d):
@@ -168,8 +171,9 @@ def lemma45_instances(rng: np.random.Generator):
 def _lemma45(ctx: Context) -> dict:
     cases = failures = 0
     counterexample = None
+    rng = data_rng(ctx)
     for _ in range(ctx.trials):
-        for name, data, target in lemma45_instances(ctx.rng):
+        for name, data, target in lemma45_instances(rng):
             cases += 1
             X, y = data["X"], data["y"]
             X_pub = public_part(data)

@@ -73,14 +73,14 @@ def ppm_data(data) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return X, y.astype(np.int64), p.astype(np.int64)
 
 
-def prepare(data, family=halfspace_family, public=None) -> Instance:
-    """Steps 1-8: partition by the status bit (``public`` overrides which rows build the
-    family, for mutants only), C~_pub and Aff from the public points, membership of all n rows."""
+def prepare(data, family=halfspace_family, public=None, membership=inside) -> Instance:
+    """Steps 1-8: partition by the status bit, C~_pub and Aff from the public points, membership
+    of all n rows (``public``, ``membership``: other choices, for the mutants only)."""
     X, y, p = ppm_data(data)
     X_pub = X[p == 0] if public is None else X[public]
     W = family(X_pub)
     aff = affine_hull(X_pub) if X_pub.shape[0] else None
-    B = inside(W, aff, X)
+    B = membership(W, aff, X)
     return Instance(d=X.shape[1], W=W, aff=aff, pos=B[:, y == 1].astype(np.float32),
                     neg=B[:, y == 0].astype(np.float32), n0=int(np.sum(y == 0)))
 

@@ -6,8 +6,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..contract import batched
-from ..mutant import Mutant
+from ..mutant import Mutant, post_processed, with_params
 from .family import affine_hull, build_family, halfspace_family, public_points
+from .learner import (
+    Instance,
+    decode,
+    encode,
+    mistake_blocks,
+    ppm_data,
+    ppm_halfspace_learner,
+    predict,
+    prepare,
+    select,
+)
 
 # --------------------------------------------------------------------------- halfspace_family
 
@@ -56,4 +67,156 @@ MUTANTS = (
     Mutant(_FAM, "opposite_not_negated", f"{_M}:family_opposite_not_negated", "utility",
            "Step 6 adds h twice instead of h and its opposite",
            killed_by=(f"{_FAM}/Section 4 (size of W and C~_pub)/counts-and-support", f"{_FAM}/Lemma 4.5/helly-zero-tolerance")),
+)
+
+
+# --------------------------------------------------------------------------- ppm_halfspace_learner
+
+
+def _enumerate(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
+    """(J (|G|, d), m (|G|,)) over G in canonical order (mutants materialise G)."""
+    blocks = list(mistake_blocks(inst))
+    Js = [J for key, m in blocks for J in decode(key, np.arange(m.size), inst.M)]
+    return encode(Js, inst.d), np.concatenate([m for _, m in blocks])
+
+
+def _learner(prepare_fn=prepare, choose=None):
+    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 is ``choose(J, m, count,
+    rng, epsilon)`` (default: the reference's exact two-pass sampler)."""
+
+    def sampler(data, n, *, rng, epsilon):
+        eps = float(epsilon)
+        inst = prepare_fn(data)
+        if inst.M == 0:
+            return np.full((int(n), inst.d), -1, np.int64)
+        if choose is None:
+            return select(inst, int(n), rng, eps)
+        J, m = _enumerate(inst)
+        return J[choose(m, int(n), rng, eps)]
+
+    @batched(sampler)
+    def mechanism(data, *, rng, epsilon):
+        return sampler(data, 1, rng=rng, epsilon=epsilon)[0]
+
+    return mechanism
+
+
+def _strict(W, aff, X):
+    X = np.asarray(X, float)
+    if aff is None or W.shape[0] == 0:
+        return np.zeros((W.shape[0], X.shape[0]), bool)
+    return (W[:, :-1] @ X.T > W[:, -1:]) & aff.contains(X)[None, :]     # the bug: strict, no tolerance
+
+
+def _no_aff(W, aff, X):
+    X = np.asarray(X, float)
+    if aff is None or W.shape[0] == 0:
+        return np.zeros((W.shape[0], X.shape[0]), bool)
+    return W[:, :-1] @ X.T >= W[:, -1:] - aff.tol                        # the bug: "and x in Aff" dropped
+
+
+def _one_side(X_pub):
+    W = halfspace_family(X_pub)
+    W[1::2] = W[0::2]                       # the bug: h_- never added (duplicates keep |G| and the indices)
+    return W
+
+
+def _private_rows(data):
+    inst = prepare(data)
+    _, y, p = ppm_data(data)
+    inst.pos = inst.pos[:, p[y == 1] == 1]                                # the bug: public rows not scored
+    inst.neg = inst.neg[:, p[y == 0] == 1]
+    inst.n0 = int(np.sum((y == 0) & (p == 1)))
+    return inst
+
+
+def _by_label(data):
+    return prepare(data, public=ppm_data(data)[1] == 0)                  # the bug: partition by y, not p
+
+
+def _all_rows(data):
+    return prepare(data, public=np.ones(ppm_data(data)[0].shape[0], bool))   # the bug: private x's in C~_pub
+
+
+def _float32(m, count, rng, eps):
+    w = np.exp(np.float32(-eps / 2) * m.astype(np.float32))              # the bug: linear-space float32
+    if w.sum() == 0:
+        w = np.ones_like(w)                                              # ... with a "safe" uniform fallback
+    p = w.astype(float)
+    return rng.choice(m.size, size=count, p=p / p.sum())
+
+
+def _first_in_level(m, count, rng, eps):
+    levels, first, c = np.unique(m, return_index=True, return_counts=True)
+    logw = np.log(c) - eps * levels / 2
+    p = np.exp(logw - logw.max())
+    return first[rng.choice(levels.size, size=count, p=p / p.sum())]    # the bug: always the level's first J
+
+
+def _dedup_choose(data, count, rng, eps):
+    """Keeps one J per labelling pattern of S' (the first in canonical order), then Step 9."""
+    inst = prepare(data)
+    J, m = _enumerate(inst)
+    X, _, p = ppm_data(data)
+    patterns = predict(J, X[p == 0], X)
+    _, keep = np.unique(patterns, axis=0, return_index=True)           # the bug: classes depend on private x
+    logw = -eps * m[keep] / 2
+    w = np.exp(logw - logw.max())
+    return J[keep[rng.choice(keep.size, size=count, p=w / w.sum())]]
+
+
+def _dedup_sampler(data, n, *, rng, epsilon):
+    return _dedup_choose(data, int(n), rng, float(epsilon))
+
+
+@batched(_dedup_sampler)
+def learner_dedup_by_pattern(data, *, rng, epsilon):
+    """G deduplicated by the labelling pattern on S' (one J per pattern) before Step 9."""
+    return _dedup_sampler(data, 1, rng=rng, epsilon=epsilon)[0]
+
+
+_REF = ppm_halfspace_learner
+learner_exponent_full = with_params(_REF, lambda p: {**p, "epsilon": 2 * p["epsilon"]},
+                                    "Step 9 with weights exp(-epsilon m) (the factor 1/2 dropped)")
+learner_temperature_eighth = with_params(_REF, lambda p: {**p, "epsilon": p["epsilon"] / 8},
+                                         "Step 9 with weights exp(-epsilon m/16) (epsilon/8 in the exponent)")
+learner_constant_one = post_processed(_REF, lambda out, data, rng, params: np.full_like(out, -1),
+                                      "always the constant-1 hypothesis")
+learner_family_from_all_rows = _learner(_all_rows)
+learner_partition_by_label = _learner(_by_label)
+learner_strict_membership = _learner(lambda data: prepare(data, membership=_strict))
+learner_aff_omitted = _learner(lambda data: prepare(data, membership=_no_aff))
+learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side))
+learner_score_private_only = _learner(_private_rows)
+learner_float32_weights = _learner(choose=_float32)
+learner_first_in_level = _learner(choose=_first_in_level)
+
+_PPM = "ppm_halfspace_learner"
+_L46 = f"{_PPM}/Lemma 4.6/exact-law"
+MUTANTS += (
+    Mutant(_PPM, "exponent_full", f"{_M}:learner_exponent_full", "privacy",
+           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2)", killed_by=("privacy audit",)),
+    Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
+           "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
+    Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
+           "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
+    Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "both",
+           "G deduplicated by the labelling pattern on S' before Step 9", killed_by=("privacy audit",)),
+    Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
+           "linear-space float32 weights, uniform over G when all underflow",
+           killed_by=(f"{_PPM}/Claim 4.7/vs-erm-large-noise",)),
+    Mutant(_PPM, "temperature_eighth", f"{_M}:learner_temperature_eighth", "utility",
+           "Step 9 weights exp(-epsilon m/16)", killed_by=(f"{_PPM}/Lemma 4.6/em-gap",)),
+    Mutant(_PPM, "constant_one", f"{_M}:learner_constant_one", "utility", "always outputs constant 1",
+           killed_by=(f"{_PPM}/Lemma 4.6/em-gap", f"{_PPM}/Theorem 4.9/realizable-d1")),
+    Mutant(_PPM, "strict_membership", f"{_M}:learner_strict_membership", "utility",
+           "strict w.x > w_0 membership without tolerance in the score (trap U2)", killed_by=(_L46,)),
+    Mutant(_PPM, "aff_omitted", f"{_M}:learner_aff_omitted", "utility",
+           "membership ignores Aff (degenerate public support, trap U4)", killed_by=(_L46,)),
+    Mutant(_PPM, "opposite_missing", f"{_M}:learner_opposite_missing", "utility",
+           "G built from one side of each hyperplane (h_- missing)", killed_by=(_L46,)),
+    Mutant(_PPM, "score_private_only", f"{_M}:learner_score_private_only", "utility",
+           "m(g) counted on the private rows only (trap U5)", killed_by=(f"{_PPM}/Theorem 4.9/realizable-d1",)),
+    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "utility",
+           "J is the first set of the drawn mistake level, not uniform within it", killed_by=(_L46,)),
 )
