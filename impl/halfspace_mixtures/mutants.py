@@ -204,7 +204,7 @@ MUTANTS += (
            "G deduplicated by the labelling pattern on S' before Step 9", killed_by=("privacy audit",)),
     Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
            "linear-space float32 weights, uniform over G when all underflow",
-           killed_by=(f"{_PPM}/Claim 4.7/vs-erm-large-noise",)),
+           killed_by=("privacy audit", f"{_PPM}/Claim 4.7/vs-erm-large-noise")),
     Mutant(_PPM, "temperature_eighth", f"{_M}:learner_temperature_eighth", "utility",
            "Step 9 weights exp(-epsilon m/16)", killed_by=(f"{_PPM}/Lemma 4.6/em-gap",)),
     Mutant(_PPM, "constant_one", f"{_M}:learner_constant_one", "utility", "always outputs constant 1",
