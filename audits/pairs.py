@@ -211,7 +211,7 @@ def generated_pairs(spec: Spec, anchors: list[Pair], max_generated: int = 12) ->
 def _same(a, b) -> bool:
     try:
         return bool(np.array_equal(np.asarray(a), np.asarray(b)))
-    except Exception:  # noqa: BLE001 - incomparable structures are different
+    except Exception:
         return False
 
 

@@ -331,7 +331,7 @@ class Formulas:
             buf = io.BytesIO()
             mathtext.math_to_image(f"${text}$", buf, prop=FontProperties(size=11), dpi=120, format="png")
             uri = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-        except Exception:  # noqa: BLE001 - fall back to the LaTeX source
+        except Exception:
             uri = None
         self.cache[latex] = uri
         return uri
@@ -362,7 +362,7 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
         try:
             fn(*args, path)
             figures.setdefault(spec_id, []).append((caption, path))
-        except Exception as exc:  # noqa: BLE001 - a failed plot is an error item, not a crash
+        except Exception as exc:
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": f"{type(exc).__name__}: {exc}"})
 
     if plots:
@@ -414,6 +414,7 @@ CSS = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1180px;color:#222;line-height:1.4;padding:0 12px}
 h1{font-size:1.6em;margin-bottom:4px} h2{border-bottom:2px solid #ddd;padding-bottom:3px;margin-top:34px} h3{margin-bottom:6px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;width:100%} th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}
+tr.paper th{background:#e8eef6;font-size:14px}
 th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{background:#fff4d6}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap}
 .consistent,.no-violation-found{background:#dff3e0;color:#17632a} .violated,.violation{background:#fbd9d9;color:#9b1c1c}
@@ -472,7 +473,12 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
 
     h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
              "<th>measurement</th><th>verdict</th><th>expected</th><th>outcome</th></tr>")
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
+    paper = None
     for row in rows:
+        if paper_of.get(row["spec"], "") != paper:
+            paper = paper_of.get(row["spec"], "")
+            h.append(f'<tr class="paper"><th colspan="8">{_esc(paper or "specs outside the catalogue")}</th></tr>')
         cls = {"unexpected": "unexpected", "error": "error"}.get(row["outcome"], "")
         err = f'<div class="meta">{_esc(row["error"])}</div>' if row.get("error") else ""
         h.append(f'<tr class="{cls}"><td><a href="#{_slug(row["spec"])}">{_esc(row["spec"])}</a></td>'
@@ -571,9 +577,13 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     by_spec_thm = {}
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
+    paper = None
     for s in document.get("specs", []):
         if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
             continue  # nothing ran for this spec: it is listed under "not yet checked"
+        if (s.get("paper") or "") != paper:
+            paper = s.get("paper") or ""
+            h.append(f'<h2 id="paper-{_slug(paper)}">Paper: {_esc(paper or "specs outside the catalogue")}</h2>')
         h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
                                figures.get(s["id"], []), formulas))
     h.append(f'<p class="meta">Rendered from results.json ({_esc(document.get("format"))}); re-render with '
@@ -738,12 +748,13 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
              f"{(document.get('family') or {}).get('statement', '')}.", ""]
     if not run.get("complete", True):
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
-    lines += ["| spec | item | implementation | claim | measurement | verdict | expected | outcome |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
         measured = row["measured"] + (f" ({row['error']})" if row.get("error") else "")
         outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**"}.get(row["outcome"], row["outcome"])
-        lines.append(f"| {_md(row['spec'])} | {_md(row['item'])} | {_md(row['target'])} | {_md(row['claim'])} | "
+        lines.append(f"| {_md(paper_of.get(row['spec'], ''))} | {_md(row['spec'])} | {_md(row['item'])} | {_md(row['target'])} | {_md(row['claim'])} | "
                      f"{_md(measured)} | {_md(row['verdict'])} | {_md(row['expected'] or '–')} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
@@ -761,7 +772,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
                                                               for n in notc]
     if figures:
         lines += ["", "## Plots", ""]
-        for spec_id, figs in figures.items():
+        for _spec_id, figs in figures.items():
             for caption, path in figs:
                 lines.append(f"- [{path.name}](plots/{path.name}): {caption}")
     lines.append("")

@@ -40,8 +40,9 @@ import sys
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -96,7 +97,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
             module_spec.loader.exec_module(module)
-        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
+        except BaseException as exc:
             sys.modules.pop(module_name, None)
             raise ImplementationError(f"importing {path.name} raised {_describe(exc)}") from None
     else:
@@ -104,7 +105,7 @@ def load_implementation(ref: str) -> Callable:
             module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
             raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             raise ImplementationError(f"importing {target} raised {_describe(exc)}") from None
     fn = getattr(module, name, None)
     if fn is None:
@@ -175,7 +176,7 @@ def _numeric(out, where: str) -> np.ndarray:
         raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
     try:
         arr = np.asarray(out)
-    except Exception:  # noqa: BLE001
+    except Exception:
         raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
     if arr.dtype.kind not in "biuf":
         raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
@@ -203,14 +204,14 @@ def _worker_main(impl, conn, counter) -> None:
     try:  # user prints must not corrupt the auditor's stdout (e.g. --json)
         os.dup2(2, 1)
         sys.stdout = sys.stderr
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     if isinstance(impl, str):
         impl = load_implementation(impl)
     try:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     while True:
         try:
@@ -236,10 +237,10 @@ def _worker_main(impl, conn, counter) -> None:
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))
-        except BaseException as exc:  # noqa: BLE001 - user code may raise anything
+        except BaseException as exc:
             try:
                 conn.send(("error", f"raised {_describe(exc)}"))
-            except Exception:  # noqa: BLE001
+            except Exception:
                 return
 
 
@@ -302,7 +303,7 @@ class _Worker:
         if self.proc.is_alive():
             try:
                 self.conn.send(None)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
             self.proc.join(0.5)
             if self.proc.is_alive():
@@ -372,7 +373,7 @@ class Runner:
                 m = min(BATCH_CHUNK, n - done)
                 try:
                     out = self.impl.batch(data, m, rng=rng, **kwargs)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
                 parts.append(_validate_batch(out, m, "batch sampler"))
                 done += m
@@ -388,7 +389,7 @@ class Runner:
         for i in range(n):
             try:
                 outs.append(self.impl(data, rng=rng, **kwargs))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise ImplementationError(f"raised {_describe(exc)}") from None
             if progress and (i + 1) % BLOCK == 0:
                 progress(BLOCK)
@@ -451,7 +452,7 @@ def _split(n: int, block: int) -> list[int]:
     return sizes
 
 
-_CACHE: "OrderedDict[tuple, Runner]" = OrderedDict()
+_CACHE: OrderedDict[tuple, Runner] = OrderedDict()
 _CACHE_SIZE = 4
 
 

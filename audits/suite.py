@@ -34,16 +34,17 @@ import tempfile
 import time
 import traceback
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
 from . import theorems as thm
-from .experiments import Control, Experiment, expected_audit, experiments_for, unchecked_theorems
+from .experiments import Control, Experiment, check_id, expected_audit, experiments_for, run_check, unchecked_theorems
+from .serialize import jsonable
 
 RESULTS_FORMAT = "dptestbed-results/1"
 # Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
@@ -102,10 +103,16 @@ class Plan:
 # --------------------------------------------------------------------------- planning
 
 
-def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = None) -> list[Spec]:
+def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = None,
+                 papers: list[str] | None = None) -> list[Spec]:
     """The specs a run covers: the given ids (and their deliberately broken variants, which are
     the controls of their privacy audit), else every spec with an implementation (quick) or
-    every spec (full)."""
+    every spec (full); ``papers`` keeps only the specs of those paper folders."""
+    if papers:
+        unknown = [p for p in papers if p not in catalogue.papers]
+        if unknown:
+            raise KeyError(f"unknown paper {unknown[0]!r}; papers: {', '.join(catalogue.papers)}")
+        catalogue = type(catalogue)((k, s) for k, s in catalogue.items() if s.paper in papers)
     if spec_ids:
         chosen = []
         for spec_id in spec_ids:
@@ -123,13 +130,14 @@ def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = 
 
 def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None = None,
          implementation: str | None = None, controls: bool = True, audits: bool = True,
-         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT) -> Plan:
+         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT,
+         papers: list[str] | None = None) -> Plan:
     """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
     privacy audit run against that implementation instead of the reference one, and the
     broken-spec audits (controls of the auditor, not of the user's code) are left out."""
     if suite not in ("quick", "full"):
         raise ValueError(f"unknown suite {suite!r}; choose quick or full")
-    specs = select_specs(catalogue, suite, spec_ids)
+    specs = select_specs(catalogue, suite, spec_ids, papers)
     if implementation is not None:
         specs = [s for s in specs if not s.broken]
     items: list[Item] = []
@@ -162,12 +170,12 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
                                     "status": f"not checked ({exp.name}): the spec has no implementation"})
                 continue
             target = "user" if implementation else "reference"
-            items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
+            items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
                               impl, target, exp, timeout=exp.seconds[suite],
                               cost=exp.trials[suite] / 10_000))
             if controls:
                 for control in exp.controls:
-                    items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
+                    items.append(Item(check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
                                       spec.id, "violated", control.implementation, "control", exp, control,
                                       timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
         not_checked.extend(unchecked_theorems(spec))
@@ -202,7 +210,7 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
     seq = item_seed(seed, item.id)
     spec = catalogue[item.spec]
     if item.kind == "theorem":
-        return thm.run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
+        return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
                              target=item.target, isolate=isolate_calls)
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]))
@@ -231,12 +239,11 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
         data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         data = {**base, "verdict": "error", "error": f"{type(exc).__name__}: {exc}{where}"}
     data.setdefault("seconds", time.perf_counter() - t0)
-    from .cli import jsonable
     return jsonable(data)
 
 
@@ -270,7 +277,7 @@ def _child(item, catalogue, plan_, seed, conn):
         pass
     try:
         result = run_item(item, catalogue, plan_, seed)
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         result = error_result(item, f"{type(exc).__name__}: {exc}")
     try:
         conn.send(result)
@@ -285,7 +292,7 @@ def _kill_group(proc) -> None:
         pass
     try:
         proc.kill()
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
     proc.join(2.0)
 
@@ -358,7 +365,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
                 if on_result:
                     on_result(item, result)
     except BaseException:
-        for proc, conn, started in running.values():
+        for proc, _conn, _started in running.values():
             _kill_group(proc)
         raise
     return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
@@ -398,7 +405,6 @@ def git_commit() -> str | None:
 
 def spec_record(spec: Spec, plan_: Plan) -> dict:
     """What the report needs to show a spec: identity, claims and theorems with formulas."""
-    from .cli import jsonable
     from .experiments import load_registry, theorem_values
 
     env = spec.bind()
@@ -431,7 +437,7 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
                    "theorem": spec.privacy.theorem, "neighbours": spec.neighbours.get("relation"),
                    "neighbours_description": spec.neighbours.get("description")}
     return jsonable({
-        "id": spec.id, "title": spec.title, "summary": spec.summary, "source": spec.source,
+        "id": spec.id, "title": spec.title, "paper": spec.paper, "summary": spec.summary, "source": spec.source,
         "implementation": spec.implementation, "variant_of": spec.variant_of, "broken": spec.broken,
         "erratum": spec.erratum,
         "parameters": {n: env.get(n) for n in spec.parameters},
@@ -555,14 +561,14 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     audits = {r["spec"]: r for item, r in done if item.kind == "audit" and item.target == "reference"}
     t0 = time.perf_counter()
     try:
-        out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue)
-    except Exception as exc:  # noqa: BLE001
+        out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue,
+                                             spec_ids=[s.id for s in plan_.specs])
+    except Exception as exc:
         out = [{"id": "errata", "verdict": "inconclusive", "measurement": f"errata failed: {type(exc).__name__}: {exc}",
                 "printed": None, "corrected": None}]
     if progress:
-        print(f"errata: " + ", ".join(f"{e['id']} {e['verdict']}" for e in out)
+        print("errata: " + ", ".join(f"{e['id']} {e['verdict']}" for e in out)
               + f" [{time.perf_counter() - t0:.1f}s]", file=sys.stderr, flush=True)
-    from .cli import jsonable
     return jsonable(out)
 
 

@@ -35,6 +35,8 @@ def register(subparsers) -> None:
     p.add_argument("--suite", choices=("quick", "full"), default="quick",
                    help="quick (default: small trial counts, specs with an implementation) or full")
     p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
+    p.add_argument("--paper", nargs="+", action="extend", metavar="NAME",
+                   help="only the specs of these papers (folders of spec/, see 'dptestbed specs')")
     _common(p)
     p.set_defaults(func=cmd_verify)
 
@@ -104,7 +106,7 @@ def _run(args, command: str, plan_) -> int:
         try:
             report.render(json.loads((out / "results.json").read_text(encoding="utf-8")), out,
                           plots=not args.no_plots)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     errors = report.render(document, out, plots=not args.no_plots)
@@ -137,7 +139,7 @@ def cmd_verify(args) -> int:
 
     catalogue = _catalogue(args)
     try:
-        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout)
+        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     return _run(args, "verify", plan_)

@@ -16,14 +16,22 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
 from dptestbed.audits import exact as ex
 from dptestbed.audits.stats import (
-    approx_predicted_eps_lower_bound, best_predicted, binomial_false_alarm_limit, bonferroni,
-    clopper_pearson, cp_lower, cp_upper, eps_lower_bound, predicted_eps_lower_bound,
+    approx_predicted_eps_lower_bound,
+    best_predicted,
+    binomial_false_alarm_limit,
+    bonferroni,
+    clopper_pearson,
+    cp_lower,
+    cp_upper,
+    eps_lower_bound,
+    predicted_eps_lower_bound,
 )
 
 # --------------------------------------------------------------------------- Clopper-Pearson

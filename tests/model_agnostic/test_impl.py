@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl import learners as L
+from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl.model_agnostic import online_query_release as oqr
 from dptestbed.impl.model_agnostic import soft_label as sl
 from dptestbed.impl.model_agnostic import sparse_vector as sv
