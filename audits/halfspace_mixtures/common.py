@@ -5,6 +5,7 @@ outside the privacy boundary)."""
 from __future__ import annotations
 
 import numpy as np
+
 from dptestbed.impl.halfspace_mixtures.family import halfspace_family
 from dptestbed.impl.halfspace_mixtures.learner import (
     Instance,

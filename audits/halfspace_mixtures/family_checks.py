@@ -10,6 +10,7 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
+
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.impl.halfspace_mixtures.family import affine_hull
 from dptestbed.impl.halfspace_mixtures.geometry import Setup, erm_mistakes

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.audits.theorems import Cell
 from dptestbed.impl.halfspace_mixtures.geometry import (

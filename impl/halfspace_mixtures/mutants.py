@@ -30,7 +30,7 @@ def _family_batch(build):
     return sampler
 
 
-def _axis_family(data):
+def axis_family(data):
     X = public_points(data)
     d = X.shape[1]
     aff = affine_hull(X)
@@ -39,10 +39,10 @@ def _axis_family(data):
     return build_family(X, np.eye(d)[::-1], aff)           # ... and axis-aligned defaults, last axis first
 
 
-@batched(_family_batch(_axis_family))
+@batched(_family_batch(axis_family))
 def family_axis_step5(data, *, rng=None):
     """Step 5 takes the last coordinate axis orthogonal to aff(S^), ignoring Aff (trap U1)."""
-    return _axis_family(data)
+    return axis_family(data)
 
 
 def _same_side_family(data):
@@ -101,7 +101,7 @@ def _learner(prepare_fn=prepare, choose=None):
     return mechanism
 
 
-def _strict(W, aff, X):
+def strict_inside(W, aff, X):
     X = np.asarray(X, float)
     if aff is None or W.shape[0] == 0:
         return np.zeros((W.shape[0], X.shape[0]), bool)
@@ -184,7 +184,7 @@ learner_constant_one = post_processed(_REF, lambda out, data, rng, params: np.fu
                                       "always the constant-1 hypothesis")
 learner_family_from_all_rows = _learner(_all_rows)
 learner_partition_by_label = _learner(_by_label)
-learner_strict_membership = _learner(lambda data: prepare(data, membership=_strict))
+learner_strict_membership = _learner(lambda data: prepare(data, membership=strict_inside))
 learner_aff_omitted = _learner(lambda data: prepare(data, membership=_no_aff))
 learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side))
 learner_score_private_only = _learner(_private_rows)

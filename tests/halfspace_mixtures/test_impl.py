@@ -6,6 +6,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from scipy import stats
+
 from dptestbed.impl.halfspace_mixtures.family import (
     affine_hull,
     family_size,
@@ -25,7 +27,6 @@ from dptestbed.impl.halfspace_mixtures.learner import (
     predict,
     prepare,
 )
-from scipy import stats
 
 N1 = {"X": np.array([[-1.0], [-2.0], [-3.0], [1.0], [2.0], [3.0], [6.0]]),
       "y": np.array([0, 0, 0, 1, 1, 1, 1]), "p": np.array([0, 0, 0, 1, 1, 1, 1])}

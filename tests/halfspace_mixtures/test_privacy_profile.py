@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from dptestbed.audits.exact import exact_epsilon
 from dptestbed.audits.pairs import stress_pairs
 from dptestbed.spec import load_catalogue
