@@ -15,13 +15,12 @@ import argparse
 import time
 
 import numpy as np
+from timing import batch_rate
 
 from dptestbed.audits.pairs import stress_pairs
 from dptestbed.audits.privacy import audit
-from dptestbed.impl.halfspace_mixtures.learner import prepare, ppm_halfspace_learner
+from dptestbed.impl.halfspace_mixtures.learner import ppm_halfspace_learner, prepare
 from dptestbed.spec import load_catalogue
-
-from timing import batch_rate
 
 
 def benchmark_data(n: int = 10_000, n_pub: int = 50, seed: int = 0) -> dict:
