@@ -220,7 +220,7 @@ for _d in (1, 2):
                title=f"d = {_d}: P[err(g^) - err^(g^) > sqrt(err^ 4k L/n) + 8k L/n + 2k/n] <= beta, k = d^2, "
                      "L = ln(n/beta)",
                instance=_L48_INSTANCE, predicate="failure: the realised g^ exceeds the bound at its own err^",
-               trials={"quick": 30 if _d == 1 else 8, "full": 400 if _d == 1 else 100},
+               trials={"quick": 20 if _d == 1 else 6, "full": 400 if _d == 1 else 100},
                params={"epsilon": EPS, "beta": 0.05, "d": _d},
                slack_definition="(1 - beta) quantile of err - err^ - bound (negative: the bound holds with room)",
                )(lambda ctx, _d=_d: _lemma48(ctx, _d, "ghat"))
@@ -228,7 +228,7 @@ for _d in (1, 2):
                title=f"d = {_d}: uniformly over G, P[sup_g err(g) - err^(g) - bound(err^(g)) > 0] <= beta, k = d^2 "
                      "as stated",
                instance=_L48_INSTANCE, predicate="failure: some g in G exceeds the bound at its own err^",
-               trials={"quick": 20 if _d == 1 else 3, "full": 300 if _d == 1 else 60},
+               trials={"quick": 10 if _d == 1 else 2, "full": 300 if _d == 1 else 60},
                params={"epsilon": EPS, "beta": 0.05, "d": _d},
                slack_definition="(1 - beta) quantile of the sup over G of err - err^ - bound",
                )(lambda ctx, _d=_d: _lemma48(ctx, _d, "uniform"))
@@ -236,7 +236,7 @@ for _d in (1, 2):
                title=f"d = {_d}: uniformly over G with k = d^2 + d (Aff's points) and side information "
                      "((d + 1) 2^d choices), derived variant of note 3.8",
                instance=_L48_INSTANCE, predicate="failure: some g in G exceeds the derived bound at its own err^",
-               trials={"quick": 20 if _d == 1 else 3, "full": 300 if _d == 1 else 60},
+               trials={"quick": 10 if _d == 1 else 2, "full": 300 if _d == 1 else 60},
                params={"epsilon": EPS, "beta": 0.05, "d": _d},
                slack_definition="(1 - beta) quantile of the sup over G of err - err^ - bound",
                )(lambda ctx, _d=_d: _lemma48(ctx, _d, "side-info"))
@@ -289,13 +289,13 @@ def _bound_check(ctx: Context, setup: Setup, n: int, quantity: str, d: int) -> t
             instance="epsilon = 0.9, beta = 0.05, n = 1499 (B_real(1499) = 0.09995); setup S1: public U(-1, 0), private "
                      "U(0, 1), mass 1/2 each, y = 1[x >= 0]; err exact; constant 1 errs 0.5; sweep n = 50 .. 1499",
             predicate="failure: err(g^; D~) > B_real(n)",
-            trials={"quick": 40, "full": 1000}, params={"epsilon": EPS, "beta": 0.05, "alpha": 0.1, "d": 1},
+            trials={"quick": 30, "full": 1000}, params={"epsilon": EPS, "beta": 0.05, "alpha": 0.1, "d": 1},
             controls=(C_PRIV, C_CONST),
             slack_definition="(1 - beta) quantile of err(g^) over B_real")
 def _thm49_d1(ctx: Context) -> dict:
     setup = Setup(d=1)
     out, _ = _bound_check(ctx, setup, 1499, "error_bound", 1)
-    runs = 20 if ctx.trials < 200 else 200
+    runs = 10 if ctx.trials < 200 else 200
     out["sweep"] = _sweep(ctx, setup, [50, 150, 500, 1499], runs, {"B_real (Theorem 4.9 chain)": "error_bound"},
                           "Theorem 4.9, d = 1: err(g^) against n beside the explicit bound", 1)
     return out
@@ -326,13 +326,13 @@ def _thm49_d2(ctx: Context) -> dict:
                      "bit follows the noisy label, OPT = 0.1); B_agn_hoeffding(3000) = 0.196, B_agn(3000) = 0.569 "
                      "(vacuous against constant 1, whose excess is 0.4); sweep n = 100 .. 3000",
             predicate="failure: err(g^; D~) - OPT > B_agn_hoeffding(n)",
-            trials={"quick": 12, "full": 300}, params={"epsilon": EPS, "beta": 0.05, "alpha": 0.2, "d": 1},
-            controls=(C_PRIV, C_CONST), seconds={"quick": 60.0, "full": 1800.0},
+            trials={"quick": 8, "full": 300}, params={"epsilon": EPS, "beta": 0.05, "alpha": 0.2, "d": 1},
+            seconds={"quick": 60.0, "full": 1800.0},
             slack_definition="(1 - beta) quantile of err(g^) - OPT over B_agn_hoeffding")
 def _thm410_d1(ctx: Context) -> dict:
     setup = Setup(d=1, eta=0.1)
     out, _ = _bound_check(ctx, setup, 3000, "error_bound_hoeffding", 1)
-    runs = 10 if ctx.trials < 100 else 100
+    runs = 6 if ctx.trials < 100 else 100
     out["sweep"] = _sweep(ctx, setup, [100, 300, 1000, 3000], runs,
                           {"B_agn_hoeffding (derived)": "error_bound_hoeffding", "B_agn (paper chain)": "error_bound",
                            "eq. (2) printed (no sqrt term)": "compression_printed",

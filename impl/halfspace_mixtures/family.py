@@ -70,7 +70,7 @@ def affine_hull(X_pub: np.ndarray) -> Aff | None:
         return None
     tol = RELATIVE_TOL * max(1.0, float(np.max(np.abs(X))))
     u = X[0].copy()
-    _, s, Vt = np.linalg.svd(X - u, full_matrices=True)
+    _, s, Vt = np.linalg.svd(X - u, full_matrices=False)
     k = int(np.sum(s > tol * max(1.0, np.sqrt(X.shape[0]))))
     return Aff(u=u, B=Vt[:k].copy(), tol=tol)
 
