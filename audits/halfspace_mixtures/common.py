@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dptestbed.impl.halfspace_mixtures.family import halfspace_family
+from dptestbed.impl.halfspace_mixtures.family import family_size, halfspace_family
 from dptestbed.impl.halfspace_mixtures.learner import (
     Instance,
     exact_law,
@@ -25,6 +25,18 @@ def data_rng(ctx) -> np.random.Generator:
 
 def public_part(data: dict) -> np.ndarray:
     return np.asarray(data["X"], float)[np.asarray(data["p"]) == 0]
+
+
+def valid_outputs(J: np.ndarray, X_pub: np.ndarray) -> np.ndarray:
+    """Which outputs encode a member of G: indices in [0, |C~_pub|), strictly increasing, -1
+    padding only at the end (all -1 = constant 1)."""
+    J = np.atleast_2d(np.asarray(J, np.int64))
+    M = family_size(*np.asarray(X_pub).shape)
+    used = J >= 0
+    ok = np.all((J >= -1) & (J < M), axis=1)
+    ok &= np.all(used[:, :-1] | ~used[:, 1:], axis=1)                  # no index after a -1
+    ok &= np.all((np.diff(J, axis=1) > 0) | ~used[:, 1:], axis=1)       # sorted, distinct
+    return ok
 
 
 def keys(J: np.ndarray, M: int) -> np.ndarray:

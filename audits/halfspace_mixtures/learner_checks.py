@@ -19,7 +19,7 @@ from dptestbed.impl.halfspace_mixtures.geometry import (
 )
 from dptestbed.impl.halfspace_mixtures.learner import predict
 
-from .common import IMPL, Law, data_rng, public_part
+from .common import IMPL, Law, data_rng, public_part, valid_outputs
 
 SPEC = "ppm_halfspace_learner"
 EPS = 0.9                      # inside the theorems' range (0, 1)
@@ -195,6 +195,10 @@ def _lemma48(ctx: Context, d: int, uniform: str) -> dict:
         X_pub = public_part(data)
         if uniform == "ghat":
             J = _outputs(ctx, data, 1, EPS)
+            if not valid_outputs(J, X_pub)[0]:                          # not a member of G: a failure
+                failures += 1
+                gaps.append(1.0)
+                continue
         else:
             J = Law(data, EPS).J
         err = population_error(setup, X_pub, J)
@@ -249,6 +253,8 @@ def _theorem_run(ctx: Context, setup: Setup, n: int, rng: np.random.Generator) -
     """err(g^; D~) - OPT for one fresh S ~ D^n (from ``rng``) and one draw of g^."""
     data = setup.sample(n, rng)
     J = _outputs(ctx, data, 1, EPS)
+    if not valid_outputs(J, public_part(data))[0]:                      # not a member of G: wrong everywhere
+        return 1.0 - setup.opt()
     return float(population_error(setup, public_part(data), J)[0]) - setup.opt()
 
 
