@@ -15,7 +15,6 @@ from .learner import (
     mistake_blocks,
     ppm_data,
     ppm_halfspace_learner,
-    predict,
     prepare,
     select,
 )
@@ -153,25 +152,20 @@ def _first_in_level(m, count, rng, eps):
     return first[rng.choice(levels.size, size=count, p=p / p.sum())]    # the bug: always the level's first J
 
 
-def _dedup_choose(data, count, rng, eps):
-    """Keeps one J per labelling pattern of S' (the first in canonical order), then Step 9."""
-    inst = prepare(data)
-    J, m = _enumerate(inst)
-    X, _, p = ppm_data(data)
-    patterns = predict(J, X[p == 0], X)
-    _, keep = np.unique(patterns, axis=0, return_index=True)           # the bug: classes depend on private x
-    logw = -eps * m[keep] / 2
-    w = np.exp(logw - logw.max())
-    return J[keep[rng.choice(keep.size, size=count, p=w / w.sum())]]
-
-
 def _dedup_sampler(data, n, *, rng, epsilon):
-    return _dedup_choose(data, int(n), rng, float(epsilon))
+    inst = prepare(data)
+    if inst.M == 0:
+        return np.full((int(n), inst.d), -1, np.int64)
+    B = np.concatenate([inst.pos, inst.neg], axis=1)
+    keep = np.sort(np.unique(B, axis=0, return_index=True)[1])         # the bug: classes depend on private x
+    inst.W, inst.pos, inst.neg = inst.W[keep], inst.pos[keep], inst.neg[keep]
+    J = select(inst, int(n), rng, float(epsilon))
+    return np.where(J >= 0, keep[np.maximum(J, 0)], -1)
 
 
 @batched(_dedup_sampler)
 def learner_dedup_by_pattern(data, *, rng, epsilon):
-    """G deduplicated by the labelling pattern on S' (one J per pattern) before Step 9."""
+    """C~_pub deduplicated by the members' labelling pattern on S' before G is formed (Step 8)."""
     return _dedup_sampler(data, 1, rng=rng, epsilon=epsilon)[0]
 
 
@@ -200,8 +194,9 @@ MUTANTS += (
            "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
     Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
            "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
-    Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "both",
-           "G deduplicated by the labelling pattern on S' before Step 9", killed_by=("privacy audit",)),
+    Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
+           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed",
+           killed_by=("privacy audit",)),
     Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
            "linear-space float32 weights, uniform over G when all underflow",
            killed_by=("privacy audit", f"{_PPM}/Claim 4.7/vs-erm-large-noise")),
