@@ -30,7 +30,7 @@ import numpy as np
 from ..contract import batched
 
 RELATIVE_TOL = 1e-9   # membership / rank tolerance, times the public scale max(1, max|X_pub|)
-_DIRECTIONS = np.random.default_rng(20200801).standard_normal((8, 8))  # fixed generic directions V_k
+GENERIC_DIRECTIONS = np.random.default_rng(20200801).standard_normal((8, 8))  # fixed generic directions V_k
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ def halfspace_family(data, *, rng=None) -> np.ndarray:
     """Algorithm 1: W (C_size, d + 1), supported halfspace and its opposite per subset of
     at most d public points (Steps 3-6); see the module docstring for the encoding."""
     X = public_points(data)
-    return build_family(X, _DIRECTIONS[:, :X.shape[1]], affine_hull(X))
+    return build_family(X, GENERIC_DIRECTIONS[:, :X.shape[1]], affine_hull(X))
 
 
 def build_family(X: np.ndarray, directions: np.ndarray, aff: Aff | None) -> np.ndarray:

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..contract import batched
 from ..mutant import Mutant, post_processed, with_params
-from .family import affine_hull, build_family, halfspace_family, public_points
+from .family import GENERIC_DIRECTIONS, affine_hull, build_family, halfspace_family, public_points
 from .learner import (
     Instance,
     decode,
@@ -133,6 +133,14 @@ def _by_label(data):
     return prepare(data, public=ppm_data(data)[1] == 0)                  # the bug: partition by y, not p
 
 
+def _direction_from_all_rows(data):
+    X = ppm_data(data)[0]
+    v = X.mean(axis=0)                                     # the bug: Step 5's "generic" direction from S'
+    v = v / np.linalg.norm(v) if np.linalg.norm(v) > 0 else GENERIC_DIRECTIONS[0, :X.shape[1]]
+    directions = np.r_[v[None, :], GENERIC_DIRECTIONS[:, :X.shape[1]]]
+    return prepare(data, family=lambda X_pub: build_family(X_pub, directions, affine_hull(X_pub)))
+
+
 def _all_rows(data):
     return prepare(data, public=np.ones(ppm_data(data)[0].shape[0], bool))   # the bug: private x's in C~_pub
 
@@ -178,6 +186,7 @@ learner_constant_one = post_processed(_REF, lambda out, data, rng, params: np.fu
                                       "always the constant-1 hypothesis")
 learner_family_from_all_rows = _learner(_all_rows)
 learner_partition_by_label = _learner(_by_label)
+learner_step5_direction_from_data = _learner(_direction_from_all_rows)
 learner_strict_membership = _learner(lambda data: prepare(data, membership=strict_inside))
 learner_aff_omitted = _learner(lambda data: prepare(data, membership=_no_aff))
 learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side))
@@ -192,6 +201,9 @@ MUTANTS += (
            "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2)", killed_by=("privacy audit",)),
     Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
            "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
+    Mutant(_PPM, "step5_direction_from_data", f"{_M}:learner_step5_direction_from_data", "privacy",
+           "Step 5's generic direction is the mean of all rows' x (private points steer the family)",
+           killed_by=("privacy audit",)),
     Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
            "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
     Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
