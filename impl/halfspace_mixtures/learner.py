@@ -42,9 +42,12 @@ class Instance:
     d: int
     W: np.ndarray            # C~_pub rows (M, d + 1)
     aff: Aff | None
-    pos: np.ndarray          # float32 (M, n1): x_i in h_a and Aff, rows with y_i = 1
-    neg: np.ndarray          # float32 (M, n0): same, rows with y_i = 0
+    pos: np.ndarray          # float32 (M, u1): distinct membership columns [x_i in h_a and Aff] of rows with y_i = 1
+    pos_w: np.ndarray        # float32 (u1,): how many rows share each column
+    neg: np.ndarray          # float32 (M, u0), neg_w (u0,): the same for the rows with y_i = 0
+    neg_w: np.ndarray
     n0: int                  # number of y = 0 rows (the mistakes of constant 1)
+    n: int                   # number of rows scored (all n rows of S')
 
     @property
     def M(self) -> int:
@@ -73,16 +76,31 @@ def ppm_data(data) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return X, y.astype(np.int64), p.astype(np.int64)
 
 
-def prepare(data, family=halfspace_family, public=None, membership=inside) -> Instance:
+def _distinct_columns(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Columns of the bool matrix B (M, k) without repeats, as float32, and their counts: rows of
+    S' with the same membership pattern and label contribute identically to every m(J)."""
+    M, k = B.shape
+    if M == 0 or k == 0:
+        return np.zeros((M, min(k, 1)), np.float32), np.full(min(k, 1), float(k), np.float32)
+    packed = np.ascontiguousarray(np.packbits(B, axis=0).T)
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    return B[:, first].astype(np.float32), counts.astype(np.float32)
+
+
+def prepare(data, family=halfspace_family, public=None, membership=inside, scored=None) -> Instance:
     """Steps 1-8: partition by the status bit, C~_pub and Aff from the public points, membership
-    of all n rows (``public``, ``membership``: other choices, for the mutants only)."""
+    of all n rows (``public``, ``membership``, ``scored``: other choices, for the mutants only)."""
     X, y, p = ppm_data(data)
     X_pub = X[p == 0] if public is None else X[public]
     W = family(X_pub)
     aff = affine_hull(X_pub) if X_pub.shape[0] else None
-    B = membership(W, aff, X)
-    return Instance(d=X.shape[1], W=W, aff=aff, pos=B[:, y == 1].astype(np.float32),
-                    neg=B[:, y == 0].astype(np.float32), n0=int(np.sum(y == 0)))
+    rows = np.ones(y.size, bool) if scored is None else scored
+    B = membership(W, aff, X[rows])
+    pos, pos_w = _distinct_columns(B[:, y[rows] == 1])
+    neg, neg_w = _distinct_columns(B[:, y[rows] == 0])
+    return Instance(d=X.shape[1], W=W, aff=aff, pos=pos, pos_w=pos_w, neg=neg, neg_w=neg_w,
+                    n0=int(np.sum(y[rows] == 0)), n=int(rows.sum()))
 
 
 def mistake_blocks(inst: Instance) -> Iterator[tuple[tuple, np.ndarray]]:
@@ -92,7 +110,7 @@ def mistake_blocks(inst: Instance) -> Iterator[tuple[tuple, np.ndarray]]:
     yield ("const",), np.array([n0], np.int64)                      # J = (): constant 1
     if M == 0:
         return
-    pos_in, neg_in = inst.pos.sum(axis=1), inst.neg.sum(axis=1)
+    pos_in, neg_in = inst.pos @ inst.pos_w, inst.neg @ inst.neg_w
     yield ("single",), np.rint(pos_in + n0 - neg_in).astype(np.int64)
     for j in range(2, inst.d + 1):
         for prefix in combinations(range(M), j - 2):
@@ -104,8 +122,8 @@ def mistake_blocks(inst: Instance) -> Iterator[tuple[tuple, np.ndarray]]:
             rows = max(1, BLOCK_ELEMENTS // max(1, M))
             for a0 in range(0, P.shape[0] - 1, rows):
                 a1 = min(a0 + rows, P.shape[0] - 1)
-                pp = P[a0:a1] @ P.T
-                nn = N[a0:a1] @ N.T
+                pp = (P[a0:a1] * inst.pos_w) @ P.T
+                nn = (N[a0:a1] * inst.neg_w) @ N.T
                 m = np.rint(pp + n0 - nn).astype(np.int64)
                 upper = np.arange(P.shape[0])[None, :] > np.arange(a0, a1)[:, None]
                 yield ("pairs", prefix, start + a0, start + a1, start), m[upper]
@@ -138,10 +156,9 @@ def encode(Js: list[tuple], d: int) -> np.ndarray:
 
 def histogram(inst: Instance) -> np.ndarray:
     """Pass 1: c_m = #{J in G : m(J) = m}, m = 0..n."""
-    n = inst.pos.shape[1] + inst.neg.shape[1]
-    c = np.zeros(n + 1, np.int64)
+    c = np.zeros(inst.n + 1, np.int64)
     for _, m in mistake_blocks(inst):
-        c += np.bincount(m, minlength=n + 1)
+        c += np.bincount(m, minlength=inst.n + 1)
     return c
 
 

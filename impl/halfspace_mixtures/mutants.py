@@ -121,12 +121,7 @@ def _one_side(X_pub):
 
 
 def _private_rows(data):
-    inst = prepare(data)
-    _, y, p = ppm_data(data)
-    inst.pos = inst.pos[:, p[y == 1] == 1]                                # the bug: public rows not scored
-    inst.neg = inst.neg[:, p[y == 0] == 1]
-    inst.n0 = int(np.sum((y == 0) & (p == 1)))
-    return inst
+    return prepare(data, scored=ppm_data(data)[2] == 1)                  # the bug: public rows not scored
 
 
 def _by_label(data):
