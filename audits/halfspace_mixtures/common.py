@@ -76,10 +76,9 @@ class Law:
         return float(np.exp(self.logp[self.m <= level]).sum())
 
 
-def min_mistakes(W: np.ndarray, X_pub: np.ndarray, data: dict) -> int:
-    """min over G built from the family W (reference Aff and membership) of m(g) on data."""
-    inst = prepare(data, family=lambda _: W)
-    return int(min(m.min() for _, m in mistake_blocks(inst)))
+def min_mistakes(data: dict, **choices) -> int:
+    """min over G of m(g) on data (``choices``: the family or membership to use, see prepare)."""
+    return int(min(m.min() for _, m in mistake_blocks(prepare(data, **choices))))
 
 
 def halfspace_mistakes(w: np.ndarray, w0: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -17,10 +17,10 @@ import numpy as np
 
 from dptestbed.audits.errata import erratum
 from dptestbed.impl.halfspace_mixtures.geometry import Setup, erm_mistakes, population_error
-from dptestbed.impl.halfspace_mixtures.learner import mistake_blocks, prepare
 from dptestbed.impl.halfspace_mixtures.mutants import axis_family, strict_inside
 
-from .common import Law, public_part
+from .common import Law, min_mistakes, public_part
+from .learner_checks import compression_bound, side_info_bound
 
 PPM, FAMILY = "ppm_halfspace_learner", "halfspace_family"
 
@@ -42,11 +42,11 @@ def e1_eq2(ctx) -> dict:
     rng = np.random.default_rng(ctx.seed + 1)
     runs = 1 if ctx.suite == "quick" else 5
     L = math.log(4 * n / beta)
-    printed = 8 * d * d * L / n + 2 * d * d / n
+    printed = compression_bound(0.0, n, d * d, L)          # eq. (2) as printed: no sqrt term
     exceed, worst, corrected_exceed = [], [], []
     for _ in range(runs):
         err, err_hat = _uniform_deviation(setup, n, rng)
-        corrected = np.sqrt(err_hat * 4 * d * d * L / n) + printed
+        corrected = compression_bound(err_hat, n, d * d, L)
         gap = np.abs(err - err_hat)
         exceed.append(int(np.sum(gap > printed)))
         corrected_exceed.append(int(np.sum(gap > corrected)))
@@ -66,13 +66,6 @@ def e1_eq2(ctx) -> dict:
                         "exceed_corrected": corrected_exceed, "G_size": int(size), "n": n}}
 
 
-def _side_info(err_hat, n, d, beta):
-    k = d * d + d
-    lam = k * math.log(n) + math.log((d + 1) * 2 ** d / beta)
-    lv = err_hat * n / (n - k)
-    return lv - err_hat + np.sqrt(2 * lv * lam / (n - k)) + 4 * lam / (n - k)
-
-
 @erratum("001-E2", kind="proof", involves=(PPM,))
 def e2_compression_size(ctx) -> dict:
     """k = d^2 against k = d^2 + d with side information, both uniformly over G (slack)."""
@@ -82,8 +75,8 @@ def e2_compression_size(ctx) -> dict:
         err, err_hat = _uniform_deviation(setup, n, rng)
         beta = 0.05
         L = math.log(n / beta)
-        stated = np.sqrt(err_hat * 4 * d * d * L / n) + 8 * d * d * L / n + 2 * d * d / n
-        rigorous = _side_info(err_hat, n, d, beta)
+        stated = compression_bound(err_hat, n, d * d, L)
+        rigorous = side_info_bound(err_hat, n, d, beta)
         over = err - err_hat
         rows.append({"d": d, "n": n, "G_size": int(err.size), "max_gap": float(over.max()),
                      "min_slack_stated": float((stated - over).min()), "min_slack_side_info": float((rigorous - over).min()),
@@ -100,10 +93,6 @@ def e2_compression_size(ctx) -> dict:
             "details": {"rows": rows}}
 
 
-def _min_over_g(data: dict, **prepare_args) -> int:
-    return int(min(m.min() for _, m in mistake_blocks(prepare(data, **prepare_args))))
-
-
 @erratum("001-E3", kind="utility", involves=(FAMILY,))
 def e3_step5(ctx) -> dict:
     """Trap U1 (note 001 section 6): collinear public points, all data on their line."""
@@ -113,8 +102,8 @@ def e3_step5(ctx) -> dict:
     y = np.r_[np.zeros(5, np.int64), np.ones(8, np.int64)]
     data = {"X": X, "y": y, "p": y.copy()}
     n = y.size
-    generic = _min_over_g(data)
-    axis = _min_over_g(data, family=axis_family)
+    generic = min_mistakes(data)
+    axis = min_mistakes(data, family=axis_family)
     erm = erm_mistakes(X, y)
     verdict = "confirmed" if axis > erm and generic <= erm else "refuted"
     return {"verdict": verdict,
@@ -142,9 +131,9 @@ def e4_membership(ctx) -> dict:
         X = rng.uniform(-1, 1, (16, 2))
         y = (X @ [1.0, 0.7] >= 0.1).astype(np.int64)
         data = {"X": X * [1e3, 1e-3] + 5e3, "y": y, "p": y.copy()}
-        counts["tolerance"] += _min_over_g(data) > 0
-        counts["exact >="] += _min_over_g(data, membership=_exact_ge) > 0
-        counts["strict >"] += _min_over_g(data, membership=strict_inside) > 0
+        counts["tolerance"] += min_mistakes(data) > 0
+        counts["exact >="] += min_mistakes(data, membership=_exact_ge) > 0
+        counts["strict >"] += min_mistakes(data, membership=strict_inside) > 0
     verdict = "confirmed" if counts["strict >"] > 0 and counts["tolerance"] == 0 else "refuted"
     return {"verdict": verdict,
             "measurement": "30 realizable d = 2 instances scaled by (10^3, 10^-3) and offset by 5 10^3: Lemma 4.5 fails "

@@ -178,7 +178,8 @@ def _lemma45(ctx: Context) -> dict:
             cases += 1
             X, y = data["X"], data["y"]
             X_pub = public_part(data)
-            best_g = min_mistakes(_family(ctx, X_pub), X_pub, data)
+            W = _family(ctx, X_pub)
+            best_g = min_mistakes(data, family=lambda _, W=W: W)
             w, w0 = random_halfspaces(X, 20, ctx.rng)
             comparators = {"random": int(halfspace_mistakes(w, w0, X, y).min())}
             if target is not None:

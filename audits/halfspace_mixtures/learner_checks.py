@@ -167,12 +167,12 @@ def _claim47_d2(ctx: Context) -> dict:
 # =========================================================================== Lemma 4.8
 
 
-def _compression(err_hat, n: int, k: float, log_term: float):
+def compression_bound(err_hat, n: int, k: float, log_term: float):
     """Lemma 4.8's bound sqrt(err^ 4k L/n) + 8k L/n + 2k/n with L = ``log_term``."""
     return np.sqrt(np.maximum(err_hat, 0) * 4 * k * log_term / n) + 8 * k * log_term / n + 2 * k / n
 
 
-def _side_info_bound(err_hat, n: int, d: int, beta: float):
+def side_info_bound(err_hat, n: int, d: int, beta: float):
     """Note 3.8's conservative variant (derived, SSBD14 Lemma 30.1 + union bound): k = d^2 + d,
     Lambda = k ln n + ln((d + 1) 2^d / beta); L_V <= err^ n/(n - k)."""
     k = d * d + d
@@ -204,9 +204,9 @@ def _lemma48(ctx: Context, d: int, uniform: str) -> dict:
         err = population_error(setup, X_pub, J)
         err_hat = (predict(J, X_pub, data["X"]) != data["y"][None, :]).mean(axis=1)
         if uniform == "side-info":
-            bound = _side_info_bound(err_hat, n, d, beta)
+            bound = side_info_bound(err_hat, n, d, beta)
         else:
-            bound = _compression(err_hat, n, d * d, log_term)
+            bound = compression_bound(err_hat, n, d * d, log_term)
         gap = float(np.max(err - err_hat - bound))
         gaps.append(gap)
         failures += gap > 0
@@ -279,14 +279,14 @@ def _sweep(ctx: Context, setup: Setup, ns, runs: int, bounds: dict, title: str, 
     return sweep
 
 
-def _bound_check(ctx: Context, setup: Setup, n: int, quantity: str, d: int) -> tuple[dict, float]:
+def _bound_check(ctx: Context, setup: Setup, n: int, quantity: str, d: int) -> dict:
     env = ctx.bind(n=n, d=d)
     bound, beta = float(env[quantity]), float(env["failure_probability"])
     rng = data_rng(ctx)
     e = np.array([_theorem_run(ctx, setup, n, rng) for _ in range(ctx.trials)])
     q = float(np.quantile(e, 1 - beta))
     return {"failures": int(np.sum(e > bound)), "trials": ctx.trials, "beta": beta, "error_quantile": q,
-            "error_bound": bound, "slack": q / bound}, bound
+            "error_bound": bound, "slack": q / bound}
 
 
 @experiment(SPEC, "Theorem 4.9", "realizable-d1", "bound",
@@ -300,7 +300,7 @@ def _bound_check(ctx: Context, setup: Setup, n: int, quantity: str, d: int) -> t
             slack_definition="(1 - beta) quantile of err(g^) over B_real")
 def _thm49_d1(ctx: Context) -> dict:
     setup = Setup(d=1)
-    out, _ = _bound_check(ctx, setup, 1499, "error_bound", 1)
+    out = _bound_check(ctx, setup, 1499, "error_bound", 1)
     runs = 10 if ctx.trials < 200 else 200
     out["sweep"] = _sweep(ctx, setup, [50, 150, 500, 1499], runs, {"B_real (Theorem 4.9 chain)": "error_bound"},
                           "Theorem 4.9, d = 1: err(g^) against n beside the explicit bound", 1)
@@ -318,7 +318,7 @@ def _thm49_d1(ctx: Context) -> dict:
             seconds={"quick": 60.0, "full": 1800.0},
             slack_definition="(1 - beta) quantile of err(g^) over B_real")
 def _thm49_d2(ctx: Context) -> dict:
-    out, _ = _bound_check(ctx, Setup(d=2, b=B_SMALL_MASS), 2895, "error_bound", 2)
+    out = _bound_check(ctx, Setup(d=2, b=B_SMALL_MASS), 2895, "error_bound", 2)
     return out
 
 
@@ -337,7 +337,7 @@ def _thm49_d2(ctx: Context) -> dict:
             slack_definition="(1 - beta) quantile of err(g^) - OPT over B_agn_hoeffding")
 def _thm410_d1(ctx: Context) -> dict:
     setup = Setup(d=1, eta=0.1)
-    out, _ = _bound_check(ctx, setup, 3000, "error_bound_hoeffding", 1)
+    out = _bound_check(ctx, setup, 3000, "error_bound_hoeffding", 1)
     runs = 6 if ctx.trials < 100 else 100
     out["sweep"] = _sweep(ctx, setup, [100, 300, 1000, 3000], runs,
                           {"B_agn_hoeffding (derived)": "error_bound_hoeffding", "B_agn (paper chain)": "error_bound",
