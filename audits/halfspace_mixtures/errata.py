@@ -33,7 +33,7 @@ def _uniform_deviation(setup: Setup, n: int, rng: np.random.Generator) -> tuple[
     return population_error(setup, X_pub, law.J), law.m / n
 
 
-@erratum("001-E1", kind="proof", involves=(PPM,))
+@erratum("001-E1", kind="proof", printed=PPM)
 def e1_eq2(ctx) -> dict:
     """Eq. (2) printed: |err - err^| <= 8 d^2 L/n + 2 d^2/n, L = ln(4n/beta); Lemma 4.8 has
     sqrt(err^ 4 d^2 L/n) on top. Decided by one realised sample where members of G (the class
@@ -93,7 +93,7 @@ def e2_compression_size(ctx) -> dict:
             "details": {"rows": rows}}
 
 
-@erratum("001-E3", kind="utility", involves=(FAMILY,))
+@erratum("001-E3", kind="utility", printed=FAMILY)
 def e3_step5(ctx) -> dict:
     """Trap U1 (note 001 section 6): collinear public points, all data on their line."""
     t_pub = -np.linspace(0.1, 1.0, 5)
