@@ -169,13 +169,20 @@ def level_log_law(c: np.ndarray, epsilon: float) -> np.ndarray:
     return logw - logsumexp(logw)
 
 
-def select(inst: Instance, count: int, rng: np.random.Generator, epsilon: float) -> np.ndarray:
+def level_law(hist: np.ndarray, epsilon: float) -> np.ndarray:
+    """P[m(g^) = m] (float64, from the log-space law)."""
+    return np.exp(level_log_law(hist, epsilon))
+
+
+def select(inst: Instance, count: int, rng: np.random.Generator, epsilon: float, law=level_law,
+           uniform_within: bool = True) -> np.ndarray:
     """Step 9 for ``count`` independent draws: m* with probability c_m exp(-epsilon m/2)/Z
-    (pass 1), then J uniform among the c_m* sets of that level (pass 2); int64 (count, d)."""
+    (pass 1), then J uniform among the c_m* sets of that level (pass 2); int64 (count, d).
+    (``law``, ``uniform_within``: other choices, for the mutants only.)"""
     hist = histogram(inst)
-    law = np.exp(level_log_law(hist, epsilon))
-    levels = rng.choice(hist.size, size=count, p=law / law.sum())
-    ranks = np.floor(rng.random(count) * hist[levels]).astype(np.int64)
+    p = law(hist, epsilon)
+    levels = rng.choice(hist.size, size=count, p=p / p.sum())
+    ranks = np.floor(rng.random(count) * hist[levels]).astype(np.int64) if uniform_within else np.zeros(count, np.int64)
     out = np.full((count, inst.d), -1, np.int64)
     seen = np.zeros(hist.size, np.int64)
     pending = np.arange(count)

@@ -9,10 +9,6 @@ from ..contract import batched
 from ..mutant import Mutant, post_processed, with_params
 from .family import GENERIC_DIRECTIONS, affine_hull, build_family, halfspace_family, public_points
 from .learner import (
-    Instance,
-    decode,
-    encode,
-    mistake_blocks,
     ppm_data,
     ppm_halfspace_learner,
     prepare,
@@ -72,26 +68,15 @@ MUTANTS = (
 # --------------------------------------------------------------------------- ppm_halfspace_learner
 
 
-def _enumerate(inst: Instance) -> tuple[np.ndarray, np.ndarray]:
-    """(J (|G|, d), m (|G|,)) over G in canonical order (mutants materialise G)."""
-    blocks = list(mistake_blocks(inst))
-    Js = [J for key, m in blocks for J in decode(key, np.arange(m.size), inst.M)]
-    return encode(Js, inst.d), np.concatenate([m for _, m in blocks])
-
-
-def _learner(prepare_fn=prepare, choose=None):
-    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 is ``choose(J, m, count,
-    rng, epsilon)`` (default: the reference's exact two-pass sampler)."""
+def _learner(prepare_fn=prepare, **step9):
+    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 the reference's two-pass
+    sampler with ``step9`` (select's mutant hooks)."""
 
     def sampler(data, n, *, rng, epsilon):
-        eps = float(epsilon)
         inst = prepare_fn(data)
         if inst.M == 0:
             return np.full((int(n), inst.d), -1, np.int64)
-        if choose is None:
-            return select(inst, int(n), rng, eps)
-        J, m = _enumerate(inst)
-        return J[choose(m, int(n), rng, eps)]
+        return select(inst, int(n), rng, float(epsilon), **step9)
 
     @batched(sampler)
     def mechanism(data, *, rng, epsilon):
@@ -140,27 +125,26 @@ def _all_rows(data):
     return prepare(data, public=np.ones(ppm_data(data)[0].shape[0], bool))   # the bug: private x's in C~_pub
 
 
-def _float32(m, count, rng, eps):
-    w = np.exp(np.float32(-eps / 2) * m.astype(np.float32))              # the bug: linear-space float32
-    if w.sum() == 0:
+def _float32_law(hist, eps):
+    """Level law with linear-space float32 weights c_m exp(-eps m/2) (uniform over G when they
+    all underflow): the same law as float32 weights per hypothesis, which depend on m only."""
+    w = np.exp(np.float32(-eps / 2) * np.arange(hist.size, dtype=np.float32))   # the bug: float32, linear
+    if np.sum(w[hist > 0]) == 0:
         w = np.ones_like(w)                                              # ... with a "safe" uniform fallback
-    p = w.astype(float)
-    return rng.choice(m.size, size=count, p=p / p.sum())
+    return hist * w.astype(float)
 
 
-def _first_in_level(m, count, rng, eps):
-    levels, first, c = np.unique(m, return_index=True, return_counts=True)
-    logw = np.log(c) - eps * levels / 2
-    p = np.exp(logw - logw.max())
-    return first[rng.choice(levels.size, size=count, p=p / p.sum())]    # the bug: always the level's first J
+def _distinct_rows(B: np.ndarray) -> np.ndarray:
+    packed = np.ascontiguousarray(np.packbits(B > 0, axis=1))
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    return np.sort(np.unique(keys, return_index=True)[1])
 
 
 def _dedup_sampler(data, n, *, rng, epsilon):
     inst = prepare(data)
     if inst.M == 0:
         return np.full((int(n), inst.d), -1, np.int64)
-    B = np.concatenate([inst.pos, inst.neg], axis=1)
-    keep = np.sort(np.unique(B, axis=0, return_index=True)[1])         # the bug: classes depend on private x
+    keep = _distinct_rows(np.concatenate([inst.pos, inst.neg], axis=1))  # the bug: classes depend on private x
     inst.W, inst.pos, inst.neg = inst.W[keep], inst.pos[keep], inst.neg[keep]
     J = select(inst, int(n), rng, float(epsilon))
     return np.where(J >= 0, keep[np.maximum(J, 0)], -1)
@@ -186,8 +170,8 @@ learner_strict_membership = _learner(lambda data: prepare(data, membership=stric
 learner_aff_omitted = _learner(lambda data: prepare(data, membership=_no_aff))
 learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side))
 learner_score_private_only = _learner(_private_rows)
-learner_float32_weights = _learner(choose=_float32)
-learner_first_in_level = _learner(choose=_first_in_level)
+learner_float32_weights = _learner(law=_float32_law)
+learner_first_in_level = _learner(uniform_within=False)                  # the bug: always the level's first J
 
 _PPM = "ppm_halfspace_learner"
 _L46 = f"{_PPM}/Lemma 4.6/exact-law"
