@@ -1,0 +1,208 @@
+"""Implementation mutants of seed 001's references: each is the reference with ONE realistic bug
+(see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..contract import batched
+from ..mutant import Mutant, post_processed, with_params
+from .family import GENERIC_DIRECTIONS, affine_hull, build_family, halfspace_family, public_points
+from .learner import (
+    ppm_data,
+    ppm_halfspace_learner,
+    prepare,
+    select,
+)
+
+# --------------------------------------------------------------------------- halfspace_family
+
+
+def _family_batch(build):
+    def sampler(data, n, *, rng=None):
+        W = build(data)
+        return np.broadcast_to(W, (int(n),) + W.shape).copy()
+    return sampler
+
+
+def axis_family(data):
+    X = public_points(data)
+    d = X.shape[1]
+    aff = affine_hull(X)
+    if aff is not None:                                     # the bug: Aff ignored when choosing normals
+        aff = type(aff)(u=aff.u, B=np.eye(d), tol=aff.tol)
+    return build_family(X, np.eye(d)[::-1], aff)           # ... and axis-aligned defaults, last axis first
+
+
+@batched(_family_batch(axis_family))
+def family_axis_step5(data, *, rng=None):
+    """Step 5 takes the last coordinate axis orthogonal to aff(S^), ignoring Aff (trap U1)."""
+    return axis_family(data)
+
+
+def _same_side_family(data):
+    W = halfspace_family(data)
+    W[1::2] = W[0::2]                                       # the bug: h_- = h instead of its opposite
+    return W
+
+
+@batched(_family_batch(_same_side_family))
+def family_opposite_not_negated(data, *, rng=None):
+    """Step 6 adds the supported halfspace twice instead of h and its opposite h_-."""
+    return _same_side_family(data)
+
+
+_M = "dptestbed.impl.halfspace_mixtures.mutants"
+_FAM = "halfspace_family"
+
+MUTANTS = (
+    Mutant(_FAM, "axis_step5", f"{_M}:family_axis_step5", "utility",
+           "Step 5 uses axis-aligned normals chosen in R^d, not inside Aff (collinear public points get their own line)",
+           killed_by=(f"{_FAM}/Lemma 4.5/helly-zero-tolerance",)),
+    Mutant(_FAM, "opposite_not_negated", f"{_M}:family_opposite_not_negated", "utility",
+           "Step 6 adds h twice instead of h and its opposite",
+           killed_by=(f"{_FAM}/Section 4 (size of W and C~_pub)/counts-and-support", f"{_FAM}/Lemma 4.5/helly-zero-tolerance")),
+)
+
+
+# --------------------------------------------------------------------------- ppm_halfspace_learner
+
+
+def _learner(prepare_fn=prepare, **step9):
+    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 the reference's two-pass
+    sampler with ``step9`` (select's mutant hooks)."""
+
+    def sampler(data, n, *, rng, epsilon):
+        inst = prepare_fn(data)
+        if inst.M == 0:
+            return np.full((int(n), inst.d), -1, np.int64)
+        return select(inst, int(n), rng, float(epsilon), **step9)
+
+    @batched(sampler)
+    def mechanism(data, *, rng, epsilon):
+        return sampler(data, 1, rng=rng, epsilon=epsilon)[0]
+
+    return mechanism
+
+
+def strict_inside(W, aff, X):
+    X = np.asarray(X, float)
+    if aff is None or W.shape[0] == 0:
+        return np.zeros((W.shape[0], X.shape[0]), bool)
+    return (W[:, :-1] @ X.T > W[:, -1:]) & aff.contains(X)[None, :]     # the bug: strict, no tolerance
+
+
+def _no_aff(W, aff, X):
+    X = np.asarray(X, float)
+    if aff is None or W.shape[0] == 0:
+        return np.zeros((W.shape[0], X.shape[0]), bool)
+    return W[:, :-1] @ X.T >= W[:, -1:] - aff.tol                        # the bug: "and x in Aff" dropped
+
+
+def _one_side(X_pub):
+    W = halfspace_family(X_pub)
+    W[1::2] = W[0::2]                       # the bug: h_- never added (duplicates keep |G| and the indices)
+    return W
+
+
+def _private_rows(data):
+    return prepare(data, scored=ppm_data(data)[2] == 1)                  # the bug: public rows not scored
+
+
+def _by_label(data):
+    return prepare(data, public=ppm_data(data)[1] == 0)                  # the bug: partition by y, not p
+
+
+def _direction_from_all_rows(data):
+    X = ppm_data(data)[0]
+    v = X.mean(axis=0)                                     # the bug: Step 5's "generic" direction from S'
+    v = v / np.linalg.norm(v) if np.linalg.norm(v) > 0 else GENERIC_DIRECTIONS[0, :X.shape[1]]
+    directions = np.r_[v[None, :], GENERIC_DIRECTIONS[:, :X.shape[1]]]
+    return prepare(data, family=lambda X_pub: build_family(X_pub, directions, affine_hull(X_pub)))
+
+
+def _all_rows(data):
+    return prepare(data, public=np.ones(ppm_data(data)[0].shape[0], bool))   # the bug: private x's in C~_pub
+
+
+def _float32_law(hist, eps):
+    """Level law with linear-space float32 weights c_m exp(-eps m/2) (uniform over G when they
+    all underflow): the same law as float32 weights per hypothesis, which depend on m only."""
+    w = np.exp(np.float32(-eps / 2) * np.arange(hist.size, dtype=np.float32))   # the bug: float32, linear
+    if np.sum(w[hist > 0]) == 0:
+        w = np.ones_like(w)                                              # ... with a "safe" uniform fallback
+    return hist * w.astype(float)
+
+
+def _distinct_rows(B: np.ndarray) -> np.ndarray:
+    packed = np.ascontiguousarray(np.packbits(B > 0, axis=1))
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    return np.sort(np.unique(keys, return_index=True)[1])
+
+
+def _dedup_sampler(data, n, *, rng, epsilon):
+    inst = prepare(data)
+    if inst.M == 0:
+        return np.full((int(n), inst.d), -1, np.int64)
+    keep = _distinct_rows(np.concatenate([inst.pos, inst.neg], axis=1))  # the bug: classes depend on private x
+    inst.W, inst.pos, inst.neg = inst.W[keep], inst.pos[keep], inst.neg[keep]
+    J = select(inst, int(n), rng, float(epsilon))
+    return np.where(J >= 0, keep[np.maximum(J, 0)], -1)
+
+
+@batched(_dedup_sampler)
+def learner_dedup_by_pattern(data, *, rng, epsilon):
+    """C~_pub deduplicated by the members' labelling pattern on S' before G is formed (Step 8)."""
+    return _dedup_sampler(data, 1, rng=rng, epsilon=epsilon)[0]
+
+
+_REF = ppm_halfspace_learner
+learner_exponent_full = with_params(_REF, lambda p: {**p, "epsilon": 2 * p["epsilon"]},
+                                    "Step 9 with weights exp(-epsilon m) (the factor 1/2 dropped)")
+learner_temperature_eighth = with_params(_REF, lambda p: {**p, "epsilon": p["epsilon"] / 8},
+                                         "Step 9 with weights exp(-epsilon m/16) (epsilon/8 in the exponent)")
+learner_constant_one = post_processed(_REF, lambda out, data, rng, params: np.full_like(out, -1),
+                                      "always the constant-1 hypothesis")
+learner_family_from_all_rows = _learner(_all_rows)
+learner_partition_by_label = _learner(_by_label)
+learner_step5_direction_from_data = _learner(_direction_from_all_rows)
+learner_strict_membership = _learner(lambda data: prepare(data, membership=strict_inside))
+learner_aff_omitted = _learner(lambda data: prepare(data, membership=_no_aff))
+learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side))
+learner_score_private_only = _learner(_private_rows)
+learner_float32_weights = _learner(law=_float32_law)
+learner_first_in_level = _learner(uniform_within=False)                  # the bug: always the level's first J
+
+_PPM = "ppm_halfspace_learner"
+_L46 = f"{_PPM}/Lemma 4.6/exact-law"
+MUTANTS += (
+    Mutant(_PPM, "exponent_full", f"{_M}:learner_exponent_full", "privacy",
+           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2)", killed_by=("privacy audit",)),
+    Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
+           "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
+    Mutant(_PPM, "step5_direction_from_data", f"{_M}:learner_step5_direction_from_data", "privacy",
+           "Step 5's generic direction is the mean of all rows' x (private points steer the family)",
+           killed_by=("privacy audit",)),
+    Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
+           "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
+    Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
+           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed",
+           killed_by=("privacy audit",)),
+    Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
+           "linear-space float32 weights, uniform over G when all underflow",
+           killed_by=("privacy audit", f"{_PPM}/Claim 4.7/vs-erm-large-noise")),
+    Mutant(_PPM, "temperature_eighth", f"{_M}:learner_temperature_eighth", "utility",
+           "Step 9 weights exp(-epsilon m/16)", killed_by=(f"{_PPM}/Lemma 4.6/em-gap",)),
+    Mutant(_PPM, "constant_one", f"{_M}:learner_constant_one", "utility", "always outputs constant 1",
+           killed_by=(f"{_PPM}/Lemma 4.6/em-gap", f"{_PPM}/Theorem 4.9/realizable-d1")),
+    Mutant(_PPM, "strict_membership", f"{_M}:learner_strict_membership", "utility",
+           "strict w.x > w_0 membership without tolerance in the score (trap U2)", killed_by=(_L46,)),
+    Mutant(_PPM, "aff_omitted", f"{_M}:learner_aff_omitted", "utility",
+           "membership ignores Aff (degenerate public support, trap U4)", killed_by=(_L46,)),
+    Mutant(_PPM, "opposite_missing", f"{_M}:learner_opposite_missing", "utility",
+           "G built from one side of each hyperplane (h_- missing)", killed_by=(_L46,)),
+    Mutant(_PPM, "score_private_only", f"{_M}:learner_score_private_only", "utility",
+           "m(g) counted on the private rows only (trap U5)", killed_by=(f"{_PPM}/Theorem 4.9/realizable-d1",)),
+    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "utility",
+           "J is the first set of the drawn mistake level, not uniform within it", killed_by=(_L46,)),
+)

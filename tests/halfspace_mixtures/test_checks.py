@@ -1,0 +1,53 @@
+"""Seed 001's checks: the deterministic ones against the reference and their controls, and the
+mutant declarations (every mutant names checks that exist)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dptestbed.audits.discovery import load_mutants
+from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.theorems import apply_multiple_testing
+from dptestbed.spec import load_catalogue
+
+CATALOGUE = load_catalogue()
+REGISTRY = load_registry()
+MUT = "dptestbed.impl.halfspace_mixtures.mutants"
+
+
+def _verdict(spec_id: str, ref: str, name: str, implementation: str) -> str:
+    spec = CATALOGUE[spec_id]
+    exp = next(e for e in REGISTRY[(spec_id, ref)] if e.name == name)
+    result = run_check(spec, exp, implementation, seed=3)
+    apply_multiple_testing([result])
+    assert result["error"] is None, result["error"]
+    return result["verdict"]
+
+
+@pytest.mark.parametrize("ref,name,mutant", [
+    ("Section 4 (size of W and C~_pub)", "counts-and-support", "family_opposite_not_negated"),
+    ("Lemma 4.5", "helly-zero-tolerance", "family_axis_step5"),
+    ("Observation 4.2", "hull-misses-erm", "family_axis_step5"),
+])
+def test_family_properties(ref, name, mutant):
+    reference = CATALOGUE["halfspace_family"].implementation
+    assert _verdict("halfspace_family", ref, name, reference) == "consistent"
+    assert _verdict("halfspace_family", ref, name, f"{MUT}:{mutant}") == "violated"
+
+
+def test_exact_law_calibration_kills_first_in_level():
+    spec = "ppm_halfspace_learner"
+    assert _verdict(spec, "Lemma 4.6", "exact-law", CATALOGUE[spec].implementation) == "consistent"
+    assert _verdict(spec, "Lemma 4.6", "exact-law", f"{MUT}:learner_first_in_level") == "violated"
+
+
+def test_mutant_declarations_name_existing_checks():
+    ids = {e.id for entries in REGISTRY.values() for e in entries}
+    mutants = [m for m in load_mutants() if m.implementation.startswith(MUT)]
+    assert len(mutants) == 15
+    for m in mutants:
+        assert m.killed_by, m.id
+        for check in m.killed_by:
+            assert check == "privacy audit" or check in ids, (m.id, check)
+        if m.breaks in ("privacy", "both"):
+            assert "privacy audit" in m.killed_by, m.id
