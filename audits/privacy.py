@@ -55,7 +55,7 @@ Reproducibility: one seed per audit; every (round, pair, side, split) draws from
 ``SeedSequence(seed, spawn_key=(round, pair, side, split))``.
 
 Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, ``claim``
-{epsilon, delta}, ``epsilon_lower_bound`` (max over carried candidates, clamped at 0; null
+{epsilon, delta}, ``epsilon_lower_bound`` (of the carried candidate furthest above its pair's claim, clamped at 0; null
 for an implementation error), ``exact_epsilon`` (exact loss, at the claimed delta, of the
 *spec's* mechanism on the pair the bound was measured on; null when unknown),
 ``exact_epsilon_max`` (over the pairs tried), ``exact_exceeds_claim``, ``tightness``
@@ -928,7 +928,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if all_chosen:
         best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))
         result.best = _candidate_json(aud, best)
-        result.epsilon_lower_bound = max(0.0, max(c.eps_lb for c in all_chosen))
+        # the bound, its exact value and its claim all belong to one candidate: the one furthest
+        # above (or least below) its own pair's claim (pairs at other audit points claim other epsilons)
+        result.epsilon_lower_bound = max(0.0, best.eps_lb)
         result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
             result.verdict = VIOLATION
