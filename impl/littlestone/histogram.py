@@ -44,8 +44,9 @@ def items(data, n) -> np.ndarray:
     return S
 
 
-def encode(ids: np.ndarray, released: np.ndarray, a: np.ndarray, n: int) -> np.ndarray:
-    """(runs, n, 2) rows (id, a) of the released items of each run, ascending ids, padded."""
+def encode(S: np.ndarray, ids: np.ndarray, released: np.ndarray, a: np.ndarray, n: int) -> np.ndarray:
+    """(runs, n, 2) rows (id, a) of the released items of each run, ascending ids, padded
+    (``S``, the input list, is not used: the order is canonical)."""
     runs = released.shape[0]
     order = np.argsort(~released, axis=1, kind="stable")            # released first, ids stay sorted
     rel = np.take_along_axis(released, order, axis=1)
@@ -57,14 +58,22 @@ def encode(ids: np.ndarray, released: np.ndarray, a: np.ndarray, n: int) -> np.n
     return out
 
 
-def _hist_batch(data, size, *, rng, epsilon, delta, n):
-    S = items(data, n)
-    ids, counts = np.unique(S, return_counts=True)                   # canonical (ascending) order
-    released, a = release(np.broadcast_to(counts, (size, ids.size)).astype(float), n, epsilon, delta, rng)
-    return encode(ids, released, a, n)
+def make_histogram(release_fn=release, encode_fn=encode, doc: str = ""):
+    """Hist from its two steps: ``release_fn`` (noisy counts and threshold) and ``encode_fn``."""
+
+    def batch(data, size, *, rng, epsilon, delta, n):
+        S = items(data, n)
+        ids, counts = np.unique(S, return_counts=True)               # canonical (ascending) order
+        released, a = release_fn(np.broadcast_to(counts, (size, ids.size)).astype(float), n, epsilon, delta, rng)
+        return encode_fn(S, ids, released, a, n)
+
+    @batched(batch)
+    def histogram(data, *, rng, epsilon, delta, n) -> np.ndarray:
+        return batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
+
+    histogram.__doc__ = doc
+    return histogram
 
 
-@batched(_hist_batch)
-def stable_histogram(data, *, rng, epsilon, delta, n) -> np.ndarray:
-    """Hist(S) at privacy (epsilon, delta) on the list ``data`` of n item ids; see the module doc."""
-    return _hist_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
+stable_histogram = make_histogram(
+    doc="Hist(S) at privacy (epsilon, delta) on the list ``data`` of n item ids; see the module doc.")

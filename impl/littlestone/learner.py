@@ -1,7 +1,7 @@
 """The private learner M (Theorem 17 with G = Algorithm G: Theorem 1), box at l.585.
 
 Input {'H', 'x', 'y'} (dense, length n_M = k m + n') or sparse ({'fill_x', 'fill_y', 'idx'} plus
-'x', 'y' at the positions 'idx'), split by POSITION: batch i = [(i-1) m, i m), S' = [k m, n_M).
+'x', 'y' at the positions 'idx'; a fill may be a periodic pattern), split by POSITION: batch i = [(i-1) m, i m), S' = [k m, n_M).
 1. h_i = G(S_i), independent coins; G reads only S_i and outputs Fail rather than read past it.
 2. (L, a) = Hist(h_1..h_k) at privacy (epsilon/2, delta) on canonical hypothesis ids.
 2b. (pruning, proof of Theorem 17, E11) keep h in L with a_h >= 3 eta/4, drop Fail; if nothing
@@ -10,9 +10,9 @@ Input {'H', 'x', 'y'} (dense, length n_M = k m + n') or sparse ({'fill_x', 'fill
 G runs at accuracy alpha/2: n_aux = ceil(2^(d+3)/alpha), N = floor(c 4^(d+1) n_aux), m = N + n_aux
 (E2, E6); the printed variant uses m = floor(c 4^(d+1) d/alpha) with G's budget m - n_aux.
 
-The batch sampler is the same mechanism in law: with identical batches grouped, each batch's
-h_i is drawn from G's exact output law on that batch (:func:`stable.output_law`), then steps 2-3
-run vectorised over the runs. G's (k, y) coins are independent across batches and runs, so
+The batch sampler is the same mechanism in law: Hist sees only the counts of h_1..h_k, and for a
+group of identical batches those counts are multinomial over G's exact output law on that batch
+(:func:`stable.output_law`); steps 2-3 then run vectorised over the runs. G's (k, y) coins are independent across batches and runs, so
 this is exact; it falls back to running G when the law is too large to enumerate.
 """
 
@@ -52,8 +52,11 @@ def sample(data, X: int, n_M: int) -> tuple[np.ndarray, np.ndarray]:
         idx = np.asarray(data.get("idx", []), dtype=float).reshape(-1)
         if not np.all(idx == np.round(idx)) or (idx.size and (idx.min() < 0 or idx.max() >= n_M)):
             raise ValueError(f"idx must hold integer positions in 0..{n_M - 1}")
-        x = np.full(n_M, int(data["fill_x"]), dtype=np.int64)
-        y = np.full(n_M, int(data["fill_y"]), dtype=np.int8)
+        fx, fy = np.atleast_1d(data["fill_x"]), np.atleast_1d(data["fill_y"])
+        if fx.shape != fy.shape or fx.ndim != 1 or fx.size == 0:
+            raise ValueError("sparse form: fill_x and fill_y must be numbers or arrays of the same length")
+        x = np.resize(fx.astype(np.int64), n_M)                 # position j gets fill[j mod P]
+        y = np.resize(fy.astype(np.int8), n_M)
         px, py = sequence({"x": data["x"], "y": data["y"]}, X)
         if px.size != idx.size:
             raise ValueError("sparse form: x and y must have one entry per idx position")
@@ -84,24 +87,33 @@ def _g_law(cls, x, y, d, n_aux, N):
 ALGORITHM_G = GRoutine(_g_run, _g_law)
 
 
-def finish(cls: Class, U: np.ndarray, codes: np.ndarray, xs, ys, *, epsilon, delta, eta, rng) -> np.ndarray:
-    """Steps 2-3 for each run: ``codes`` (runs, k) indexes the sorted hypothesis ids ``U`` of
-    h_1..h_k; Hist, pruning, GenericLearner on S'."""
-    runs, k = codes.shape
-    cells = (np.arange(runs, dtype=np.int64) * U.size)[:, None] + codes
-    counts = np.bincount(cells.reshape(-1), minlength=runs * U.size).reshape(runs, U.size).astype(float)
+def prune(U: np.ndarray, counts: np.ndarray, *, epsilon, delta, eta, rng) -> np.ndarray:
+    """Steps 2-2b for each run: ``counts`` (runs, |U|) are the counts of the sorted hypothesis
+    ids ``U`` among h_1..h_k (all Hist looks at); Hist at (epsilon/2, delta), then keep
+    a_h >= 3 eta/4 and drop Fail. Returns the kept mask (runs, |U|)."""
+    k = int(counts[0].sum())
     released, a = release(counts, k, epsilon / 2, delta, rng)                # step 2
-    keep = released & (a >= 3 * eta / 4) & (U != FAIL_ID)                    # step 2b (E11)
-    out = np.full((runs, cls.X), -1, dtype=np.int8)                          # the fixed default
+    return released & (a >= 3 * eta / 4) & (U != FAIL_ID)                    # step 2b (E11)
+
+
+def choose(cls: Class, U: np.ndarray, keep: np.ndarray, xs, ys, *, epsilon_g, rng) -> np.ndarray:
+    """Step 3 for each run: GenericLearner at privacy ``epsilon_g`` on S' over the kept
+    hypotheses; the fixed default (all -1) when nothing is kept."""
+    out = np.full((keep.shape[0], cls.X), -1, dtype=np.int8)
     patterns, which = np.unique(keep, axis=0, return_inverse=True)
     for j, pattern in enumerate(patterns):
         rows = np.flatnonzero(which.reshape(-1) == j)
         if not pattern.any():
             continue
         L = hypothesis_from_id(U[pattern], cls.X)                            # canonical order
-        p = probabilities(L, xs, ys, epsilon / 2)                            # step 3
-        out[rows] = L[rng.choice(len(L), size=rows.size, p=p)]
+        out[rows] = L[rng.choice(len(L), size=rows.size, p=probabilities(L, xs, ys, epsilon_g))]
     return out
+
+
+def finish(cls: Class, U, counts, xs, ys, *, epsilon, delta, eta, rng) -> np.ndarray:
+    """Steps 2-3: Hist and pruning, then GenericLearner at epsilon/2 on S'."""
+    keep = prune(U, counts, epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+    return choose(cls, U, keep, xs, ys, epsilon_g=epsilon / 2, rng=rng)
 
 
 def _setup(data, sizes_fn, d, alpha, c, k, n_prime):
@@ -113,8 +125,9 @@ def _setup(data, sizes_fn, d, alpha, c, k, n_prime):
     return cls, int(d), int(k), n_aux, N, m, x, y
 
 
-def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = ""):
-    """Algorithm M around the G routine ``g`` (single run and exact batch sampler)."""
+def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish):
+    """Algorithm M around the G routine ``g`` and steps 2-3 ``finish_fn`` (single run and exact
+    batch sampler)."""
 
     def batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
@@ -132,22 +145,21 @@ def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = ""):
             else:
                 laws.append((members, law))
         U = np.unique([key for _, law in laws for key in law] + [h for _, hs in runs for h in hs])
-        codes = np.empty((size, k), dtype=np.int64)
-        for members, law in laws:                                            # step 1, G's exact law
-            cdf = np.cumsum([law.get(int(u), 0.0) for u in U])
-            draws = np.searchsorted(cdf / cdf[-1], rng.random((size, len(members))), side="right")
-            codes[:, members] = np.minimum(draws, U.size - 1)
-        for i, hs in runs:
-            codes[:, i] = np.searchsorted(U, hs)
-        return finish(cls, U, codes, x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+        counts = np.zeros((size, U.size))
+        for members, law in laws:                                            # step 1, G's exact law:
+            p = np.array([law.get(int(u), 0.0) for u in U])                  # the counts of a group of
+            counts += rng.multinomial(len(members), p / p.sum(), size=size)  # identical batches
+        for _, hs in runs:
+            counts[np.arange(size), np.searchsorted(U, hs)] += 1
+        return finish_fn(cls, U, counts, x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta, rng=rng)
 
     @batched(batch)
     def learner(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
         ids = [hypothesis_id(g.run(cls, x[i * m:(i + 1) * m], y[i * m:(i + 1) * m], rng, d, n_aux, N))
                for i in range(k)]                                            # step 1
-        U, codes = np.unique(ids, return_inverse=True)
-        return finish(cls, U, codes.reshape(1, k), x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta,
+        U, counts = np.unique(ids, return_counts=True)
+        return finish_fn(cls, U, counts[None].astype(float), x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta,
                       rng=rng)[0]
 
     learner.__doc__ = doc

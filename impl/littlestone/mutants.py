@@ -1,0 +1,220 @@
+"""Implementation mutants of seed 003: each is the reference with exactly one realistic bug
+(note 003 Section 6.3: P-M1..P-M9, P-G1, P-G2)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from dptestbed.impl.mutant import Mutant, post_processed, with_params
+from dptestbed.impl.noise import laplace
+
+from . import histogram, learner, soa, stable
+from .classes import hypothesis_from_id
+from .generic import generic_private_learner
+
+_IMPL = "dptestbed.impl.littlestone.mutants:"
+
+# --------------------------------------------------------------------------- Hist
+
+
+def _release_lap_one_over_eps(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 1 / epsilon, counts.shape)              # BUG: add/remove scale 1/epsilon
+    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_threshold_without_one(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= (2 / epsilon) * math.log(1 / delta))   # BUG: no "1 +"
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_threshold_log_over_eps(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= math.log(1 / delta) / epsilon)    # BUG: tau = ln(1/delta)/epsilon
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_true_counts(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
+    return released, np.minimum(1.0, counts / n)                          # BUG: true frequencies released
+
+
+def _encode_first_occurrence(S, ids, released, a, n):
+    first = np.array([np.flatnonzero(S == i)[0] for i in ids])
+    order = np.argsort(first, kind="stable")                              # BUG: dict insertion order
+    out = histogram.encode(S, np.arange(ids.size), released[:, order], a[:, order], n)
+    rows = out[:, :, 0] >= 0
+    out[:, :, 0] = np.where(rows, ids[order][np.maximum(out[:, :, 0], 0).astype(np.int64)], -1)
+    # encode sorted the positions 0..u-1, i.e. first-occurrence order; map them back to the ids
+    return out
+
+
+hist_laplace_one_over_epsilon = histogram.make_histogram(
+    _release_lap_one_over_eps, doc="Hist with noise Lap(1/epsilon) (add/remove scale) instead of Lap(2/epsilon).")
+hist_threshold_without_one = histogram.make_histogram(
+    _release_threshold_without_one, doc="Hist with threshold (2/epsilon) ln(1/delta), the '1 +' dropped.")
+hist_threshold_log_over_epsilon = histogram.make_histogram(
+    _release_threshold_log_over_eps, doc="Hist with threshold ln(1/delta)/epsilon.")
+hist_true_counts = histogram.make_histogram(
+    _release_true_counts, doc="Hist releasing the true frequencies c_x/n of the released items.")
+hist_first_occurrence_order = histogram.make_histogram(
+    encode_fn=_encode_first_occurrence, doc="Hist listing the released items in first-occurrence order.")
+
+# --------------------------------------------------------------------------- GenericLearner
+
+generic_missing_half = with_params(
+    generic_private_learner, lambda p: {**p, "epsilon": 2 * p["epsilon"]},
+    "GenericLearner with weights exp(-epsilon err_S(h)) (the 1/2 of the exponential mechanism dropped).")
+generic_fraction_loss = with_params(
+    generic_private_learner, lambda p: {**p, "epsilon": p["epsilon"] / p["n"]},
+    "GenericLearner with weights exp(-epsilon loss_S(h)/2), the fraction instead of the count (private, useless).")
+generic_constant = post_processed(
+    generic_private_learner, lambda out, data, rng, params: np.zeros_like(out),
+    "GenericLearner that always outputs the first candidate.")
+
+
+# --------------------------------------------------------------------------- SOA and G
+
+
+class _NoDefinition8(soa.Class):
+    """SOA without Definition 8: an empty version space predicts from the empty set (all ties: +1)."""
+
+    def run(self, state, x, y):
+        mask, _h = state
+        if len(x) == 0:
+            return state
+        live = self._to_bool(mask) & np.logical_and.reduce(self.pos[:, x] == (np.asarray(y) > 0)[None, :], axis=1)
+        return self._to_int(live) or 0, None                              # BUG: mask 0 -> predictor(0)
+
+    def hypothesis(self, state):
+        return self.predictor(state[0])
+
+
+class _TieToEmptySide(soa.Class):
+    """SOA breaking Ldim ties towards -1 with Ldim(empty) = 0 (P-G2): the empty side can win."""
+
+    def ldim(self, mask=None):
+        return 0 if mask == 0 else super().ldim(mask)                      # BUG: Ldim(empty) = 0
+
+    def predictor(self, mask):
+        h = self._pred.get(mask)
+        if h is None:
+            h = np.array([1 if self.ldim(mask & pm) > self.ldim(mask ^ (mask & pm)) else -1
+                          for pm in self.pos_mask], dtype=np.int8)
+            self._pred[mask] = h
+        return h
+
+
+def _soa_with(cls_type):
+    def mechanism(data, *, rng=None):
+        cls = cls_type(data["H"])
+        x, y = soa.sequence(data, cls.X)
+        predictions, state = cls.trace(x, y)
+        return np.concatenate([cls.hypothesis(state), predictions, [int(np.sum(predictions != y))]]).astype(np.int64)
+    return mechanism
+
+
+soa_without_definition_8 = _soa_with(_NoDefinition8)
+soa_without_definition_8.__doc__ = "SOA whose predictor on a non-realizable prefix is the empty set's (no Definition 8)."
+soa_empty_side_wins = _soa_with(_TieToEmptySide)
+soa_empty_side_wins.__doc__ = "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win the argmax (P-G2)."
+
+
+def _g_with_class(cls_type, redraw_only_t: bool = False):
+    def mechanism(data, *, rng, d, alpha, c):
+        cls = cls_type(data["H"])
+        x, y = soa.sequence(data, cls.X)
+        n, N = stable.g_sizes(int(d), alpha, c)
+        return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d) + 1)))
+    return mechanism
+
+
+g_soa_empty_side_wins = _g_with_class(_TieToEmptySide)
+g_soa_empty_side_wins.__doc__ = "Algorithm G over an SOA with Ldim(empty) = 0 and ties to -1 (P-G2)."
+g_level_zero_only = with_params(
+    stable.globally_stable_learner, lambda p: {**p, "c": 1e-9},
+    "Algorithm G whose budget N is 0 (a mis-derived N), so every level k >= 1 fails: only SOA(T) remains.")
+g_constant = post_processed(
+    stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
+    "Algorithm G that always outputs the all -1 function.")
+
+# --------------------------------------------------------------------------- M
+
+
+def _raising_run(cls, x, y, rng, d, n_aux, N):
+    return stable.run_g(_Raising(cls.H), x, y, d=d, n=n_aux, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(d + 1)))
+
+
+def _raising_law(cls, x, y, d, n_aux, N):
+    return stable.output_law(_Raising(cls.H), x, y, d=d, n=n_aux, N=N)
+
+
+class _Raising(soa.Class):
+    """SOA that raises on a non-realizable prefix (P-M5)."""
+
+    def run(self, state, x, y):
+        out = super().run(state, x, y)
+        if out[0] == 0:
+            raise ValueError("empty version space: the sample is not realizable")   # BUG: a crash is an output
+        return out
+
+
+m_exception_non_realizable = learner.make_learner(
+    learner.GRoutine(_raising_run, _raising_law), learner.sizes,
+    "Algorithm M whose SOA raises on a non-realizable batch instead of applying Definition 8 (P-M5).")
+
+
+def _mode_fallback_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    keep = learner.prune(U, counts, epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+    out = learner.choose(cls, U, keep, xs, ys, epsilon_g=epsilon / 2, rng=rng)
+    empty = ~keep.any(axis=1)
+    out[empty] = hypothesis_from_id(U[counts[empty].argmax(axis=1)], cls.X)   # BUG: non-private fallback (P-M6)
+    return out
+
+
+def _no_half_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    keep = learner.prune(U, counts, epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+    return learner.choose(cls, U, keep, xs, ys, epsilon_g=epsilon, rng=rng)    # BUG: weights exp(-eps_g err)
+
+
+def _no_pruning_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    return learner.finish(cls, U, counts, xs, ys, epsilon=epsilon, delta=delta, eta=0.0, rng=rng)  # BUG: no 2b
+
+
+def _eta_from_data_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    top = counts.max(axis=1) / counts[0].sum()
+    out = np.empty((counts.shape[0], cls.X), dtype=np.int8)
+    for value in np.unique(top):                                          # BUG: eta = modal frequency (P-M7)
+        rows = top == value
+        out[rows] = learner.finish(cls, U, counts[rows], xs, ys, epsilon=epsilon, delta=delta, eta=float(value), rng=rng)
+    return out
+
+
+m_exception_non_realizable = learner.make_learner(
+    learner.GRoutine(_raising_run, _raising_law), learner.sizes,
+    "Algorithm M whose SOA raises on a non-realizable batch instead of applying Definition 8 (P-M5).")
+m_mode_fallback = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M that outputs the modal h_i instead of the fixed default "
+    "when the pruned list is empty (P-M6).", _mode_fallback_finish)
+m_generic_missing_half = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner weights are exp(-(epsilon/2) err) "
+    "instead of exp(-(epsilon/2) err/2) (P-M8).", _no_half_finish)
+m_no_pruning = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M without the pruning step a_h >= 3 eta/4 (E11).",
+    _no_pruning_finish)
+m_eta_from_private_data = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M that sets eta to the modal frequency of h_1..h_k "
+    "(a 'pilot' on the private input, P-M7).", _eta_from_data_finish)
+m_constant = post_processed(
+    learner.private_littlestone_learner, lambda out, data, rng, params: -np.ones_like(out),
+    "Algorithm M that always outputs the all -1 function.")
+
+
+def _m(name, breaks, bug, killed_by, equivalent=""):
+    return Mutant("private_littlestone_learner", name, _IMPL + name, breaks, bug, killed_by, equivalent)
+
+
+MUTANTS = ()
