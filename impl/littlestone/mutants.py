@@ -76,6 +76,55 @@ generic_constant = post_processed(
     "GenericLearner that always outputs the first candidate.")
 
 
+# --------------------------------------------------------------------------- Ldim
+
+
+class _MaxInsteadOfMin(soa.Class):
+    """Ldim recursion with 1 + max(...) over the two sides instead of 1 + min(...)."""
+
+    def ldim(self, mask=None):
+        mask = self.full if mask is None else mask
+        if mask in self._ldim:
+            return self._ldim[mask]
+        best = 0
+        for pm in self.pos_mask:
+            plus = mask & pm
+            if plus and plus != mask:
+                best = max(best, 1 + max(self.ldim(plus), self.ldim(mask ^ plus)))   # BUG: max
+        self._ldim[mask] = best
+        return best
+
+
+def ldim_max_instead_of_min(data, *, rng=None) -> int:
+    """Ldim with the recursion 1 + max(Ldim(V+), Ldim(V-)) (a shattered tree needs both sides)."""
+    H = np.asarray(data)
+    return -1 if H.shape[0] == 0 else _MaxInsteadOfMin(H).ldim()
+
+
+class _WorstPoint(soa.Class):
+    """Ldim recursion taking the worst splitting point instead of the best one."""
+
+    def ldim(self, mask=None):
+        mask = self.full if mask is None else mask
+        if mask in self._ldim:
+            return self._ldim[mask]
+        values = [1 + min(self.ldim(mask & pm), self.ldim(mask ^ (mask & pm)))
+                  for pm in self.pos_mask if mask & pm and mask & pm != mask]
+        self._ldim[mask] = min(values, default=0)                          # BUG: min over x
+        return self._ldim[mask]
+
+
+def ldim_worst_point(data, *, rng=None) -> int:
+    """Ldim with the outer max over points replaced by a min (an under-estimate)."""
+    H = np.asarray(data)
+    return -1 if H.shape[0] == 0 else _WorstPoint(H).ldim()
+
+
+def ldim_empty_zero(data, *, rng=None) -> int:
+    """Ldim with the convention Ldim(empty) = 0 (violates C1)."""
+    return max(0, soa.littlestone_dimension(data))                       # BUG: empty class -> 0
+
+
 # --------------------------------------------------------------------------- SOA and G
 
 

@@ -49,14 +49,19 @@ class Class:
         memo = self._ldim
         if mask in memo:
             return memo[mask]
-        bound = mask.bit_count().bit_length() - 1          # floor(log2 |V|)
+        bound = mask.bit_count().bit_length() - 1               # Ldim(V) <= floor(log2 |V|)
         best, seen = 0, set()
         for pm in self.pos_mask:
             plus = mask & pm
             if not plus or plus == mask or plus in seen:        # x does not split V, or same split
                 continue
             seen.add(plus)
-            best = max(best, 1 + min(self.ldim(plus), self.ldim(mask ^ plus)))
+            small, large = sorted((plus, mask ^ plus), key=int.bit_count)
+            if small.bit_count().bit_length() <= best:          # 1 + Ldim(small side) <= best: no gain
+                continue
+            a = self.ldim(small)
+            if 1 + a > best:
+                best = max(best, 1 + min(a, self.ldim(large)))
             if best == bound:
                 break
         memo[mask] = best
