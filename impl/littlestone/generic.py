@@ -25,22 +25,19 @@ def probabilities(H: np.ndarray, x: np.ndarray, y: np.ndarray, epsilon: float) -
     return np.exp(logits - logsumexp(logits))
 
 
-def _candidates(data, n):
+def _candidates(data):
     H = np.asarray(data["H"])
     if H.ndim != 2 or H.shape[0] == 0:
         raise ValueError(f"H must be a non-empty truth table (|H|, |X|), got shape {H.shape}")
-    x, y = sequence(data, H.shape[1])
-    if x.size != n:
-        raise ValueError(f"the sample has {x.size} examples but n = {n}")
-    return H, x, y
+    return H, *sequence(data, H.shape[1])
 
 
-def _generic_batch(data, size, *, rng, epsilon, n):
-    H, x, y = _candidates(data, n)
+def _generic_batch(data, size, *, rng, epsilon):
+    H, x, y = _candidates(data)
     return rng.choice(H.shape[0], size=size, p=probabilities(H, x, y, epsilon))
 
 
 @batched(_generic_batch)
-def generic_private_learner(data, *, rng, epsilon, n) -> int:
-    """A row index of data['H'] drawn with Pr proportional to exp(-epsilon err_S(h)/2) (n = |S|)."""
-    return int(_generic_batch(data, 1, rng=rng, epsilon=epsilon, n=n)[0])
+def generic_private_learner(data, *, rng, epsilon) -> int:
+    """A row index of data['H'] drawn with Pr proportional to exp(-epsilon err_S(h)/2)."""
+    return int(_generic_batch(data, 1, rng=rng, epsilon=epsilon)[0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
 from dptestbed.impl.noise import laplace
 
@@ -60,6 +61,9 @@ hist_threshold_log_over_epsilon = histogram.make_histogram(
     _release_threshold_log_over_eps, doc="Hist with threshold ln(1/delta)/epsilon.")
 hist_true_counts = histogram.make_histogram(
     _release_true_counts, doc="Hist releasing the true frequencies c_x/n of the released items.")
+hist_epsilon_quartered = histogram.make_histogram(
+    lambda counts, n, epsilon, delta, rng: histogram.release(counts, n, epsilon / 4, delta, rng),  # BUG: eps/4
+    doc="Hist run at epsilon/4 (a composition it does not need): private, but heavy items are lost.")
 hist_first_occurrence_order = histogram.make_histogram(
     encode_fn=_encode_first_occurrence, doc="Hist listing the released items in first-occurrence order.")
 
@@ -68,9 +72,14 @@ hist_first_occurrence_order = histogram.make_histogram(
 generic_missing_half = with_params(
     generic_private_learner, lambda p: {**p, "epsilon": 2 * p["epsilon"]},
     "GenericLearner with weights exp(-epsilon err_S(h)) (the 1/2 of the exponential mechanism dropped).")
-generic_fraction_loss = with_params(
-    generic_private_learner, lambda p: {**p, "epsilon": p["epsilon"] / p["n"]},
-    "GenericLearner with weights exp(-epsilon loss_S(h)/2), the fraction instead of the count (private, useless).")
+def _fraction_batch(data, size, *, rng, epsilon):
+    return generic_private_learner.batch(data, size, rng=rng, epsilon=epsilon / len(data["x"]))   # BUG: loss_S
+
+
+@batched(_fraction_batch)
+def generic_fraction_loss(data, *, rng, epsilon):
+    """GenericLearner with weights exp(-epsilon loss_S(h)/2), the fraction instead of the count (private, useless)."""
+    return int(_fraction_batch(data, 1, rng=rng, epsilon=epsilon)[0])
 generic_constant = post_processed(
     generic_private_learner, lambda out, data, rng, params: np.zeros_like(out),
     "GenericLearner that always outputs the first candidate.")

@@ -125,7 +125,7 @@ def test_generic_learner_softmax():
     data = {"H": [[1, 1], [-1, -1]], "x": [0, 1, 1], "y": [1, -1, -1]}
     p = generic.probabilities(np.array(data["H"]), np.array(data["x"]), np.array(data["y"]), 1.0)
     assert np.allclose(p, np.array([math.exp(-1), math.exp(-0.5)]) / (math.exp(-1) + math.exp(-0.5)))
-    out = generic.generic_private_learner.batch(data, 100_000, rng=rng, epsilon=1.0, n=3)
+    out = generic.generic_private_learner.batch(data, 100_000, rng=rng, epsilon=1.0)
     assert abs(np.mean(out == 0) - p[0]) < 0.01
     big = {"H": [[1], [-1]], "x": [0] * 5000, "y": [1] * 5000}
     assert generic.probabilities(np.array(big["H"]), np.zeros(5000, int), np.ones(5000), 1.0)[0] == 1.0
