@@ -56,7 +56,10 @@ def _encode_first_occurrence(S, ids, released, a, n):
 hist_laplace_one_over_epsilon = histogram.make_histogram(
     _release_lap_one_over_eps, doc="Hist with noise Lap(1/epsilon) (add/remove scale) instead of Lap(2/epsilon).")
 hist_threshold_without_one = histogram.make_histogram(
-    _release_threshold_without_one, doc="Hist with threshold (2/epsilon) ln(1/delta), the '1 +' dropped.")
+    _release_threshold_without_one,
+    doc="Hist with threshold (2/epsilon) ln(1/delta), the '1 +' dropped: a count-1 item is released with probability "
+        "e^(epsilon/2) delta/2 instead of delta/2 (still <= delta for epsilon <= 2 ln 2, so inside the claim: only "
+        "the exact release law sees it).")
 hist_threshold_log_over_epsilon = histogram.make_histogram(
     _release_threshold_log_over_eps, doc="Hist with threshold ln(1/delta)/epsilon.")
 hist_true_counts = histogram.make_histogram(
@@ -181,7 +184,7 @@ soa_empty_side_wins = _soa_with(_TieToEmptySide)
 soa_empty_side_wins.__doc__ = "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win the argmax (P-G2)."
 
 
-def _g_with_class(cls_type, redraw_only_t: bool = False):
+def _g_with_class(cls_type):
     def mechanism(data, *, rng, d, alpha, c):
         cls = cls_type(data["H"])
         x, y = soa.sequence(data, cls.X)
@@ -192,9 +195,6 @@ def _g_with_class(cls_type, redraw_only_t: bool = False):
 
 g_soa_empty_side_wins = _g_with_class(_TieToEmptySide)
 g_soa_empty_side_wins.__doc__ = "Algorithm G over an SOA with Ldim(empty) = 0 and ties to -1 (P-G2)."
-g_level_zero_only = with_params(
-    stable.globally_stable_learner, lambda p: {**p, "c": 1e-9},
-    "Algorithm G whose budget N is 0 (a mis-derived N), so every level k >= 1 fails: only SOA(T) remains.")
 g_constant = post_processed(
     stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
     "Algorithm G that always outputs the all -1 function.")
@@ -218,11 +218,6 @@ class _Raising(soa.Class):
         if out[0] == 0:
             raise ValueError("empty version space: the sample is not realizable")   # BUG: a crash is an output
         return out
-
-
-m_exception_non_realizable = learner.make_learner(
-    learner.GRoutine(_raising_run, _raising_law), learner.sizes,
-    "Algorithm M whose SOA raises on a non-realizable batch instead of applying Definition 8 (P-M5).")
 
 
 def _mode_fallback_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
@@ -259,7 +254,8 @@ m_mode_fallback = learner.make_learner(
     "when the pruned list is empty (P-M6).", _mode_fallback_finish)
 m_generic_missing_half = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner weights are exp(-(epsilon/2) err) "
-    "instead of exp(-(epsilon/2) err/2) (P-M8).", _no_half_finish)
+    "instead of exp(-(epsilon/2) err/2) (P-M8): its loss rises from epsilon/2 to about epsilon, inside the "
+    "sequential-composition claim but not the parallel-composition epsilon/2.", _no_half_finish)
 m_no_pruning = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M without the pruning step a_h >= 3 eta/4 (E11).",
     _no_pruning_finish)
@@ -271,8 +267,39 @@ m_constant = post_processed(
     "Algorithm M that always outputs the all -1 function.")
 
 
-def _m(name, breaks, bug, killed_by, equivalent=""):
-    return Mutant("private_littlestone_learner", name, _IMPL + name, breaks, bug, killed_by, equivalent)
+def _mutant(spec, name, breaks, killed_by, equivalent=""):
+    fn = globals()[name]
+    return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
 
 
-MUTANTS = ()
+_AUDIT = "privacy audit"
+_LD, _SOA, _G, _H, _GEN, _M = ("littlestone_dimension", "standard_optimal_algorithm", "globally_stable_learner",
+                              "stable_histogram", "generic_private_learner", "private_littlestone_learner")
+MUTANTS = (
+    _mutant(_LD, "ldim_max_instead_of_min", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition",
+                                                         f"{_LD}/Fact A5 (intervals)/intervals"]),
+    _mutant(_LD, "ldim_empty_zero", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
+    _mutant(_LD, "ldim_worst_point", "utility", [f"{_LD}/Fact A6 (VC dimension)/vc-below-ldim"]),
+    _mutant(_SOA, "soa_without_definition_8", "utility",
+            [f"{_SOA}/Definition 8 (non-realizable extension)/tail-consistency"]),
+    _mutant(_SOA, "soa_empty_side_wins", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary",
+                                                     f"{_SOA}/Fact A1 (identification after d mistakes)/identification"]),
+    _mutant(_G, "g_soa_empty_side_wins", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal"]),
+    _mutant(_G, "g_constant", "utility", [f"{_G}/Theorem 10/paper-budget-d1", f"{_G}/Lemma 13/per-output",
+                                          f"{_G}/Proposition 5/consistent-learner"]),
+    _mutant(_H, "hist_laplace_one_over_epsilon", "privacy", [_AUDIT, f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_threshold_without_one", "privacy", [f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_threshold_log_over_epsilon", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_true_counts", "privacy", [_AUDIT, f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_first_occurrence_order", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_epsilon_quartered", "utility", [f"{_H}/Lemma 15 (accuracy)/heavy-item"]),
+    _mutant(_GEN, "generic_missing_half", "privacy", [_AUDIT, f"{_GEN}/Lemma 16 (privacy)/exact-softmax"]),
+    _mutant(_GEN, "generic_fraction_loss", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
+    _mutant(_GEN, "generic_constant", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
+    _mutant(_M, "m_exception_non_realizable", "privacy", [_AUDIT]),
+    _mutant(_M, "m_mode_fallback", "privacy", [_AUDIT]),
+    _mutant(_M, "m_generic_missing_half", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_no_pruning", "utility", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_eta_from_private_data", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_constant", "utility", [f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
+)
