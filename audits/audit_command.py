@@ -41,7 +41,7 @@ def register(subparsers) -> None:
 
 
 def cmd_audit(args) -> int:
-    from .privacy import IMPL_ERROR, VIOLATION, AuditError, audit
+    from .privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
 
     spec = _get_spec(args)
     params = parse_params(args.param, spec)
@@ -64,7 +64,7 @@ def cmd_audit(args) -> int:
         print(_human(result))
     if result.verdict == IMPL_ERROR:
         return EXIT_BAD_INPUT
-    return EXIT_VIOLATION if result.verdict == VIOLATION else EXIT_OK
+    return EXIT_VIOLATION if result.verdict in (VIOLATION, DIFFERS) else EXIT_OK
 
 
 def _g(x, digits=4) -> str:
@@ -78,9 +78,11 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
+    from .privacy import DIFFERS
+
     j = r.to_json()
     claim = j["claim"]
-    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict == 'violation' else r.verdict}"]
+    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict in ('violation', 'differs from the spec') else r.verdict}"]
     lines.append(f"  implementation: {r.implementation}")
     params = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in j["params"].items())
     lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])}   ({params})")
@@ -91,6 +93,9 @@ def _human(r) -> str:
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
     lines.append(f"  epsilon lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
+    if j.get("minimum_detectable_epsilon") is not None:
+        lines.append(f"  smallest loss this audit could show above the claim on its best event: "
+                     f"{_g(j['minimum_detectable_epsilon'], 3)} (a violation below it is invisible at this sample size)")
     exact = j["exact_epsilon"]
     if exact is not None:
         extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""
@@ -100,6 +105,11 @@ def _human(r) -> str:
     if best:
         pair = best["pair"]
         label = "counterexample" if r.verdict == "violation" else "best event"
+        if r.verdict == DIFFERS:
+            c = j["counterexample"]
+            lines.append(f"  the implementation leaks more than the spec's mechanism: on pair {c['pair']['name']} its loss is "
+                         f">= {_g(c['epsilon_lower_bound'])} at {conf} confidence, the spec's exact loss is "
+                         f"{_g(c['exact_epsilon'])}")
         lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
         lines.append(f"    event {best['event']}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
                      f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")

@@ -16,8 +16,10 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 
+from .serialize import jsonable
+
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
-COMMAND_MODULES = ("audit_command", "verify_command")
+COMMAND_MODULES = ("audit_command", "verify_command", "mutants_command")
 
 
 class UserError(Exception):
@@ -57,30 +59,12 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
     return values
 
 
-def jsonable(value):
-    """numpy scalars/arrays and formulas -> plain JSON values (NaN/inf -> null)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value) if np.isfinite(value) else None
-    if hasattr(value, "source") and hasattr(value, "latex"):
-        return value.source
-    return value
-
-
 def spec_summary(spec: Spec) -> dict:
     """The JSON object of ``dptestbed specs --json`` for one spec."""
     return {
         "id": spec.id,
         "title": spec.title,
+        "paper": spec.paper,
         "seed": spec.seed,
         "source": spec.source,
         "implementation": spec.implementation,
@@ -106,15 +90,23 @@ def spec_summary(spec: Spec) -> dict:
 
 def cmd_specs(args) -> int:
     catalogue = _catalogue(args)
+    papers = args.paper or catalogue.papers
+    unknown = [p for p in papers if p not in catalogue.papers]
+    if unknown:
+        raise UserError(f"unknown paper {unknown[0]!r}; papers: {', '.join(catalogue.papers)}")
+    specs = [s for s in catalogue.values() if s.paper in papers]
     if args.json:
-        print(json.dumps([spec_summary(s) for s in catalogue.values()], indent=2))
+        print(json.dumps([spec_summary(s) for s in specs], indent=2))
         return EXIT_OK
-    width = max((len(i) for i in catalogue), default=2)
-    for spec in catalogue.values():
-        seed = (spec.seed or "external")[:3]
-        tag = f" [variant of {spec.variant_of}]" if spec.variant_of else ""
-        print(f"{spec.id:<{width}}  {seed:<8}  {len(spec.theorems):>2} thm  {spec.title}{tag}")
-    print(f"{len(catalogue)} specs, {sum(len(s.theorems) for s in catalogue.values())} theorems")
+    width = max((len(s.id) for s in specs), default=2)
+    for paper in papers:
+        group = [s for s in specs if s.paper == paper]
+        print(f"{paper or '(no paper folder)'}: {len(group)} specs")
+        for spec in group:
+            seed = (spec.seed or "external")[:3]
+            tag = f" [variant of {spec.variant_of}]" if spec.variant_of else ""
+            print(f"  {spec.id:<{width}}  {seed:<8}  {len(spec.theorems):>2} thm  {spec.title}{tag}")
+    print(f"{len(specs)} specs, {sum(len(s.theorems) for s in specs)} theorems")
     return EXIT_OK
 
 
@@ -197,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("specs", help="list the specs")
     p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--paper", nargs="+", action="extend", metavar="NAME", help="only these papers (spec/ folders)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.set_defaults(func=cmd_specs)
 

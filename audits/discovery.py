@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import lru_cache
+from functools import cache
 
 import dptestbed.audits as _audits
 import dptestbed.impl as _impl
@@ -21,7 +21,7 @@ def paper_packages(root=_audits) -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(root.__path__) if info.ispkg)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_papers() -> tuple[str, ...]:
     """Import every module of every ``dptestbed.audits.<paper>`` package (each registers its
     experiments, exact profiles and errata); returns the module names."""
@@ -33,7 +33,7 @@ def load_papers() -> tuple[str, ...]:
     return tuple(loaded)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_mutants() -> tuple:
     """Every declared implementation mutant (``dptestbed.impl.<paper>.mutants.MUTANTS``)."""
     out = []

@@ -1,61 +1,94 @@
-"""Errata of seed 000 settled by measurement: 000-E1, 000-E2, 000-E4.
+"""Errata settled by measurement: the registry and the run.
 
-``errata_measurements(seed, suite, audits=None) -> list[dict]``: one object per erratum with
-``id``, ``title``, ``printed`` and ``corrected`` (spec ids), ``measurement`` (what was measured,
-with its numbers), ``verdict`` ("confirmed" / "refuted" / "inconclusive"), ``deciding`` (which
-measurement decides) and ``details``. ``audits`` maps spec id -> privacy-audit result (the JSON
-of ``audit(...)``) already computed in the same run; missing audits are run here with a small
-budget (quick: 2e5 samples per side; full: the auditor's adaptive default).
+A paper module registers each suspected erratum with :func:`erratum`::
 
-- E1 (dist = max{0, gap - 1} has sensitivity 2): decided by the deterministic exhaustive check
-  over every single-vote move on every vote histogram with K <= 12 votes over 2 and 3 labels
-  (printed dist changes by 2 and is nonzero on a mode flip; corrected dist* never). Beside it the
-  privacy audits of subsample_aggregate vs subsample_aggregate_corrected and the EXACT epsilon of
-  both on the sensitivity-2 stress pair (the A_OQR transcript distribution of the two dist
-  vectors, by quadrature): the printed claim is not violated at measurable size there, so the
-  audit cannot detect E1 (reported as such).
-- E2 (Alg 6 threshold missing a factor 2): decided by a Monte Carlo of the first-test delta-event
-  (notes 5.4a) on the first_test_delta_leak pair: on D the first query is released with Flag 0 at
-  the regular midpoint 0.375 with probability S(w), on D' never; a Clopper-Pearson lower bound
-  above delta is a direct (epsilon, delta) violation for every epsilon. Beside it the privacy
-  audits of soft_label_queries vs _corrected at their defaults.
-- E4 (004's cutoff T): ``audits.experiments_queries.e4_measurement(seed)`` when it exists,
-  else inconclusive with the reason.
+    @erratum("000-E2", printed="soft_label_queries", corrected="soft_label_queries_corrected",
+             kind="privacy", involves=("soft_label_classifier",))
+    def measure(ctx: ErratumContext) -> dict: ...
 
-Exit codes (how a printed-erratum spec affects ``verify``): the privacy audit of a printed spec
-with no ``known_violation`` has no expected verdict, so a flagged violation would count as
-"unexpected" (exit 1). ``suite.assemble`` therefore reclassifies, AFTER the errata have been
-measured: a privacy result of a spec listed as ``printed`` by an erratum whose verdict is
-"confirmed", with verdict "violation", gets ``outcome = "as expected"`` and ``erratum_confirmed =
-<id>`` (shown as "erratum confirmed" in the report). If the erratum is not confirmed the violation
-stays unexpected. A corrected spec is never reclassified.
+``measure`` returns ``{"verdict": "confirmed" | "refuted" | "inconclusive", "measurement": text
+with the numbers, "deciding": which measurement decides, "details": {...}}``. ``kind`` says what
+the erratum is about: ``privacy`` (the printed variant breaks its privacy claim), ``utility``
+(an accuracy or sample-complexity statement) or ``proof`` (a step of a proof, the statement may
+still hold). ``ctx.audit(spec_id)`` gives the privacy audit of a spec, reused from the run when
+it is there (quick: 2e5 samples per side; full: the auditor's adaptive default).
+
+Exit codes: a printed spec whose audit flags a violation counts as "as expected" only when a
+*privacy* erratum naming it as printed is confirmed (:func:`reclassify`); a utility or proof
+erratum never silences a privacy violation.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import time
 import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-import numpy as np
-
-ERRATA_SPECS = {
-    "000-E1": ("subsample_aggregate", "subsample_aggregate_corrected"),
-    "000-E2": ("soft_label_queries", "soft_label_queries_corrected"),
-    "000-E4": ("private_classification_queries_conference", "private_classification_queries"),
-}
-INVOLVED = {s for pair in ERRATA_SPECS.values() for s in pair} | {"soft_label_classifier", "soft_label_learner"}
-E2_SAMPLES = {"quick": 200_000, "full": 2_000_000}
+KINDS = ("privacy", "utility", "proof")
+VERDICTS = ("confirmed", "refuted", "inconclusive")
 AUDIT_SAMPLES = {"quick": 200_000, "full": None}
 
 
-def wanted(spec_ids, suite: str) -> bool:
-    """Run the errata when any involved spec is selected, and always in the full suite."""
-    return suite == "full" or bool(set(spec_ids) & INVOLVED)
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    printed: str | None
+    corrected: str | None
+    kind: str
+    involves: tuple[str, ...]
+    measure: Callable
 
 
-def _audit_summary(a: dict | None) -> dict | None:
+ERRATA: dict[str, Erratum] = {}
+
+
+def erratum(erratum_id: str, *, kind: str, printed: str | None = None, corrected: str | None = None,
+            involves: tuple[str, ...] = ()):
+    """Decorator registering ``measure(ctx) -> dict`` as the measurement of an erratum."""
+    if kind not in KINDS:
+        raise ValueError(f"erratum {erratum_id}: kind must be one of {KINDS}")
+
+    def register(measure):
+        if erratum_id in ERRATA:
+            raise ValueError(f"erratum {erratum_id} registered twice")
+        specs = tuple(s for s in (printed, corrected, *involves) if s)
+        ERRATA[erratum_id] = Erratum(erratum_id, printed, corrected, kind, specs, measure)
+        return measure
+
+    return register
+
+
+def registered() -> dict[str, Erratum]:
+    from .discovery import load_papers
+
+    load_papers()
+    return ERRATA
+
+
+@dataclass
+class ErratumContext:
+    seed: int
+    suite: str
+    catalogue: dict
+    audits: dict = field(default_factory=dict)  # spec id -> privacy-audit JSON of this run
+
+    def audit(self, spec_id: str) -> dict:
+        """The privacy audit of ``spec_id`` (reused from the run, else run here; never raises)."""
+        done = self.audits.get(spec_id)
+        if done is not None and done.get("verdict") not in (None, "error"):
+            return {**done, "_reused": True}
+        try:
+            from .privacy import audit
+            res = audit(self.catalogue[spec_id], samples=AUDIT_SAMPLES[self.suite], seed=self.seed, progress=False)
+            self.audits[spec_id] = res.to_json()
+        except Exception as exc:  # noqa: BLE001 - a failed audit is reported in the erratum, never raised
+            self.audits[spec_id] = {"spec": spec_id, "verdict": "error", "error": f"{type(exc).__name__}: {exc}"}
+        return self.audits[spec_id]
+
+
+def audit_summary(a: dict | None) -> dict | None:
+    """The fields of an audit an erratum's details keep."""
     if a is None:
         return None
     claim = a.get("claim") or {}
@@ -65,218 +98,47 @@ def _audit_summary(a: dict | None) -> dict | None:
             "reused_from_run": a.get("_reused", False)}
 
 
-def _audit_text(a: dict) -> str:
-    eps = a["epsilon_lower_bound"]
-    eps_text = "n/a" if eps is None else f"{eps:.3g}"
-    return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text} vs claim {a['claim_epsilon']:g} "
-            f"({a['samples_per_side']:,} samples/side). ")
+def wanted(spec_ids, suite: str) -> bool:
+    """Run the errata when any involved spec is selected, and always in the full suite."""
+    selected = set(spec_ids)
+    return suite == "full" or any(selected & set(e.involves) for e in registered().values())
 
 
-def _get_audit(spec_id: str, audits: dict, seed: int, suite: str, catalogue) -> dict | None:
-    if spec_id in audits and audits[spec_id].get("verdict") not in (None, "error"):
-        return {**audits[spec_id], "_reused": True}
-    try:
-        from .privacy import audit
-        res = audit(catalogue[spec_id], samples=AUDIT_SAMPLES[suite], seed=seed, progress=False)
-        return res.to_json()
-    except Exception as exc:  # noqa: BLE001
-        return {"spec": spec_id, "verdict": "error", "error": f"{type(exc).__name__}: {exc}"}
-
-
-# --------------------------------------------------------------------------- E1
-
-
-def e1_exhaustive(max_votes: int = 12) -> dict:
-    """Every vote histogram with 2..max_votes votes over 2 and 3 labels, every single-vote move."""
-    from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed, mode_and_gap
-
-    cases = 0
-    worst = {"printed": 0, "corrected": 0}
-    flip_nonzero = {"printed": 0, "corrected": 0}
-    example = None
-    for labels in (2, 3):
-        for K in range(2, max_votes + 1):
-            for counts in itertools.product(range(K + 1), repeat=labels):
-                if sum(counts) != K:
-                    continue
-                c = np.array(counts)
-                for a, b in itertools.permutations(range(labels), 2):
-                    if c[a] == 0:
-                        continue
-                    c2 = c.copy()
-                    c2[a] -= 1
-                    c2[b] += 1
-                    cases += 1
-                    flip = int(mode_and_gap(c)[0]) != int(mode_and_gap(c2)[0])
-                    for name, fn in (("printed", dist_printed), ("corrected", dist_corrected)):
-                        d1, d2 = int(fn(c)), int(fn(c2))
-                        if abs(d1 - d2) > worst[name]:
-                            worst[name] = abs(d1 - d2)
-                            if name == "printed" and example is None and abs(d1 - d2) == 2:
-                                example = {"D": counts, "D_prime": c2.tolist(), "dist_D": d1, "dist_D_prime": d2}
-                        if flip and max(d1, d2) > 0:
-                            flip_nonzero[name] += 1
-    return {"cases": cases, "max_change_printed": worst["printed"], "max_change_corrected": worst["corrected"],
-            "mode_flips_with_nonzero_dist_printed": flip_nonzero["printed"],
-            "mode_flips_with_nonzero_dist_corrected": flip_nonzero["corrected"], "example": example}
-
-
-def e1_exact(catalogue) -> dict:
-    """Exact epsilon (at the claimed delta) of subsample_aggregate and _corrected on the
-    sensitivity_two_move stress pair: A_OQR's transcript distribution on the two dist vectors."""
-    from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed
-    from dptestbed.spec.schema import resolve_stress_values
-
-    from .exact import _dist_epsilon, svt_distribution
-
-    out = {}
-    for spec_id, fn in (("subsample_aggregate", dist_printed), ("subsample_aggregate_corrected", dist_corrected)):
-        spec = catalogue[spec_id]
-        case = next(c for c in spec.stress_cases if c.name == "sensitivity_two_move")
-        env = spec.bind(dict(case.params))
-        D = np.asarray(resolve_stress_values(case.data, env), dtype=float).astype(np.int64)
-        Dp = np.asarray(resolve_stress_values(case.neighbour, env), dtype=float).astype(np.int64)
-        lam, w, T = float(env["lam"]), float(env["w"]), int(env["T"])
-        kw = dict(threshold=w, rho_scale=lam, nu_scale=2 * lam, resample_after=0, resample_scale=lam,
-                  count_symbol=0, limit=T + 1)
-        q1, q2 = fn(D).astype(float), fn(Dp).astype(float)
-        d1, d2 = svt_distribution(q1, **kw), svt_distribution(q2, **kw)
-        eps = _dist_epsilon(d1, d2, float(env["delta"]))
-        out[spec_id] = {"dist_D": q1.tolist(), "dist_D_prime": q2.tolist(), "exact_epsilon": float(eps),
-                        "claim_epsilon": float(env["epsilon"]), "claim_delta": float(env["delta"]),
-                        "lam": lam, "w": w, "T": T}
-    return out
-
-
-def measure_e1(seed, suite, audits, catalogue) -> dict:
-    ex = e1_exhaustive()
-    try:
-        exact = e1_exact(catalogue)
-    except Exception as exc:  # noqa: BLE001
-        exact = {"error": f"{type(exc).__name__}: {exc}"}
-    a_p = _audit_summary(_get_audit("subsample_aggregate", audits, seed, suite, catalogue))
-    a_c = _audit_summary(_get_audit("subsample_aggregate_corrected", audits, seed, suite, catalogue))
-    confirmed = (ex["max_change_printed"] == 2 and ex["max_change_corrected"] <= 1
-                 and ex["mode_flips_with_nonzero_dist_printed"] > 0 and ex["mode_flips_with_nonzero_dist_corrected"] == 0)
-    ep = (exact.get("subsample_aggregate") or {}).get("exact_epsilon")
-    ec = (exact.get("subsample_aggregate_corrected") or {}).get("exact_epsilon")
-    detectable = ep is not None and ep > exact["subsample_aggregate"]["claim_epsilon"]
-    text = (f"deterministic: {ex['cases']} single-vote moves on all histograms with <= 12 votes over 2-3 labels; printed "
-            f"dist changes by up to {ex['max_change_printed']} (corrected {ex['max_change_corrected']}) and is nonzero on "
-            f"{ex['mode_flips_with_nonzero_dist_printed']} mode flips (corrected "
-            f"{ex['mode_flips_with_nonzero_dist_corrected']}); example {ex['example']}. ")
-    if ep is not None:
-        text += (f"Exact epsilon on the sensitivity-2 stress pair at delta = {exact['subsample_aggregate']['claim_delta']:g}: "
-                 f"printed {ep:.3f}, corrected {ec:.3f}, claim {exact['subsample_aggregate']['claim_epsilon']:g}: "
-                 + ("the printed claim IS violated on this pair. " if detectable else
-                    "the loss doubles but stays below the claim, so no audit can detect E1 at this size. "))
-    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
-    return {"verdict": "confirmed" if confirmed else "refuted", "measurement": text.strip(),
-            "deciding": "deterministic exhaustive sensitivity check",
-            "details": {"exhaustive": ex, "exact_on_stress_pair": exact, "audit_printed": a_p, "audit_corrected": a_c,
-                        "printed_claim_violated_at_measurable_size": bool(detectable)}}
-
-
-# --------------------------------------------------------------------------- E2
-
-
-def e2_leak(seed: int, n: int) -> dict:
-    """P[first query released with Flag 0 at D's regular midpoint] on first_test_delta_leak, both
-    variants, on D and D' (Monte Carlo, n runs each), beside the exact S(w)."""
-    from dptestbed.impl.model_agnostic.soft_label import soft_label_queries, soft_label_queries_corrected
-
-    from .theorems import clopper_pearson
-
-    D = np.array([[0.3, 0.3, 0.6]] * 4)
-    Dp = np.array([[0.3, 0.6, 0.6]] * 4)
-    params = dict(epsilon=8.0, delta=1e-3, T=2, m=4, gamma=0.25)
-    lam = math.sqrt(64 * params["T"] * math.log(2 / params["delta"])) / params["epsilon"]
-    ss = np.random.SeedSequence(int(seed), spawn_key=(0xE2,))
-    rngs = [np.random.default_rng(s) for s in ss.spawn(4)]
-    out = {}
-    for k, (name, fn, factor) in enumerate((("soft_label_queries", soft_label_queries, 1.0),
-                                            ("soft_label_queries_corrected", soft_label_queries_corrected, 2.0))):
-        w = factor * lam * math.log(4 * params["m"] / params["delta"])
-        exact = (2 / 3) * math.exp(-w / (2 * lam)) - (1 / 6) * math.exp(-w / lam)
-        res = {}
-        for side, data in (("D", D), ("D_prime", Dp)):
-            o = fn.batch(data, n, rng=rngs[2 * k + (side != "D")], **params)
-            hits = int(np.sum((np.abs(o[:, 0, 0] - 0.375) < 1e-12) & (o[:, 0, 1] == 0.0)))
-            lo, hi = clopper_pearson(hits, n, 0.999)
-            res[side] = {"events": hits, "runs": n, "rate": hits / n, "cp999": [lo, hi]}
-        out[name] = {**res, "w": w, "lam": lam, "exact_leak": exact, "delta": params["delta"],
-                     "leak_over_delta_lower": res["D"]["cp999"][0] / params["delta"]}
-    return out
-
-
-def measure_e2(seed, suite, audits, catalogue) -> dict:
-    leak = e2_leak(seed, E2_SAMPLES[suite])
-    p, c = leak["soft_label_queries"], leak["soft_label_queries_corrected"]
-    a_p = _audit_summary(_get_audit("soft_label_queries", audits, seed, suite, catalogue))
-    a_c = _audit_summary(_get_audit("soft_label_queries_corrected", audits, seed, suite, catalogue))
-    confirmed = p["D"]["cp999"][0] > p["delta"] and p["D_prime"]["events"] == 0 and c["D"]["cp999"][1] <= c["delta"]
-    refuted = p["D"]["cp999"][1] <= p["delta"]
-    text = (f"first-test delta-event (notes 5.4a), {p['D']['runs']} runs per side: printed w = {p['w']:.2f}: "
-            f"{p['D']['events']} releases on D (rate {p['D']['rate']:.3g}, 99.9% CP [{p['D']['cp999'][0]:.3g}, "
-            f"{p['D']['cp999'][1]:.3g}], exact S(w) = {p['exact_leak']:.3g}), {p['D_prime']['events']} on D'; "
-            f"delta = {p['delta']:g}: one sub-query alone leaks {p['D']['rate'] / p['delta']:.1f} x delta. "
-            f"Corrected w = {c['w']:.2f}: {c['D']['events']} releases (rate {c['D']['rate']:.3g}, CP upper "
-            f"{c['D']['cp999'][1]:.3g}, exact {c['exact_leak']:.3g} <= delta/(4m) = {c['delta'] / 16:.3g}). ")
-    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
-    deciding = "Monte Carlo of the first-test delta-event (Clopper-Pearson vs delta)"
-    if a_p and a_p["verdict"] == "violation":
-        deciding += "; the black-box privacy audit also flags the printed spec"
-    return {"verdict": "confirmed" if confirmed else ("refuted" if refuted else "inconclusive"),
-            "measurement": text.strip(), "deciding": deciding,
-            "details": {"leak": leak, "audit_printed": a_p, "audit_corrected": a_c}}
-
-
-# --------------------------------------------------------------------------- E4
-
-
-def measure_e4(seed, suite, audits, catalogue) -> dict:
-    from .experiments_queries import e4_measurement
-
-    res = dict(e4_measurement(seed))
-    return {"verdict": res["verdict"], "measurement": res["measurement"],
-            "deciding": "Monte Carlo of the per-classifier mistake bound against beta/k", "details": res}
-
-
-_MEASURE = {"000-E1": measure_e1, "000-E2": measure_e2, "000-E4": measure_e4}
-
-
-def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = None, catalogue=None) -> list[dict]:
-    """The three errata, measured (never raises: a failed measurement is verdict "inconclusive"
-    with the error)."""
+def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = None, catalogue=None,
+                        spec_ids=None) -> list[dict]:
+    """Every registered erratum involving a selected spec (all when ``spec_ids`` is None),
+    measured. Never raises: a failed measurement is verdict "inconclusive" with the error."""
     if catalogue is None:
         from dptestbed.spec import load_catalogue
         catalogue = load_catalogue()
-    audits = dict(audits or {})
+    ctx = ErratumContext(seed, suite, catalogue, dict(audits or {}))
+    selected = None if spec_ids is None or suite == "full" else set(spec_ids)
     out = []
-    for eid, (printed, corrected) in ERRATA_SPECS.items():
+    for e in registered().values():
+        if selected is not None and not selected & set(e.involves):
+            continue
         t0 = time.perf_counter()
-        title = description = None
-        if printed in catalogue and catalogue[printed].erratum:
-            description = catalogue[printed].erratum.get("description")
         try:
-            res = _MEASURE[eid](seed, suite, audits, catalogue)
-        except Exception as exc:  # noqa: BLE001
+            res = e.measure(ctx)
+        except Exception as exc:  # noqa: BLE001 - a failed measurement is verdict "inconclusive" with the error
             tb = traceback.extract_tb(exc.__traceback__)
             where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
             res = {"verdict": "inconclusive", "measurement": f"measurement failed: {type(exc).__name__}: {exc}{where}",
                    "details": {}}
-        erratum = catalogue[printed].erratum if printed in catalogue else None
-        out.append({"id": eid, "title": title or eid, "description": description, "printed": printed,
-                    "corrected": corrected,
-                    "printed_formula": (erratum or {}).get("printed"), "corrected_formula": (erratum or {}).get("corrected"),
+        spec_erratum = (catalogue[e.printed].erratum if e.printed in catalogue else None) or {}
+        out.append({"id": e.id, "title": e.id, "kind": e.kind, "description": spec_erratum.get("description"),
+                    "printed": e.printed, "corrected": e.corrected,
+                    "printed_formula": spec_erratum.get("printed"), "corrected_formula": spec_erratum.get("corrected"),
                     "verdict": res["verdict"], "measurement": res["measurement"], "deciding": res.get("deciding"),
                     "details": res.get("details", {}), "seconds": time.perf_counter() - t0})
     return out
 
 
 def reclassify(privacy_results: list[dict], errata: list[dict]) -> None:
-    """A printed spec's audit violation is "as expected" when its erratum is confirmed (in place)."""
-    confirmed = {e["printed"]: e["id"] for e in errata if e.get("verdict") == "confirmed"}
+    """A printed spec's audit violation is "as expected" when a privacy erratum naming it is
+    confirmed (in place). Utility and proof errata never reclassify."""
+    confirmed = {e["printed"]: e["id"] for e in errata
+                 if e.get("verdict") == "confirmed" and e.get("kind") == "privacy" and e.get("printed")}
     for r in privacy_results:
         eid = confirmed.get(r.get("spec"))
         if eid and r.get("verdict") == "violation" and r.get("outcome") == "unexpected":

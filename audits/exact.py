@@ -10,7 +10,8 @@ the mechanism, or the instance is too large). The auditor's lower bound must not
 (up to its confidence), which is how its own tightness is shown.
 
 Profiles are registered by the spec's reference implementation (``module:function``), since
-that is what fixes the mechanism:
+that is what fixes the mechanism; each paper registers its own (``audits/<paper>/``) from the
+laws here:
 
 * Laplace ``f(D) + Lap(b)^p``: ``||f(D) - f(D')||_1 / b`` at delta = 0; at delta > 0 the
   closed form ``delta(eps) = 1 - exp((eps - s/b)/2)`` when one coordinate moves by s.
@@ -24,16 +25,13 @@ that is what fixes the mechanism:
   both ways}.
 * report noisy max that releases the value: the density of the noisy maximum, on a grid,
   at delta = 0.
-
-Unknown: Lyu's Algorithm 3 (releases noisy values), user specs without a registered
-mechanism.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 from scipy import optimize, special, stats
@@ -41,7 +39,7 @@ from scipy import optimize, special, stats
 __all__ = [
     "exact_epsilon", "register", "discrete_epsilon", "hockey_stick", "laplace_epsilon",
     "gaussian_epsilon", "gaussian_delta", "svt_distribution", "noisy_max_distribution",
-    "noisy_max_value_epsilon", "PROFILES",
+    "noisy_max_value_epsilon", "dist_epsilon", "lap_sf", "as_vector", "PROFILES",
 ]
 
 PROFILES: dict[str, Callable] = {}
@@ -174,7 +172,7 @@ def _quad_grid(breaks, lo, hi, sub: int = 4):
     return np.concatenate(xs), np.concatenate(ws)
 
 
-def _lap_sf(x, b):
+def lap_sf(x, b):
     """P[Lap(b) > x] (= P[Lap(b) >= x])."""
     x = np.asarray(x, dtype=float)
     return np.where(x >= 0, 0.5 * np.exp(-np.abs(x) / b), 1 - 0.5 * np.exp(-np.abs(x) / b))
@@ -210,10 +208,10 @@ def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float |
     if nu_scale is None:
         top = (q[:, None] >= threshold + u[None, :]).astype(float)
     else:
-        top = _lap_sf(threshold + u[None, :] - q[:, None], nu_scale)
+        top = lap_sf(threshold + u[None, :] - q[:, None], nu_scale)
     probs = {1: top, 0: 1.0 - top}
 
-    @lru_cache(maxsize=None)
+    @cache
     def segment(start: int, outcomes: tuple, scale: float) -> float:
         integrand = dens[scale].copy()
         for k, o in enumerate(outcomes):
@@ -250,7 +248,7 @@ def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float |
     return out
 
 
-def _dist_epsilon(d1: dict, d2: dict, delta: float) -> float:
+def dist_epsilon(d1: dict, d2: dict, delta: float) -> float:
     keys = sorted(set(d1) | set(d2))
     p = np.array([d1.get(k, 0.0) for k in keys])
     q = np.array([d2.get(k, 0.0) for k in keys])
@@ -267,7 +265,7 @@ def noisy_max_distribution(q, scale: float, noise: str = "laplace") -> np.ndarra
         return special.softmax(q / scale)
     span = 60 * scale
     x, w = _quad_grid(q, q.min() - span, q.max() + span)
-    cdf = 1 - _lap_sf(x[None, :] - q[:, None], scale)          # F(x - q_j)
+    cdf = 1 - lap_sf(x[None, :] - q[:, None], scale)          # F(x - q_j)
     pdf = _lap_pdf(x[None, :] - q[:, None], scale)
     logcdf = np.log(np.maximum(cdf, 1e-300))
     total = logcdf.sum(0)
@@ -294,135 +292,6 @@ def noisy_max_value_epsilon(q1, q2, scale: float) -> float:
     return float(np.max(np.abs(logdens(q1) - logdens(q2))))
 
 
-# =========================================================================== registered mechanisms
-
-
-def _vec(x):
+def as_vector(x) -> np.ndarray:
+    """``x`` as a flat float vector."""
     return np.atleast_1d(np.asarray(x, dtype=float)).ravel()
-
-
-def _laplace_factory(factor):
-    def profile(data, neighbour, env, delta):
-        b = factor * float(env["gamma"]) / float(env["epsilon"])
-        return laplace_epsilon(_vec(data) - _vec(neighbour), b, delta)
-    return profile
-
-
-register("dptestbed.impl.calibration.laplace:laplace_mechanism")(_laplace_factory(1.0))
-register("dptestbed.impl.calibration.laplace:laplace_mechanism_broken")(_laplace_factory(0.7))
-register("dptestbed.impl.calibration.controls:laplace_30pct_more_noise")(_laplace_factory(1.3))
-
-
-def _gaussian_factory(factor):
-    def profile(data, neighbour, env, delta):
-        if "sigma" in env:          # gaussian_mechanism(data, *, rng, sigma)
-            sigma = factor * float(env["sigma"])
-        else:                       # classical calibration from (epsilon, delta, sensitivity)
-            eps, dlt, sens = float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])
-            sigma = factor * sens * math.sqrt(2 * math.log(1.25 / dlt)) / eps
-        return gaussian_epsilon(_vec(data) - _vec(neighbour), sigma, delta)
-    return profile
-
-
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism")(_gaussian_factory(1.0))
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken")(_gaussian_factory(0.7))
-
-
-@register("dptestbed.impl.calibration.randomized_response:randomized_response")
-def _rr(data, neighbour, env, delta):
-    keep = float(special.expit(float(env["epsilon"])))
-    b1, b2 = int(_vec(data)[0]), int(_vec(neighbour)[0])
-    p = np.array([keep, 1 - keep]) if b1 == 0 else np.array([1 - keep, keep])
-    q = np.array([keep, 1 - keep]) if b2 == 0 else np.array([1 - keep, keep])
-    return discrete_epsilon(p, q, delta)
-
-
-def _exp_factory(factor):
-    def profile(data, neighbour, env, delta):
-        eps, sens = float(env["epsilon"]), float(env["sensitivity"])
-        p = special.softmax(-eps * _vec(data) / (factor * sens))
-        q = special.softmax(-eps * _vec(neighbour) / (factor * sens))
-        return discrete_epsilon(p, q, delta)
-    return profile
-
-
-register("dptestbed.impl.calibration.exponential:exponential_mechanism")(_exp_factory(2.0))
-register("dptestbed.impl.calibration.exponential:exponential_mechanism_broken")(_exp_factory(1.0))
-
-
-@register("dptestbed.impl.calibration.noisy_max:report_noisy_max")
-def _rnm(data, neighbour, env, delta):
-    scale = 2.0 / float(env["epsilon"])
-    q1, q2 = _vec(data), _vec(neighbour)
-    if q1.size > 64:
-        return None
-    return discrete_epsilon(noisy_max_distribution(q1, scale), noisy_max_distribution(q2, scale), delta)
-
-
-@register("dptestbed.impl.calibration.noisy_max:report_noisy_max_broken")
-def _rnm_value(data, neighbour, env, delta):
-    if delta > 0:
-        return None
-    q1, q2 = _vec(data), _vec(neighbour)
-    if q1.size > 64:
-        return None
-    return noisy_max_value_epsilon(q1, q2, 2.0 / float(env["epsilon"]))
-
-
-def _dti_dist(data, epsilon, delta_param):
-    label, dist = _vec(data)[:2]
-    gamma = math.log(1 / delta_param) / epsilon
-    release = float(_lap_sf(gamma - dist, 1 / epsilon))
-    return {int(label): release, -1: 1 - release}
-
-
-@register("dptestbed.impl.model_agnostic.distance_to_instability:distance_to_instability")
-def _dti(data, neighbour, env, delta):
-    eps, dlt = float(env["epsilon"]), float(env["delta"])
-    return _dist_epsilon(_dti_dist(data, eps, dlt), _dti_dist(neighbour, eps, dlt), delta)
-
-
-@register("dptestbed.impl.model_agnostic.sparse_vector:sparse_vector")
-def _svt000(data, neighbour, env, delta):
-    eps, dlt, T, w = float(env["epsilon"]), float(env["delta"]), int(env["T"]), float(env["w"])
-    lam = math.sqrt(32 * T * math.log(1 / dlt)) / eps
-    kw = dict(threshold=w, rho_scale=lam, nu_scale=2 * lam, resample_after=0, resample_scale=lam,
-              count_symbol=0, limit=T + 1)
-    d1 = svt_distribution(_vec(data), **kw)
-    d2 = svt_distribution(_vec(neighbour), **kw)
-    if d1 is None or d2 is None:
-        return None
-    return _dist_epsilon(d1, d2, delta)
-
-
-def _lyu_kwargs(alg: int, env) -> dict | None:
-    eps, T, c = float(env["epsilon"]), float(env["threshold"]), int(env["c"])
-    if alg == 1:
-        return dict(rho_scale=2 / eps, nu_scale=4 * c / eps, limit=c)
-    if alg == 2:
-        return dict(rho_scale=2 * c / eps, nu_scale=4 * c / eps, limit=c, resample_after=1, resample_scale=2 * c / eps)
-    if alg == 4:
-        return dict(rho_scale=4 / eps, nu_scale=1 / (0.75 * eps), limit=c)
-    if alg == 5:
-        return dict(rho_scale=2 / eps, nu_scale=None)
-    if alg == 6:
-        return dict(rho_scale=2 / eps, nu_scale=2 / eps)
-    return None
-
-
-def _lyu_factory(alg: int):
-    def profile(data, neighbour, env, delta):
-        kw = _lyu_kwargs(alg, env)
-        if kw is None:
-            return None
-        T = float(env["threshold"])
-        d1 = svt_distribution(_vec(data), threshold=T, count_symbol=1, **kw)
-        d2 = svt_distribution(_vec(neighbour), threshold=T, count_symbol=1, **kw)
-        if d1 is None or d2 is None:
-            return None
-        return _dist_epsilon(d1, d2, delta)
-    return profile
-
-
-for _alg in (1, 2, 4, 5, 6):
-    register(f"dptestbed.impl.calibration.svt_lyu:svt_lyu_{_alg}")(_lyu_factory(_alg))

@@ -59,8 +59,12 @@ Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, 
 for an implementation error), ``exact_epsilon`` (exact loss, at the claimed delta, of the
 *spec's* mechanism on the pair the bound was measured on; null when unknown),
 ``exact_epsilon_max`` (over the pairs tried), ``exact_exceeds_claim``, ``tightness``
-(bound / claim), ``exact_tightness`` (bound / exact), ``confidence``, ``samples_per_side``
+(bound / claim), ``exact_tightness`` (bound / exact), ``minimum_detectable_epsilon`` (the
+smallest true loss on the best event this sample size could have shown above the claim:
+violations below it are invisible to this audit), ``confidence``, ``samples_per_side``
 (per kept pair, all rounds), ``verdict`` ("violation" | "no violation found" |
+"differs from the spec" (a user implementation whose bound exceeds the spec mechanism's exact
+loss on a pair: it leaks more than the spec's mechanism, though not above the claim) |
 "implementation error"), ``expected`` ("violation" for a spec marked broken), ``counterexample``
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
@@ -83,18 +87,31 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from dptestbed.spec import Spec
 
 from . import exact as exact_profiles
-from .pairs import Pair, candidate_pairs, claim as pair_claim
+from .pairs import Pair, candidate_pairs
+from .pairs import claim as pair_claim
 from .runner import ImplementationError, Runner, implementation_ref, load_implementation
-from .stats import best_predicted, bonferroni, cp_lower, cp_upper, eps_lower_bound, predicted_eps_lower_bound
+from .stats import (
+    best_predicted,
+    bonferroni,
+    cp_lower,
+    cp_upper,
+    eps_lower_bound,
+    minimum_detectable_epsilon,
+    predicted_eps_lower_bound,
+)
 
-__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR"]
+__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
+# A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
+# more than the spec's mechanism (at the audit's confidence), even below the claim.
+DIFFERS = "differs from the spec"
 TOLERANCE = 1e-9
 K_MAX = 3
 KEEP_PAIRS = 2
@@ -188,6 +205,7 @@ class AuditResult:
             "exact_epsilon_max": num(self.exact_epsilon_max),
             "exact_exceeds_claim": self.exact_exceeds_claim,
             "tightness": num(self.tightness),
+            "minimum_detectable_epsilon": num((self.best or {}).get("minimum_detectable_epsilon")),
             "exact_tightness": num(self.exact_tightness),
             "confidence": self.confidence,
             "samples_per_side": self.samples_per_side,
@@ -747,6 +765,8 @@ def _candidate_json(aud: _Auditor, c: _Candidate) -> dict:
         "claim": {"epsilon": eps_claim, "delta": delta},
         "exact_epsilon": pair.extra.get("exact_epsilon"),
         "predicted_bound": c.rank_score,
+        "minimum_detectable_epsilon": minimum_detectable_epsilon(
+            (c.k1 if c.orient == 1 else c.k2) / n if n else 0.0, n, eps_claim, delta, c.alpha),
     }
 
 
@@ -852,8 +872,19 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
             result.verdict = VIOLATION
             result.counterexample = result.best
+        elif result.verdict == NO_VIOLATION and result.implementation != spec.implementation:
+            above = [c for c in all_chosen if _exceeds_exact(aud, c)]
+            if above:
+                result.verdict = DIFFERS
+                result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _exceeds_exact(aud: _Auditor, c: _Candidate) -> bool:
+    """The candidate's lower bound is above the spec mechanism's exact loss on its pair."""
+    exact = aud.pairs[c.pair_index].extra.get("exact_epsilon")
+    return exact is not None and math.isfinite(exact) and c.eps_lb > exact + TOLERANCE
 
 
 def _attach_exact(spec: Spec, aud: _Auditor, result: AuditResult, chosen: list[_Candidate]) -> None:

@@ -122,8 +122,9 @@ class SpecChecker:
     def _theorems(self, spec, exps, implementation, n_audits, problems) -> list[dict]:
         import numpy as np
 
+        from dptestbed.audits.experiments import check_id, run_check
         from dptestbed.audits.suite import item_seed
-        from dptestbed.audits.theorems import apply_multiple_testing, check_id, run_check
+        from dptestbed.audits.theorems import apply_multiple_testing
 
         results = []
         for exp in exps:

@@ -91,17 +91,26 @@ def item_rows(document: dict) -> list[dict]:
         claim = r.get("claim") or {}
         eps_lb = r.get("epsilon_lower_bound")
         measured = f"ε_lb = {_num(_float(eps_lb))}"
+        if r.get("tightness") is not None:
+            measured += f" ({_pct(_float(r.get('tightness')))} of the claim)"
         if r.get("exact_epsilon") is not None:
-            measured += f" (exact ε = {_num(_float(r.get('exact_epsilon')))})"
+            whose = "the reference's " if r.get("target") not in (None, "reference") else ""
+            measured += f"; {whose}exact ε on that pair = {_num(_float(r.get('exact_epsilon')))}"
+        if r.get("minimum_detectable_epsilon") is not None:
+            measured += f"; smallest detectable ε = {_num(_float(r.get('minimum_detectable_epsilon')))}"
         if r.get("samples_per_side"):
             measured += f"; {_num(r['samples_per_side'])} samples/side"
         if r.get("erratum_confirmed"):
             measured += f"; erratum {r['erratum_confirmed']} confirmed (printed variant)"
+        target = r.get("target", "reference")
+        if target == "mutant" and r.get("control"):
+            target = f"mutant: {r['control']['name']}"
+        elif r.get("expected") in ("violation", "violated"):
+            target = "control (expected: violation)"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
             "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
-            "target": ("control (expected: violation)" if r.get("expected") in ("violation", "violated")
-                       else r.get("target", "reference")),
+            "target": target,
             "claim": f"ε = {_num(_float(claim.get('epsilon')))}, δ = {_num(_float(claim.get('delta')))}" if claim else "–",
             "measured": measured if r.get("verdict") != "error" else "–",
             "verdict": r.get("verdict") or "–", "expected": r.get("expected"), "outcome": r.get("outcome", "error"),
@@ -128,10 +137,12 @@ def item_rows(document: dict) -> list[dict]:
             measured = "–"
         target = r.get("target", "reference")
         if r.get("control"):
-            target = f"control: {r['control']['name']}"
+            who = "mutant" if target == "mutant" else ("pipeline control" if r["control"].get("pipeline") else "control")
+            target = f"{who}: {r['control']['name']}"
+        label = "setup validation" if r.get("setup_validation") else kind
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": kind,
-            "item": f"{r['ref']} · {r['check']} ({kind})", "target": target, "claim": claim,
+            "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim,
             "measured": measured, "verdict": r.get("verdict") or "–", "expected": r.get("expected"),
             "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),
         })
@@ -414,6 +425,7 @@ CSS = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1180px;color:#222;line-height:1.4;padding:0 12px}
 h1{font-size:1.6em;margin-bottom:4px} h2{border-bottom:2px solid #ddd;padding-bottom:3px;margin-top:34px} h3{margin-bottom:6px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;width:100%} th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}
+tr.paper th{background:#e8eef6;font-size:14px}
 th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{background:#fff4d6}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap}
 .consistent,.no-violation-found{background:#dff3e0;color:#17632a} .violated,.violation{background:#fbd9d9;color:#9b1c1c}
@@ -453,8 +465,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     rows = item_rows(document)
     h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
          f"<title>dptestbed {_esc(run.get('command', 'verify'))} report</title><style>{CSS}</style></head><body>"]
-    title = "dptestbed verification report" if run.get("command") != "check" else \
-        f"dptestbed check of {_esc(run.get('implementation'))}"
+    title = {"check": f"dptestbed check of {_esc(run.get('implementation'))}",
+             "mutants": "dptestbed mutants: how good are the checks?"}.get(run.get("command"), "dptestbed verification report")
     h.append(f"<h1>{title}</h1>")
     h.append(f'<div class="meta">suite <b>{_esc(run.get("suite"))}</b> · seed {_esc(run.get("seed"))} · '
              f'commit {_esc(run.get("commit") or "unknown")} · {_num(run.get("seconds"))} s · jobs {_esc(run.get("jobs"))} · '
@@ -468,11 +480,20 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
              + (f", {len(errors)} report errors" if errors else "") +
              f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}</div>')
-    h.append(f"<p>{_esc(family.get('statement', ''))}.</p>")
+    if document.get("mutants"):
+        h.extend(_kill_matrix_html(document["mutants"], family))
+        h.append("<details><summary>every item of the run</summary>")
+    else:
+        h.append(f"<p>{_esc(family.get('statement', ''))}.</p>")
 
     h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
              "<th>measurement</th><th>verdict</th><th>expected</th><th>outcome</th></tr>")
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
+    paper = None
     for row in rows:
+        if paper_of.get(row["spec"], "") != paper:
+            paper = paper_of.get(row["spec"], "")
+            h.append(f'<tr class="paper"><th colspan="8">{_esc(paper or "specs outside the catalogue")}</th></tr>')
         cls = {"unexpected": "unexpected", "error": "error"}.get(row["outcome"], "")
         err = f'<div class="meta">{_esc(row["error"])}</div>' if row.get("error") else ""
         h.append(f'<tr class="{cls}"><td><a href="#{_slug(row["spec"])}">{_esc(row["spec"])}</a></td>'
@@ -480,6 +501,9 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                  f'<td>{_esc(row["claim"])}</td><td>{_esc(row["measured"])}{err}</td><td>{_badge(row["verdict"])}</td>'
                  f'<td>{_esc(row["expected"] or "–")}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
     h.append("</table>")
+    if document.get("mutants"):
+        h.append("</details></body></html>")
+        return "\n".join(h)
     if errors:
         h.append("<h3>Report errors</h3><ul>" + "".join(
             f"<li>{_esc(e['item'])}: {_esc(e['error'])}</li>" for e in errors) + "</ul>")
@@ -487,7 +511,11 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     # self-test
     controls = [r for r in rows if r["expected"] in ("violation", "violated")]
     flagged = sum(1 for r in controls if r["outcome"] == "as expected")
-    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>. "
+    pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
+    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>"
+             + (f" ({len(pipeline)} of them pipeline controls, {sum(r['outcome'] == 'as expected' for r in pipeline)} "
+                "flagged: the reference mechanism with the testbed's own plumbing broken; they show a check's power "
+                "but are no implementation bug, see <code>dptestbed mutants</code> for those)" if pipeline else "") + ". "
              "Every check ships a deliberately broken implementation that it must report as violated "
              "(theorem checks) and every privacy audit has the broken specs of the calibration corpus "
              "(expected: violation). A control that is not flagged means the check lacks power: the run fails.</p>")
@@ -571,14 +599,77 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     by_spec_thm = {}
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
+    paper = None
     for s in document.get("specs", []):
         if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
             continue  # nothing ran for this spec: it is listed under "not yet checked"
+        if (s.get("paper") or "") != paper:
+            paper = s.get("paper") or ""
+            h.append(f'<h2 id="paper-{_slug(paper)}">Paper: {_esc(paper or "specs outside the catalogue")}</h2>')
         h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
                                figures.get(s["id"], []), formulas))
     h.append(f'<p class="meta">Rendered from results.json ({_esc(document.get("format"))}); re-render with '
              "<code>dptestbed report results.json --out DIR</code>.</p></body></html>")
     return "\n".join(h)
+
+
+MUTANT_CLASS = {"killed": "violated", "survived": "consistent", "inconclusive": "inconclusive", "error": "error",
+                "equivalent": "inconclusive"}
+
+
+def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
+    """The kill matrix of a mutants run: rates per spec, then one table per spec (mutant x check)."""
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    h = ["<h2>Kill matrix</h2>",
+         f"<p><b>{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent implementation "
+         f"mutants killed ({rate})</b>; privacy-breaking: {o.get('privacy_breaking_killed', 0)} of "
+         f"{o.get('privacy_breaking', 0)}; {o.get('equivalent', 0)} declared equivalent (excluded). Each mutant is the "
+         "reference implementation with one realistic bug, run through every check of its spec exactly as "
+         "<code>dptestbed check SPEC --impl MUTANT</code> runs a user's implementation; a cell is <b>killed</b> when "
+         f"that check flags it at level {_num(family.get('per_check_level'))} (the strictest per-check level of a "
+         "<code>check</code> run). Pipeline controls of the theorem checks are not mutants and are not counted.</p>",
+         "<table><tr><th>spec</th><th>mutants</th><th>killed</th><th>equivalent</th><th>kill rate</th></tr>"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        cls = "" if r.get("rate") in (None, 1.0) else ' class="unexpected"'
+        h.append(f'<tr{cls}><td><a href="#kill-{_slug(spec)}">{_esc(spec)}</a></td><td>{r["mutants"]}</td>'
+                 f'<td>{r["killed"]}</td><td>{r["equivalent"]}</td><td>{shown}</td></tr>')
+    h.append("</table>")
+    for spec, checks in (matrix.get("checks") or {}).items():
+        rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
+        h.append(f'<h3 id="kill-{_slug(spec)}">{_esc(spec)}</h3><table><tr><th>mutant</th><th>breaks</th><th>bug</th>'
+                 + "".join(f"<th>{_esc(c)}</th>" for c in checks) + "<th>status</th></tr>")
+        for r in rows:
+            cells = "".join(f'<td>{_badge_text(r["cells"].get(c, "–"))}</td>' for c in checks)
+            note = f'<div class="meta">{_esc(r["equivalent"])}</div>' if r.get("equivalent") else ""
+            cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") else (
+                ' class="error"' if r["status"] == "error" else "")
+            h.append(f'<tr{cls}><td>{_esc(r["name"])}</td><td>{_esc(r["breaks"])}</td><td>{_esc(r["bug"])}{note}</td>'
+                     f'{cells}<td>{_badge_text(r["status"])}</td></tr>')
+        h.append("</table>")
+    return h
+
+
+def _kill_matrix_md(matrix: dict) -> list[str]:
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    lines = ["## Kill matrix", "",
+             f"{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent mutants killed "
+             f"({rate}); privacy-breaking: {o.get('privacy_breaking_killed', 0)} of {o.get('privacy_breaking', 0)}.", "",
+             "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        lines.append(f"| {_md(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
+    lines += ["", "| mutant | breaks | status | killed by |", "|---|---|---|---|"]
+    for r in matrix.get("rows", []):
+        lines.append(f"| {_md(r['id'])} | {r['breaks']} | {r['status']} | {_md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
+    return lines + [""]
+
+
+def _badge_text(status: str) -> str:
+    cls = MUTANT_CLASS.get(status)
+    return f'<span class="badge {cls}">{_esc(status)}</span>' if cls else _esc(status)
 
 
 ERRATA_VERDICT_CLASS = {"confirmed": "violated", "refuted": "consistent", "inconclusive": "inconclusive"}
@@ -738,12 +829,15 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
              f"{(document.get('family') or {}).get('statement', '')}.", ""]
     if not run.get("complete", True):
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
-    lines += ["| spec | item | implementation | claim | measurement | verdict | expected | outcome |",
-              "|---|---|---|---|---|---|---|---|"]
+    if document.get("mutants"):
+        lines += _kill_matrix_md(document["mutants"])
+    lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
         measured = row["measured"] + (f" ({row['error']})" if row.get("error") else "")
         outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**"}.get(row["outcome"], row["outcome"])
-        lines.append(f"| {_md(row['spec'])} | {_md(row['item'])} | {_md(row['target'])} | {_md(row['claim'])} | "
+        lines.append(f"| {_md(paper_of.get(row['spec'], ''))} | {_md(row['spec'])} | {_md(row['item'])} | {_md(row['target'])} | {_md(row['claim'])} | "
                      f"{_md(measured)} | {_md(row['verdict'])} | {_md(row['expected'] or '–')} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
@@ -761,7 +855,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
                                                               for n in notc]
     if figures:
         lines += ["", "## Plots", ""]
-        for spec_id, figs in figures.items():
+        for _spec_id, figs in figures.items():
             for caption, path in figs:
                 lines.append(f"- [{path.name}](plots/{path.name}): {caption}")
     lines.append("")

@@ -40,8 +40,9 @@ import sys
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -451,7 +452,7 @@ def _split(n: int, block: int) -> list[int]:
     return sizes
 
 
-_CACHE: "OrderedDict[tuple, Runner]" = OrderedDict()
+_CACHE: OrderedDict[tuple, Runner] = OrderedDict()
 _CACHE_SIZE = 4
 
 

@@ -19,6 +19,8 @@ Contract
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special, stats
 
@@ -73,6 +75,27 @@ def predicted_eps_lower_bound(p1, p2, n, delta=0.0, alpha=0.05):
     p1 = np.clip(np.asarray(p1, dtype=float), 0, 1)
     p2 = np.clip(np.asarray(p2, dtype=float), 0, 1)
     return eps_lower_bound(p1 * n, n, p2 * n, n, delta, alpha)
+
+
+def minimum_detectable_epsilon(p1, n, claim: float, delta=0.0, alpha=0.05, upper: float = 50.0) -> float:
+    """The smallest true privacy loss an audit with ``n`` samples per side at level ``alpha`` can
+    show to exceed ``claim`` on an event of probability ``p1`` on the numerator side: the least
+    eps with ``predicted_eps_lower_bound(p1, (p1 - delta) e^-eps, n) > claim`` (bisection).
+    ``inf`` when no loss on that event can be shown (too few samples, or p1 <= delta)."""
+    p1 = float(p1)
+    if not p1 > delta or not predicted_eps_lower_bound(p1, 0.0, n, delta, alpha) > claim:
+        return math.inf
+
+    def shown(eps):
+        return predicted_eps_lower_bound(p1, (p1 - delta) * math.exp(-eps), n, delta, alpha) > claim
+
+    lo, hi = float(claim), upper
+    if not shown(hi):
+        return math.inf
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if shown(mid) else (mid, hi)
+    return hi
 
 
 def approx_predicted_eps_lower_bound(p1, p2, n, delta=0.0, alpha=0.05):

@@ -34,16 +34,17 @@ import tempfile
 import time
 import traceback
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
 from . import theorems as thm
-from .experiments import Control, Experiment, expected_audit, experiments_for, unchecked_theorems
+from .experiments import Control, Experiment, check_id, expected_audit, experiments_for, run_check, unchecked_theorems
+from .serialize import jsonable
 
 RESULTS_FORMAT = "dptestbed-results/1"
 # Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
@@ -84,6 +85,8 @@ class Plan:
     implementation: str | None = None
     family_alpha: float = thm.FAMILY_ALPHA
     call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
+    mutants: tuple = ()  # a mutants run (audits/mutation.py): the mutants it checks
+    family_override: int | None = None  # the multiple-testing family size, when not the plan's own
 
     @property
     def n_audits(self) -> int:
@@ -96,16 +99,22 @@ class Plan:
 
     @property
     def family(self) -> int:
-        return thm.family_size(self.n_tests, self.n_audits)
+        return self.family_override or thm.family_size(self.n_tests, self.n_audits)
 
 
 # --------------------------------------------------------------------------- planning
 
 
-def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = None) -> list[Spec]:
+def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = None,
+                 papers: list[str] | None = None) -> list[Spec]:
     """The specs a run covers: the given ids (and their deliberately broken variants, which are
     the controls of their privacy audit), else every spec with an implementation (quick) or
-    every spec (full)."""
+    every spec (full); ``papers`` keeps only the specs of those paper folders."""
+    if papers:
+        unknown = [p for p in papers if p not in catalogue.papers]
+        if unknown:
+            raise KeyError(f"unknown paper {unknown[0]!r}; papers: {', '.join(catalogue.papers)}")
+        catalogue = type(catalogue)((k, s) for k, s in catalogue.items() if s.paper in papers)
     if spec_ids:
         chosen = []
         for spec_id in spec_ids:
@@ -123,13 +132,14 @@ def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = 
 
 def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None = None,
          implementation: str | None = None, controls: bool = True, audits: bool = True,
-         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT) -> Plan:
+         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT,
+         papers: list[str] | None = None) -> Plan:
     """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
     privacy audit run against that implementation instead of the reference one, and the
     broken-spec audits (controls of the auditor, not of the user's code) are left out."""
     if suite not in ("quick", "full"):
         raise ValueError(f"unknown suite {suite!r}; choose quick or full")
-    specs = select_specs(catalogue, suite, spec_ids)
+    specs = select_specs(catalogue, suite, spec_ids, papers)
     if implementation is not None:
         specs = [s for s in specs if not s.broken]
     items: list[Item] = []
@@ -162,12 +172,12 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
                                     "status": f"not checked ({exp.name}): the spec has no implementation"})
                 continue
             target = "user" if implementation else "reference"
-            items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
+            items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
                               impl, target, exp, timeout=exp.seconds[suite],
                               cost=exp.trials[suite] / 10_000))
             if controls:
                 for control in exp.controls:
-                    items.append(Item(thm.check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
+                    items.append(Item(check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
                                       spec.id, "violated", control.implementation, "control", exp, control,
                                       timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
         not_checked.extend(unchecked_theorems(spec))
@@ -175,18 +185,25 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
 
 
 def _missing_module(ref: str | None) -> str | None:
-    """Why the reference implementation ``ref`` is not available (its module does not exist
-    yet), or None. Any other import problem is left to the item, which reports an error."""
+    """Why the reference implementation ``ref`` is not available (its module or function does not
+    exist yet), or None. Any other import problem is left to the item, which reports an error.
+    Reference implementations are the project's own code, so importing one here is safe."""
+    import importlib
     import importlib.util
 
     if not ref:
         return None
-    module = ref.partition(":")[0]
+    module, _, name = ref.partition(":")
     try:
         found = importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         found = False
-    return None if found else f"not checked: the reference implementation module {module} does not exist yet"
+    if found and name:
+        try:
+            found = hasattr(importlib.import_module(module), name)
+        except Exception:  # noqa: BLE001 - a broken module is reported by its item
+            return None
+    return None if found else f"not checked: the spec has no reference implementation yet ({ref})"
 
 
 def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:
@@ -202,7 +219,7 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
     seq = item_seed(seed, item.id)
     spec = catalogue[item.spec]
     if item.kind == "theorem":
-        return thm.run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
+        return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
                              target=item.target, isolate=isolate_calls)
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]))
@@ -213,7 +230,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     confidence = 1 - plan_.family_alpha / plan_.family
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
             "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
-            "broken": spec.broken, "variant_of": spec.variant_of}
+            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control)}
     try:
         from .privacy import audit
 
@@ -236,21 +253,25 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         data = {**base, "verdict": "error", "error": f"{type(exc).__name__}: {exc}{where}"}
     data.setdefault("seconds", time.perf_counter() - t0)
-    from .cli import jsonable
     return jsonable(data)
+
+
+def _control_json(control: Control | None) -> dict | None:
+    return None if control is None else {"name": control.name, "description": control.description,
+                                         "pipeline": control.pipeline}
 
 
 def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
     """The result of an item that did not finish (crash, timeout, interrupted)."""
     if item.kind == "audit":
         return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
-                "expected": item.expected, "verdict": "error", "error": reason, "seconds": seconds}
+                "expected": item.expected, "control": _control_json(item.control), "verdict": "error",
+                "error": reason, "seconds": seconds}
     exp = item.experiment
     return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
             "title": exp.title, "instance": exp.instance, "predicate": exp.predicate,
             "target": item.target, "implementation": item.implementation,
-            "control": None if item.control is None else {"name": item.control.name,
-                                                          "description": item.control.description},
+            "control": _control_json(item.control),
             "expected": item.expected, "trials": None, "failures": None, "beta": None,
             "failure_rate_upper": None, "p_value": None, "slack": None,
             "verdict": "error", "error": reason, "seconds": seconds}
@@ -358,7 +379,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
                 if on_result:
                     on_result(item, result)
     except BaseException:
-        for proc, conn, started in running.values():
+        for proc, _conn, _started in running.values():
             _kill_group(proc)
         raise
     return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
@@ -398,7 +419,6 @@ def git_commit() -> str | None:
 
 def spec_record(spec: Spec, plan_: Plan) -> dict:
     """What the report needs to show a spec: identity, claims and theorems with formulas."""
-    from .cli import jsonable
     from .experiments import load_registry, theorem_values
 
     env = spec.bind()
@@ -431,7 +451,7 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
                    "theorem": spec.privacy.theorem, "neighbours": spec.neighbours.get("relation"),
                    "neighbours_description": spec.neighbours.get("description")}
     return jsonable({
-        "id": spec.id, "title": spec.title, "summary": spec.summary, "source": spec.source,
+        "id": spec.id, "title": spec.title, "paper": spec.paper, "summary": spec.summary, "source": spec.source,
         "implementation": spec.implementation, "variant_of": spec.variant_of, "broken": spec.broken,
         "erratum": spec.erratum,
         "parameters": {n: env.get(n) for n in spec.parameters},
@@ -451,7 +471,8 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
     family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
-                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests)
+                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests,
+                                        family_override=plan_.family_override)
     for r in privacy_results:
         r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
     if errata:
@@ -462,6 +483,14 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     privacy_results.sort(key=lambda r: order.get(r["id"], 0))
     outcomes = [r["outcome"] for r in theorem_results + privacy_results]
     controls = [r for r in theorem_results + privacy_results if thm.is_control(r.get("expected"))]
+    code = thm.exit_code(outcomes + ([] if complete else ["error"]))
+    extra = {}
+    if plan_.mutants:
+        from . import mutation
+
+        matrix = mutation.kill_matrix(plan_.mutants, theorem_results + privacy_results)
+        code = mutation.exit_code(matrix, complete)
+        extra["mutants"] = matrix
     return {
         "format": RESULTS_FORMAT,
         "run": {
@@ -478,13 +507,14 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
             "controls": len(controls),
             "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
-            "exit_code": thm.exit_code(outcomes + ([] if complete else ["error"])),
+            "exit_code": code,
         },
         "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
         "privacy": privacy_results,
         "theorems": theorem_results,
         "not_checked": plan_.not_checked,
         **({"errata": errata} if errata is not None else {}),
+        **extra,
     }
 
 
@@ -555,14 +585,14 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     audits = {r["spec"]: r for item, r in done if item.kind == "audit" and item.target == "reference"}
     t0 = time.perf_counter()
     try:
-        out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue)
+        out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue,
+                                             spec_ids=[s.id for s in plan_.specs])
     except Exception as exc:  # noqa: BLE001
         out = [{"id": "errata", "verdict": "inconclusive", "measurement": f"errata failed: {type(exc).__name__}: {exc}",
                 "printed": None, "corrected": None}]
     if progress:
-        print(f"errata: " + ", ".join(f"{e['id']} {e['verdict']}" for e in out)
+        print("errata: " + ", ".join(f"{e['id']} {e['verdict']}" for e in out)
               + f" [{time.perf_counter() - t0:.1f}s]", file=sys.stderr, flush=True)
-    from .cli import jsonable
     return jsonable(out)
 
 

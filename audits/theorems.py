@@ -231,19 +231,21 @@ def family_size(n_tests: int, n_audits: int) -> int:
 
 
 def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha: float = FAMILY_ALPHA,
-                           n_planned_tests: int | None = None) -> dict:
+                           n_planned_tests: int | None = None, family_override: int | None = None) -> dict:
     """Set ``level``, ``p_value_adjusted``, ``power`` and ``verdict`` on every theorem result.
 
     ``results`` are the JSON objects of theorem checks (see ``experiments``). The family is
     the non-control statistical checks plus ``n_audits`` privacy audits; ``n_planned_tests``
     (when given) is the number of statistical checks planned for the run, so a check that
-    errored still counts (conservative). Returns the family description for the report.
+    errored still counts (conservative); ``family_override`` fixes the family size instead (a
+    mutants run tests each mutant at the level ``check`` would). Returns the family description
+    for the report.
     Mutates ``results`` in place; idempotent.
     """
     family = [r for r in results if r.get("kind") in STATISTICAL_KINDS and not r.get("control")]
     controls = [r for r in results if r.get("kind") in STATISTICAL_KINDS and r.get("control")]
     k_tests = max(len(family), n_planned_tests or 0)
-    k_total = family_size(k_tests, n_audits)
+    k_total = family_override or family_size(k_tests, n_audits)
     alpha_tests = family_alpha * k_tests / k_total if k_total else family_alpha
     strictest = family_alpha / k_total
 
@@ -338,7 +340,7 @@ def outcome(verdict: str | None, expected: str | None) -> str:
     "violation") is as expected only when flagged."""
     if verdict in (None, "error", "implementation error"):
         return "error"
-    flagged = verdict in ("violated", "violation")
+    flagged = verdict in ("violated", "violation", "differs from the spec")
     if expected:
         return "as expected" if flagged else "unexpected"
     return "unexpected" if flagged else "as expected"
@@ -356,110 +358,3 @@ def exit_code(outcomes: list[str]) -> int:
     if "unexpected" in outcomes:
         return 1
     return 0
-
-
-# --------------------------------------------------------------------------- running one check
-
-
-def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
-              timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
-              trials: int | None = None) -> dict:
-    """Run one registered experiment against one implementation; never raises.
-
-    ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
-    or a callable. ``control`` (an ``experiments.Control``) marks a negative control: the
-    result then expects "violated". The verdict of a statistical check is left ``None``
-    until :func:`apply_multiple_testing` has seen the whole run (call it even for one check).
-    """
-    import time
-    import traceback
-
-    from .experiments import Context, preconditions
-    from .runner import ImplementationError, implementation_ref, load_implementation
-
-    t0 = time.perf_counter()
-    impl_name = implementation if isinstance(implementation, str) else implementation_ref(implementation)
-    result = {
-        "id": check_id(spec.id, experiment.ref, experiment.name, target, control),
-        "spec": spec.id, "ref": experiment.ref, "check": experiment.name, "kind": experiment.kind,
-        "title": experiment.title, "instance": experiment.instance, "predicate": experiment.predicate,
-        "slack_definition": experiment.slack_definition or None,
-        "target": target, "implementation": impl_name,
-        "control": None if control is None else {"name": control.name, "description": control.description},
-        "expected": "violated" if control is not None else None,
-        "suite": suite, "params": None, "quantities": None, "preconditions": None,
-        "trials": None, "failures": None, "beta": None, "failure_rate": None,
-        "failure_rate_upper": None, "p_value": None, "slack": None,
-        "verdict": None, "error": None,
-    }
-    try:
-        if rng is None:
-            rng = np.random.default_rng(seed)
-        params = dict(spec.defaults())
-        for name, value in experiment.params.items():
-            if name not in spec.parameters:
-                raise ValueError(f"experiment {experiment.id} sets {name!r}, which is not a parameter of {spec.id}")
-            params[name] = value
-        impl = load_implementation(implementation) if isinstance(implementation, str) else implementation
-        n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
-        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate)
-        result["params"] = {k: _plain_number(v) for k, v in params.items()}
-        theorem = ctx.theorem
-        result["quantities"] = {name: _plain_number(ctx.env.get(name)) for name in theorem.quantities}
-        result["preconditions"] = preconditions(spec, experiment.ref, ctx.env)
-        broken = [p["formula"] for p in result["preconditions"] if p["holds"] is False]
-        if broken:
-            raise ValueError(f"the experiment's parameters violate the precondition(s) {', '.join(broken)}")
-        measurement = experiment.run(ctx)
-        result.update(_summarize(experiment.kind, measurement))
-    except ImplementationError as exc:
-        result["verdict"] = "error"
-        result["error"] = f"implementation error: {exc.reason}"
-    except Exception as exc:  # noqa: BLE001 - one check's crash never stops the run
-        tb = traceback.extract_tb(exc.__traceback__)
-        where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
-        result["verdict"] = "error"
-        result["error"] = f"{type(exc).__name__}: {exc}{where}"
-    result["seconds"] = time.perf_counter() - t0
-    return _jsonable(result)
-
-
-def check_id(spec_id: str, ref: str, name: str, target: str = "reference", control=None) -> str:
-    who = f"control:{control.name}" if control is not None else target
-    return f"{spec_id} | {ref} | {name} | {who}"
-
-
-def _summarize(kind: str, m: dict) -> dict:
-    if kind == "bound":
-        out = summarize_bound(m["failures"], m["trials"], m["beta"])
-        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance"):
-            if key in m:
-                out[key] = m[key]
-        return out
-    if kind == "calibration":
-        out = summarize_calibration(m["cells"])
-        if "instance" in m:
-            out["instance_detail"] = m["instance"]
-        return out
-    if kind == "property":
-        failures = int(m["failures"])
-        return {"trials": int(m["cases"]), "failures": failures, "beta": 0.0,
-                "failure_rate": failures / max(int(m["cases"]), 1),
-                "failure_rate_upper": None, "p_value": None,
-                "counterexample": m.get("counterexample"),
-                "verdict": "violated" if failures else "consistent"}
-    raise ValueError(f"unknown check kind {kind!r}")
-
-
-def _plain_number(value):
-    if value is None:
-        return None
-    arr = np.asarray(value)
-    if arr.ndim == 0 and arr.dtype.kind in "biuf":
-        return arr.item()
-    return value
-
-
-def _jsonable(value):
-    from .cli import jsonable
-    return jsonable(value)

@@ -35,6 +35,8 @@ def register(subparsers) -> None:
     p.add_argument("--suite", choices=("quick", "full"), default="quick",
                    help="quick (default: small trial counts, specs with an implementation) or full")
     p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
+    p.add_argument("--paper", nargs="+", action="extend", metavar="NAME",
+                   help="only the specs of these papers (folders of spec/, see 'dptestbed specs')")
     _common(p)
     p.set_defaults(func=cmd_verify)
 
@@ -84,7 +86,7 @@ def _jobs(args) -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _run(args, command: str, plan_) -> int:
+def _run(args, command: str, plan_, summary=None) -> int:
     from . import report, suite
 
     if not plan_.items:
@@ -112,7 +114,7 @@ def _run(args, command: str, plan_) -> int:
         document.setdefault("report_errors", errors)
         suite.write_json_atomic(out / "results.json", document)
     code = report.exit_code(document, errors)
-    _print_summary(document, out, code, errors)
+    (summary or _print_summary)(document, out, code, errors)
     return code
 
 
@@ -137,7 +139,7 @@ def cmd_verify(args) -> int:
 
     catalogue = _catalogue(args)
     try:
-        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout)
+        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     return _run(args, "verify", plan_)

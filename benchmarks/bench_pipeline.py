@@ -15,12 +15,12 @@ import argparse
 import time
 
 import numpy as np
+from timing import batch_rate
 
 from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl.model_agnostic import online_query_release as oqr
 from dptestbed.impl.model_agnostic import soft_label as sl
 from dptestbed.impl.model_agnostic import subsample_aggregate as sa
-from timing import batch_rate
 
 
 def _timed(fn, *args, **kwargs):

@@ -11,10 +11,18 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-
-from dptestbed.impl import (distance_to_instability, exponential, gaussian, laplace, noisy_max,
-                            randomized_response, sparse_vector, svt_lyu)
 from timing import batch_rate
+
+from dptestbed.impl import (
+    distance_to_instability,
+    exponential,
+    gaussian,
+    laplace,
+    noisy_max,
+    randomized_response,
+    sparse_vector,
+    svt_lyu,
+)
 
 Q10 = np.linspace(-2.0, 2.0, 10)
 Q5 = [1.0, 1.0, 2.0, 0.0, 1.5]

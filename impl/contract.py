@@ -14,7 +14,7 @@ and ``n`` are passed by position, so a spec parameter may itself be called ``n``
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 def batched(sampler: Callable) -> Callable[[Callable], Callable]:

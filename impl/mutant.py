@@ -13,8 +13,8 @@ A mutant the checks cannot tell from the reference by any measurement is declare
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -4,8 +4,12 @@ import numpy as np
 import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
-from dptestbed.audits.accounting import (advanced_composition, basic_composition, optimal_composition_delta,
-                                         optimal_composition_epsilon)
+from dptestbed.audits.accounting import (
+    advanced_composition,
+    basic_composition,
+    optimal_composition_delta,
+    optimal_composition_epsilon,
+)
 
 
 @pytest.mark.parametrize("epsilon, k", [(0.1, 1), (0.1, 10), (0.5, 7), (1.0, 3), (0.05, 40)])

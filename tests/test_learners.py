@@ -5,8 +5,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from dptestbed.impl.learners import (interval_erm, predict_interval, predict_logistic, predict_threshold,
-                                     sgd_logistic, threshold_erm)
+from dptestbed.impl.learners import (
+    interval_erm,
+    predict_interval,
+    predict_logistic,
+    predict_threshold,
+    sgd_logistic,
+    threshold_erm,
+)
 
 samples = st.integers(1, 9).flatmap(lambda n: st.tuples(
     arrays(np.float64, (3, n), elements=st.integers(0, 4).map(float)),

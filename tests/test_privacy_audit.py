@@ -20,12 +20,19 @@ import textwrap
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dptestbed.audits.cli import main
 from dptestbed.audits.pairs import candidate_pairs, generated_pairs, stress_pairs
 from dptestbed.audits.privacy import (
-    IMPL_ERROR, NO_VIOLATION, VIOLATION, AuditError, Featurizer, audit, search_events,
+    IMPL_ERROR,
+    NO_VIOLATION,
+    VIOLATION,
+    AuditError,
+    Featurizer,
+    audit,
+    search_events,
 )
 from dptestbed.audits.runner import ImplementationError, Runner, call_batch, load_implementation
 from dptestbed.audits.stats import binomial_false_alarm_limit, predicted_eps_lower_bound
@@ -320,7 +327,7 @@ def test_event_search_scores_match_the_event(s1, s2, delta):
     a, b = np.array(s1, float), np.array(s2, float)
     found, tried = search_events(a, b, 10_000, delta, 0.05)
     assert tried > 0
-    for orient, family, event, pred in found:
+    for orient, _family, event, pred in found:
         q1, q2 = event.indicator(a).mean(), event.indicator(b).mean()
         num, den = (q1, q2) if orient == 1 else (q2, q1)
         assert pred == pytest.approx(float(predicted_eps_lower_bound(num, den, 10_000, delta, 0.05)), rel=1e-9)

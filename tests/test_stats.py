@@ -16,14 +16,22 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
 from dptestbed.audits import exact as ex
 from dptestbed.audits.stats import (
-    approx_predicted_eps_lower_bound, best_predicted, binomial_false_alarm_limit, bonferroni,
-    clopper_pearson, cp_lower, cp_upper, eps_lower_bound, predicted_eps_lower_bound,
+    approx_predicted_eps_lower_bound,
+    best_predicted,
+    binomial_false_alarm_limit,
+    bonferroni,
+    clopper_pearson,
+    cp_lower,
+    cp_upper,
+    eps_lower_bound,
+    predicted_eps_lower_bound,
 )
 
 # --------------------------------------------------------------------------- Clopper-Pearson
@@ -187,62 +195,3 @@ def test_noisy_max_value_profile():
     assert ex.noisy_max_value_epsilon([0, 0, 0], [1, 1, 1], 2.0) == pytest.approx(1.5, abs=1e-6)
     # one answer: it is the Laplace mechanism
     assert ex.noisy_max_value_epsilon([0.0], [1.0], 2.0) == pytest.approx(0.5, abs=1e-6)
-
-
-def _svt_mc(batch, data, n, rng, **params):
-    out = batch(np.asarray(data, float), n, rng=rng, **params)
-    keys, counts = np.unique(out, axis=0, return_counts=True)
-    return {tuple(int(v) for v in k): c / n for k, c in zip(keys, counts)}
-
-
-def _check_distribution(exact: dict, mc: dict, n: int):
-    assert sum(exact.values()) == pytest.approx(1.0, abs=1e-9)
-    for key in set(exact) | set(mc):
-        p = exact.get(key, 0.0)
-        f = mc.get(key, 0.0)
-        assert abs(f - p) < 5 * math.sqrt(p * (1 - p) / n) + 2e-5, (key, p, f)
-
-
-def test_sparse_vector_transcripts_against_monte_carlo():
-    from dptestbed.impl.model_agnostic.sparse_vector import _batch, sparse_vector_lambda
-    params = dict(epsilon=1.0, delta=1e-6, T=1, w=0.0)
-    lam = sparse_vector_lambda(1.0, 1e-6, 1)
-    data = [0.0, 3.0, -2.0, 1.0]
-    exact = ex.svt_distribution(data, threshold=0.0, rho_scale=lam, nu_scale=2 * lam, resample_after=0,
-                                resample_scale=lam, count_symbol=0, limit=2)
-    n = 300_000
-    _check_distribution(exact, _svt_mc(_batch, data, n, np.random.default_rng(2), **params), n)
-
-
-@pytest.mark.parametrize("alg", [1, 2, 4, 5, 6])
-def test_lyu_transcripts_against_monte_carlo(alg):
-    from dptestbed.impl.calibration import svt_lyu
-    env = {"epsilon": 1.0, "threshold": 0.5, "c": 2}
-    kw = ex._lyu_kwargs(alg, env)
-    data = [1.0, 0.0, 2.0, 1.0, 0.5]
-    exact = ex.svt_distribution(data, threshold=0.5, count_symbol=1, **kw)
-    n = 200_000
-    batch = getattr(svt_lyu, f"svt_lyu_{alg}").batch
-    _check_distribution(exact, _svt_mc(batch, data, n, np.random.default_rng(alg), **env), n)
-
-
-def test_distance_to_instability_closed_form_against_monte_carlo():
-    from dptestbed.impl.model_agnostic.distance_to_instability import _batch
-    eps, delta = 1.0, 1e-2
-    for dist in (0.0, 3.0, 6.0):
-        d = ex._dti_dist([0, dist], eps, delta)
-        n = 400_000
-        out = _batch([0, dist], n, rng=np.random.default_rng(int(dist)), epsilon=eps, delta=delta)
-        f = (out == 0).mean()
-        assert abs(f - d[0]) < 5 * math.sqrt(d[0] * (1 - d[0]) / n) + 1e-6
-
-
-def test_exponential_and_randomized_response_profiles():
-    from dptestbed.impl.calibration.exponential import exponential_mechanism_probabilities
-    env = {"epsilon": 1.0, "sensitivity": 1.0}
-    eps = ex.PROFILES["dptestbed.impl.calibration.exponential:exponential_mechanism"]([0, 1, 1], [1, 0, 1], env, 0.0)
-    assert eps == pytest.approx(0.5)
-    p = exponential_mechanism_probabilities([0, 1, 1], epsilon=1.0, sensitivity=1.0)
-    assert p == pytest.approx(ex.special.softmax(-np.array([0, 1, 1]) / 2))
-    rr = ex.PROFILES["dptestbed.impl.calibration.randomized_response:randomized_response"]([0], [1], {"epsilon": 0.7}, 0.0)
-    assert rr == pytest.approx(0.7)

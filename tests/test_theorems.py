@@ -165,7 +165,7 @@ def test_closed_forms_match_simulation():
 
 def _registered():
     out = []
-    for (spec_id, ref), exps in sorted(E.load_registry().items()):
+    for (spec_id, _ref), exps in sorted(E.load_registry().items()):
         if spec_id in CATALOGUE:
             out.extend(exps)
     return out
@@ -196,9 +196,9 @@ def test_reference_is_consistent_and_every_control_is_flagged(exp):
     """Every check can fail: its controls are reported violated, its reference consistent."""
     spec = CATALOGUE[exp.spec]
     trials = max(exp.trials["quick"] // 2, 2000)
-    results = [T.run_check(spec, exp, spec.implementation, seed=11, trials=trials)]
+    results = [E.run_check(spec, exp, spec.implementation, seed=11, trials=trials)]
     for control in exp.controls:
-        results.append(T.run_check(spec, exp, control.implementation, seed=12, control=control, trials=trials))
+        results.append(E.run_check(spec, exp, control.implementation, seed=12, control=control, trials=trials))
     T.apply_multiple_testing(results, n_audits=10)
     ref, *controls = results
     assert ref["error"] is None, ref["error"]
@@ -214,7 +214,7 @@ def test_reference_is_consistent_and_every_control_is_flagged(exp):
 def test_check_results_carry_the_required_fields():
     spec = CATALOGUE["distance_to_instability"]
     exp = next(e for e in E.experiments_for(spec) if e.name == "boundary")
-    r = T.run_check(spec, exp, spec.implementation, seed=0, trials=2000)
+    r = E.run_check(spec, exp, spec.implementation, seed=0, trials=2000)
     T.apply_multiple_testing([r])
     for key in ("spec", "ref", "trials", "failures", "beta", "failure_rate_upper", "p_value", "verdict", "slack",
                 "expected", "params", "quantities", "sweep"):
@@ -231,7 +231,7 @@ def test_a_crashing_experiment_is_an_error_not_an_exception(monkeypatch):
 
     exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", "crash", "bound", "t", "i", "p", boom,
                        {"quick": 10})
-    r = T.run_check(spec, exp, spec.implementation, seed=0)
+    r = E.run_check(spec, exp, spec.implementation, seed=0)
     assert r["verdict"] == "error" and "deliberate crash" in r["error"]
     T.apply_multiple_testing([r])
     assert r["outcome"] == "error"
@@ -244,7 +244,7 @@ def test_a_misbehaving_implementation_is_an_implementation_error():
     def returns_nan(data, *, rng, epsilon, delta):
         return float("nan")
 
-    r = T.run_check(spec, exp, returns_nan, seed=0, trials=50, target="user")
+    r = E.run_check(spec, exp, returns_nan, seed=0, trials=50, target="user")
     assert r["verdict"] == "error" and r["error"].startswith("implementation error")
 
 

@@ -39,8 +39,15 @@ import numpy as np
 
 from .. import learners as _learners
 from ..contract import batched
-from .subsample_aggregate import (as_vote_counts, dist_printed, draw_hash_key, k_chunks, k_printed, vote_counts,
-                                  vote_release)
+from .subsample_aggregate import (
+    as_vote_counts,
+    dist_printed,
+    draw_hash_key,
+    k_chunks,
+    k_printed,
+    vote_counts,
+    vote_release,
+)
 
 BOTTOM, NOT_ANSWERED = -1, -2
 

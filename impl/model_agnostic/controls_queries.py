@@ -129,7 +129,8 @@ def private_classification_queries_runner_up(data, *, rng, epsilon, delta, T, m)
 
 def _inverted_batch(data, n, *, rng, epsilon, delta, T, m):
     from .. import learners
-    from .classification import _batch as release, _public_points_and_votes
+    from .classification import _batch as release
+    from .classification import _public_points_and_votes
 
     x, votes = _public_points_and_votes(data)
     y_hat = release(votes, n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)

@@ -83,7 +83,8 @@ def private_classification_queries_noiseless_after_halt(data, *, rng, epsilon, d
 
 def _lpl_noiseless_batch(data, n, *, rng, epsilon, delta, T, m):
     from .. import learners
-    from .classification import _batch as release, _public_points_and_votes
+    from .classification import _batch as release
+    from .classification import _public_points_and_votes
 
     x, votes = _public_points_and_votes(data)
     y_hat = np.array(release(votes, n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m))

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import soft_label as _sl
 from ..contract import batched
+from . import soft_label as _sl
 
 __all__ = ["soft_label_queries_corrected_shifted_edge", "soft_label_classifier_right_edge",
            "soft_label_learner_flipped_labels", "soft_label_learner_chunk_drift", "soft_label_learner_unshuffled"]

@@ -42,15 +42,15 @@ Record-level pipeline (P1-P3, P21):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .. import learners as _learners
 from ..contract import batched
-from .online_query_release import (check_rows, declared_queries, oqr_lambda, oqr_threshold,
-                                   release_stream)
+from .online_query_release import check_rows, declared_queries, oqr_lambda, oqr_threshold, release_stream
 from .sparse_vector import _cutoff
 
 # --------------------------------------------------------------------------- vote-level

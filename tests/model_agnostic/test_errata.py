@@ -1,8 +1,10 @@
-"""Errata 000-E1 / E2 / E4 settled by measurement (audits/errata.py)."""
+"""Errata 000-E1 / E2 / E4 settled by measurement (audits/model_agnostic/errata.py), and the
+engine's errata registry (audits/errata.py)."""
 
 import json
 
-from dptestbed.audits import errata as E
+from dptestbed.audits import errata as registry
+from dptestbed.audits.model_agnostic import errata as E
 from dptestbed.spec import load_catalogue
 
 
@@ -25,13 +27,23 @@ def test_e2_leak_confirmed():
     assert c["D"]["cp999"][1] <= c["delta"]
 
 
-def test_reclassify_only_confirmed_printed():
+def test_reclassify_only_confirmed_printed_privacy_errata():
     rows = [{"spec": "soft_label_queries", "verdict": "violation", "outcome": "unexpected"},
-            {"spec": "soft_label_queries_corrected", "verdict": "violation", "outcome": "unexpected"}]
-    E.reclassify(rows, [{"id": "000-E2", "printed": "soft_label_queries", "corrected": "soft_label_queries_corrected",
-                         "verdict": "confirmed"}])
+            {"spec": "soft_label_queries_corrected", "verdict": "violation", "outcome": "unexpected"},
+            {"spec": "subsample_aggregate", "verdict": "violation", "outcome": "unexpected"}]
+    registry.reclassify(rows, [
+        {"id": "000-E2", "kind": "privacy", "printed": "soft_label_queries", "corrected": "soft_label_queries_corrected",
+         "verdict": "confirmed"},
+        {"id": "000-E1", "kind": "proof", "printed": "subsample_aggregate", "verdict": "confirmed"}])
     assert rows[0]["outcome"] == "as expected" and rows[0]["erratum_confirmed"] == "000-E2"
     assert rows[1]["outcome"] == "unexpected"
+    assert rows[2]["outcome"] == "unexpected"  # a proof erratum never silences a privacy violation
+
+
+def test_registry_holds_the_seed000_errata():
+    errata = registry.registered()
+    assert {"000-E1", "000-E2", "000-E4"} <= errata.keys()
+    assert errata["000-E2"].kind == "privacy" and errata["000-E1"].kind == "proof"
 
 
 def test_errata_array_in_results_json(tmp_path):
@@ -40,11 +52,11 @@ def test_errata_array_in_results_json(tmp_path):
     cat = load_catalogue()
     plan = suite.plan(cat, "quick", ["soft_label_queries_corrected"], audits=False, controls=False)
     plan.items = [i for i in plan.items if i.experiment.name == "planted"]
-    E.AUDIT_SAMPLES["quick"] = 20_000
+    registry.AUDIT_SAMPLES["quick"] = 20_000
     E.E2_SAMPLES["quick"] = 50_000
     doc = suite.run(plan, cat, tmp_path, seed=1, isolate=False)
     saved = json.loads((tmp_path / "results.json").read_text())
     ids = {e["id"]: e for e in saved["errata"]}
-    assert set(ids) == {"000-E1", "000-E2", "000-E4"}
-    assert ids["000-E1"]["verdict"] == "confirmed" and ids["000-E2"]["verdict"] == "confirmed"
+    assert set(ids) == {"000-E2"}  # only the errata involving the selected spec
+    assert ids["000-E2"]["verdict"] == "confirmed" and ids["000-E2"]["kind"] == "privacy"
     assert doc["errata"] == saved["errata"]

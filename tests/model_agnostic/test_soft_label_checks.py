@@ -3,7 +3,7 @@
 import pytest
 
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry
+from dptestbed.audits.experiments import load_registry, run_check
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -14,7 +14,7 @@ TRIALS = {"planted": 4000, "concentration": 4000, "steele": 8000, "ensemble": 60
 
 def _run(spec_id, exp, control=None):
     impl = control.implementation if control else CATALOGUE[spec_id].implementation
-    r = thm.run_check(CATALOGUE[spec_id], exp, impl, seed=5, control=control, isolate=False,
+    r = run_check(CATALOGUE[spec_id], exp, impl, seed=5, control=control, isolate=False,
                       trials=TRIALS.get(exp.name))
     thm.apply_multiple_testing([r], n_audits=0)
     return r

@@ -30,12 +30,25 @@ import math
 import numpy as np
 
 from dptestbed.impl import learners as _learners
-from dptestbed.impl.model_agnostic.subsample_aggregate import chunk_data, chunk_index, draw_hash_key, record_hash, votes_from_answers
+from dptestbed.impl.model_agnostic.subsample_aggregate import (
+    chunk_data,
+    chunk_index,
+    draw_hash_key,
+    record_hash,
+    votes_from_answers,
+)
 
-from . import stats
-from .experiments import Context, Control, _f, experiment
-from .experiments_queries import (T_STAR_APRIV, _chunk_size, _chunks, _sample_complexity, erm_thresholds_records,
-                                  threshold_error, _votes_on)
+from .. import stats
+from ..experiments import Context, Control, experiment, scalar
+from .queries import (
+    T_STAR_APRIV,
+    _chunk_size,
+    _chunks,
+    _sample_complexity,
+    _votes_on,
+    erm_thresholds_records,
+    threshold_error,
+)
 
 _MOD = "dptestbed.impl.model_agnostic.controls_records"
 _QMOD = "dptestbed.impl.model_agnostic.controls_queries"
@@ -253,7 +266,7 @@ def _sampler(ctx: Context, c: dict, side: str):
 
 
 def _audit_one(ctx: Context, c: dict, n_eval: int, alpha: float) -> dict:
-    eps, delta = _f(ctx.env["epsilon"]), _f(ctx.env["delta"])
+    eps, delta = scalar(ctx.env["epsilon"]), scalar(ctx.env["delta"])
     a, b = _sampler(ctx, c, "D"), _sampler(ctx, c, "D2")
     n_sel = max(1000, n_eval // 4)
     sa, sb = a(n_sel), b(n_sel)
@@ -276,13 +289,13 @@ def _audit_one(ctx: Context, c: dict, n_eval: int, alpha: float) -> dict:
 
 
 def _record_audit(ctx: Context, constructions: dict) -> dict:
-    env = {"w": _f(ctx.env["w"]), "lam": _f(ctx.env["lam"])}
+    env = {"w": scalar(ctx.env["w"]), "lam": scalar(ctx.env["lam"])}
     alpha = _LEVEL / len(constructions)
     rows = {name: _audit_one(ctx, build(env), ctx.trials, alpha) for name, build in constructions.items()}
     failures = sum(r["violated"] for r in rows.values())
     worst = max(rows, key=lambda n: -np.inf if rows[n]["eps_lb"] is None else rows[n]["eps_lb"])
     return {"cases": len(rows), "failures": int(failures),
-            "counterexample": {"max_eps_lb": rows[worst]["eps_lb"], "at": worst, "claim_epsilon": _f(ctx.env["epsilon"]),
+            "counterexample": {"max_eps_lb": rows[worst]["eps_lb"], "at": worst, "claim_epsilon": scalar(ctx.env["epsilon"]),
                                "pipeline": dict(zip(("chunking", "preprocess"), _record_pipeline(ctx))),
                                "constructions": rows}}
 
@@ -389,7 +402,7 @@ _THM47_P = _thm47_point()
 
 
 def _apriv_agnostic(ctx: Context, n_prime: int, trials: int):
-    k = _chunks(ctx, _f(ctx.env["k"]))
+    k = _chunks(ctx, scalar(ctx.env["k"]))
     n_prime = _chunk_size(ctx, n_prime)
     m, eta = int(ctx.params["m"]), float(ctx.params["gamma"])
     errs = []
@@ -414,7 +427,7 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int):
             seconds={"quick": 120.0, "full": 1800.0},
             slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")
 def _apriv_thm47(ctx: Context) -> dict:
-    bound, beta_f = _f(ctx.env["error_bound"]), _f(ctx.env["failure_probability"])
+    bound, beta_f = scalar(ctx.env["error_bound"]), scalar(ctx.env["failure_probability"])
     errs, k, n_prime = _apriv_agnostic(ctx, _N_PRIME_47, ctx.trials)
     q = float(np.quantile(errs, 1 - beta_f))
     return {"failures": int(np.sum(errs > bound)), "trials": ctx.trials, "beta": beta_f,
@@ -422,4 +435,4 @@ def _apriv_thm47(ctx: Context) -> dict:
             "instance": {"chunks": k, "n_prime": n_prime, "n": k * n_prime, "m": int(ctx.params["m"]),
                          "T": int(ctx.params["T"]), "t_star": T_STAR_APRIV, "eta": float(ctx.params["gamma"]),
                          "max_err": float(errs.max()), "mean_err": float(errs.mean()),
-                         "relabelled_error_bound": _f(ctx.env["relabelled_error_bound"])}}
+                         "relabelled_error_bound": scalar(ctx.env["relabelled_error_bound"])}}

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .experiments import Context, Control, _f, _implied_failure, experiment
+from ..experiments import Context, Control, experiment, implied_failure, scalar
 
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
@@ -107,7 +107,7 @@ def _ensemble_soft_labels(ctx: Context, trials: int, k: int, n_prime: int, point
 
 
 def _cp(count: int, n: int):
-    from .theorems import clopper_pearson
+    from ..theorems import clopper_pearson
     return clopper_pearson(int(count), int(n))
 
 
@@ -143,10 +143,10 @@ _THM56_EXPECTED = np.array([[0.125, 0.0], [0.875, 0.0], [0.5, 1.0], [0.5, 1.0]])
                      "measured failure rate is <= beta (interpolated on the sweep grid)",
 )
 def _thm56_planted(ctx: Context) -> dict:
-    from .experiments import _first_crossing
+    from ..experiments import first_crossing
 
     env = ctx.env
-    d, beta = _f(env["stability"]), _f(env["failure_probability"])
+    d, beta = scalar(env["stability"]), scalar(env["failure_probability"])
     K = int(math.ceil(d)) + 2
 
     def failures_at(gap, n):
@@ -159,8 +159,8 @@ def _thm56_planted(ctx: Context) -> dict:
     n_sweep = max(2000, ctx.trials // 10)
     counts = np.array([failures_at(int(g), n_sweep) for g in gaps])
     rates = counts / n_sweep
-    g_beta = _first_crossing(gaps.astype(float), rates, beta)
-    implied = _implied_failure(ctx, "stability", np.maximum(gaps - 1.0, 0.0))
+    g_beta = first_crossing(gaps.astype(float), rates, beta)
+    implied = implied_failure(ctx, "stability", np.maximum(gaps - 1.0, 0.0))
     ci = [_cp(c, n_sweep) for c in counts]
     return {
         "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": d,
@@ -225,8 +225,8 @@ def _lemma58(ctx: Context) -> dict:
 
 
 def _quantile_ci(sample, level):
-    from .experiments import _quantile_interval
-    return _quantile_interval(np.asarray(sample), level)
+    from ..experiments import quantile_interval
+    return quantile_interval(np.asarray(sample), level)
 
 
 STEELE_Z = 4.75  # one-sided normal quantile for 1e-6 per grid point
@@ -282,7 +282,7 @@ def _steele(ctx: Context) -> dict:
 )
 def _cor510(ctx: Context) -> dict:
     n_prime, k = int(ctx.params["n_prime"]), int(ctx.params["k"])
-    beta = _f(ctx.env["failure_probability"])
+    beta = scalar(ctx.env["failure_probability"])
     lp = _learner_params(ctx.env)
     pts = np.array([_X_LEMMA58])
     mean, alpha = truth(ctx.rng, n_prime, pts, 20_000, **lp)
@@ -335,7 +335,7 @@ def h_priv_many(S: np.ndarray, rng, *, gamma: float, lam: float, w: float) -> np
 def _lemma513(ctx: Context) -> dict:
     env = ctx.env
     n_prime, k = int(ctx.params["n_prime"]), int(ctx.params["k"])
-    beta, bound = _f(env["failure_probability"]), _f(env["error_bound"])
+    beta, bound = scalar(env["failure_probability"]), scalar(env["error_bound"])
     gamma, lam, w = float(ctx.params["gamma"]), float(ctx.params["lam"]), float(ctx.params["w"])
     pts = np.array([2.0, -2.0])
     mean, alpha = truth(ctx.rng, n_prime, pts, 20_000, **_learner_params(env))
@@ -350,7 +350,7 @@ def _lemma513(ctx: Context) -> dict:
             "slack": q / bound,
             "instance": {"points": pts.tolist(), "E_h": mean.tolist(), "alpha_hat": alpha.tolist(),
                          "alpha_assumed": _ALPHA_513, "alpha_assumption_holds": bool(np.all(alpha <= _ALPHA_513)),
-                         "k": k, "k_lemma513": _f(env["k_lemma513"]), "k_hoeffding": _f(env["k_lemma513_hoeffding"]),
+                         "k": k, "k_lemma513": scalar(env["k_lemma513"]), "k_hoeffding": scalar(env["k_lemma513_hoeffding"]),
                          "gamma": gamma, "bottoms": int(np.sum(out[:, 0] < 0))}}
 
 
@@ -374,7 +374,7 @@ SGD_Z = 4.42  # two-sided normal quantile for 1e-5
     controls=(_CTRL_UNSHUFFLED,),
 )
 def _sgd_identity(ctx: Context) -> dict:
-    from .runner import call_batch
+    from ..runner import call_batch
 
     n_prime, N = int(ctx.params["n_prime"]), ctx.trials
 
@@ -432,8 +432,8 @@ _X_514 = np.array([2.5, -2.5, 3.0, -3.0])
 )
 def _thm514_learned(ctx: Context) -> dict:
     env = ctx.env
-    n_prime, k = int(ctx.params["n_prime"]), int(math.ceil(_f(env["chunks"]) - 1e-9))
-    beta, bound, bound_e5 = _f(env["failure_probability"]), _f(env["error_bound"]), _f(env["error_bound_e5"])
+    n_prime, k = int(ctx.params["n_prime"]), int(math.ceil(scalar(env["chunks"]) - 1e-9))
+    beta, bound, bound_e5 = scalar(env["failure_probability"]), scalar(env["error_bound"]), scalar(env["error_bound_e5"])
     mean, alpha = truth(ctx.rng, n_prime, _X_514, 20_000)
     worst = np.zeros(ctx.trials)
     bottoms = 0
@@ -473,9 +473,9 @@ def _thm514_learned(ctx: Context) -> dict:
 )
 def _thm514_straddle(ctx: Context) -> dict:
     env = ctx.env
-    k = int(math.ceil(_f(env["chunks"]) - 1e-9))
-    beta, bound, bound_e5 = _f(env["failure_probability"]), _f(env["error_bound"]), _f(env["error_bound_e5"])
-    gamma, r = float(ctx.params["gamma"]), _f(env["conc_radius"])
+    k = int(math.ceil(scalar(env["chunks"]) - 1e-9))
+    beta, bound, bound_e5 = scalar(env["failure_probability"]), scalar(env["error_bound"]), scalar(env["error_bound_e5"])
+    gamma, r = float(ctx.params["gamma"]), scalar(env["conc_radius"])
     b = 3 * gamma
 
     def planted(eta):

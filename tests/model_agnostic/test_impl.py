@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl import learners as L
+from dptestbed.impl.model_agnostic import classification as cl
 from dptestbed.impl.model_agnostic import online_query_release as oqr
 from dptestbed.impl.model_agnostic import soft_label as sl
 from dptestbed.impl.model_agnostic import sparse_vector as sv
@@ -829,7 +829,7 @@ def test_agreement_check_has_power():
     assert two_sample_p(single, coupled(data, 40_000, rng=rng(8), **params)) < ALPHA
 
 
-MY_SPECS = """online_query_release subsample_aggregate subsample_aggregate_corrected private_classification_queries
+MY_SPECS = """sparse_vector distance_to_instability online_query_release subsample_aggregate subsample_aggregate_corrected private_classification_queries
 private_classification_queries_conference label_private_learner soft_label_queries soft_label_queries_corrected
 soft_label_classifier soft_label_learner""".split()
 
@@ -861,7 +861,11 @@ def test_spec_implementation_contract(spec_id):
             many = np.asarray(fn.batch(data, 5, rng=rng(1), **params))
             assert many.shape == (5,) + one.shape and not np.isnan(many).any()
             kind = spec.input["kind"]
-            if kind in ("labels_and_distances", "vote_counts"):
+            if kind == "query_answers":  # sparse vector: {1, 0, -1}^m
+                assert one.dtype == np.int8 and one.shape == (len(data),) and np.isin(many, (-1, 0, 1)).all()
+            elif kind == "value_and_distance":  # A_stab: the value or bottom
+                assert one.shape == () and np.isin(many, (data[0], -1)).all()
+            elif kind in ("labels_and_distances", "vote_counts"):
                 assert one.dtype == np.int64 and one.shape == (len(data),)
                 assert set(np.unique(many)) <= set(range(-2, 64))
             elif kind == "soft_predictions":

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from .experiments import Context, Control, _f, _first_crossing, _implied_failure, experiment
+from ..experiments import Context, Control, experiment, first_crossing, implied_failure, scalar
 
 T_STAR = 0.3
 T_STAR_APRIV = 0.2  # A_Priv instances: an all-0 hypothesis then errs 0.8 > 7 alpha, 15 alpha (alpha <= 0.05)
@@ -44,7 +44,7 @@ def _chunk_size(ctx: Context, n_prime: float) -> int:
 
 
 def _ci(counts, n):
-    from .theorems import clopper_pearson
+    from ..theorems import clopper_pearson
     return [clopper_pearson(int(c), int(n)) for c in counts]
 
 
@@ -77,7 +77,7 @@ def _oqr_planted(ctx: Context, dist: float) -> np.ndarray:
 )
 def _oqr_cor39(ctx: Context) -> dict:
     env = ctx.env
-    alpha, beta, w = _f(env["error_bound"]), _f(env["failure_probability"]), _f(env["w"])
+    alpha, beta, w = scalar(env["error_bound"]), scalar(env["failure_probability"]), scalar(env["w"])
     T = int(ctx.params["T"])
 
     def failures_at(dist, n):
@@ -90,8 +90,8 @@ def _oqr_cor39(ctx: Context) -> dict:
     n_sweep = max(2000, ctx.trials // 10)
     counts = np.array([failures_at(d, n_sweep) for d in grid])
     rates = counts / n_sweep
-    d_beta = _first_crossing(grid, rates, beta)
-    implied = _implied_failure(ctx, "error_bound", grid)
+    d_beta = first_crossing(grid, rates, beta)
+    implied = implied_failure(ctx, "error_bound", grid)
     ci = _ci(counts, n_sweep)
     return {
         "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
@@ -133,9 +133,9 @@ def _planted_votes(ctx: Context, k: int, n: int) -> np.ndarray:
 
 def _thm311(ctx: Context, corrected: bool, k_override: float | None = None) -> dict:
     env = ctx.env
-    beta = _f(env["failure_probability"])
+    beta = scalar(env["failure_probability"])
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
-    k = _chunks(ctx, _f(env["k"]) if k_override is None else k_override)
+    k = _chunks(ctx, scalar(env["k"]) if k_override is None else k_override)
     votes = _planted_votes(ctx, k, ctx.trials)
     failures = 0
     for v in votes:  # fresh data per trial: independent trials for the binomial test
@@ -179,9 +179,9 @@ def _sac_thm311(ctx: Context) -> dict:
 
 def _hoeffding(ctx: Context) -> dict:
     env = ctx.env
-    beta = _f(env["failure_probability"])
+    beta = scalar(env["failure_probability"])
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
-    k_h = _f(env["k_hoeffding"])
+    k_h = scalar(env["k_hoeffding"])
     k = _chunks(ctx, k_h)
     ones = ctx.rng.binomial(k, 0.75, size=(ctx.trials, m - T))
     failures = int(np.sum(np.any(ones < 2 * k / 3, axis=1)))
@@ -274,7 +274,7 @@ _CTRL_PCQ_UNDERFIT = Control("private_classification_queries_underfit_learner",
 def _n_prime(ctx: Context, agnostic: bool) -> int:
     if agnostic:
         return _chunk_size(ctx, _N_PRIME_AGNOSTIC_SCALED)
-    return _chunk_size(ctx, _f(ctx.env["n_prime_realizable"]))
+    return _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
 
 
 def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None = None, mechanism: bool = True):
@@ -282,7 +282,7 @@ def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None =
     env = ctx.env
     T, m = int(ctx.params["T"]), int(ctx.params["m"])
     gamma, alpha = float(ctx.params.get("gamma", 0.0)), float(ctx.params["alpha"])
-    k = _chunks(ctx, _f(env["k"]))
+    k = _chunks(ctx, scalar(env["k"]))
     n_prime = _n_prime(ctx, agnostic) if n_prime is None else n_prime
     rows = []
     for _ in range(trials):
@@ -310,7 +310,7 @@ def _cor41(ctx: Context, agnostic: bool) -> dict:
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
     fails = sum(r[0] for r in rows)
     mis = np.array([r[1] for r in rows])
-    beta2 = _f(ctx.env["failure_probability"])
+    beta2 = scalar(ctx.env["failure_probability"])
     q = float(np.quantile(mis, 1 - beta2))
     return {"failures": int(fails), "trials": ctx.trials, "beta": beta2, "error_quantile": q,
             "error_bound": T / m, "slack": q / (T / m),
@@ -351,9 +351,9 @@ def _pcq_cor41_against_t(ctx: Context) -> dict:
     per_point = max(ctx.trials // len(_T_OVER_M_GRID), 1)
     fails = trials = 0
     x, q_mis, mean_mis, mean_bottoms, max_bottoms, slack = [], [], [], [], [], []
-    beta2 = _f(ctx.env["failure_probability"])
+    beta2 = scalar(ctx.env["failure_probability"])
     for m in _T_OVER_M_GRID:
-        T = int(np.ceil(_f(ctx.bind(m=m, T=1)["T_cor41"])))
+        T = int(np.ceil(scalar(ctx.bind(m=m, T=1)["T_cor41"])))
         point = dataclasses.replace(ctx, params={**ctx.params, "m": m, "T": T}, trials=per_point)
         rows, _, _ = _cor41_runs(point, agnostic=False, trials=per_point)
         mis = np.array([r[1] for r in rows])
@@ -401,7 +401,7 @@ def _cor41_step(ctx: Context, agnostic: bool, which: str) -> dict:
         return {"failures": int(failures), "trials": ctx.trials, "beta": beta,
                 "instance": {"chunks": k, "n_prime": n_prime, "gamma_plus_alpha": float(ctx.params["alpha"]) +
                              float(ctx.params.get("gamma", 0.0))}}
-    B = _f(ctx.env["B"])
+    B = scalar(ctx.env["B"])
     mx = np.array([r[5] for r in rows])
     return {"failures": int(np.sum(mx > B)), "trials": ctx.trials, "beta": beta,
             "error_quantile": float(np.quantile(mx, 1 - beta)), "error_bound": B,
@@ -513,14 +513,14 @@ _NP_GRID = (1, 2, 4, 8, 16, 32, 64, 128, 243)
 
 def _sample_complexity(ctx: Context, agnostic: bool) -> dict:
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
-    beta2 = _f(ctx.env["failure_probability"])
+    beta2 = scalar(ctx.env["failure_probability"])
     rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials)
     failures = sum(r[0] for r in rows)
     grid = [g for g in (_NP_GRID if not agnostic else (4, 16, 50, 100, 200, 400)) if g <= n_prime] + (
         [n_prime] if n_prime not in _NP_GRID else [])
     grid = sorted(set(grid))
     n_sweep = max(15, ctx.trials // 8)
-    means, q_hi, fails, lo, hi = [], [], [], [], []
+    means, q_hi, fails = [], [], []
     for g in grid:
         r, _, _ = _cor41_runs(ctx, agnostic, n_sweep, n_prime=g)
         mis = np.array([x[1] for x in r])
@@ -529,7 +529,7 @@ def _sample_complexity(ctx: Context, agnostic: bool) -> dict:
         fails.append(int(sum(x[0] for x in r)))
     ns = [k * g for g in grid]
     rates = np.array(fails) / n_sweep
-    n_emp = _first_crossing(np.array(ns, float), rates, beta2)
+    n_emp = first_crossing(np.array(ns, float), rates, beta2)
     q_all = np.array(q_hi)
     err_target = None
     return {
@@ -572,8 +572,8 @@ _CTRL_LPL_UNDERFIT = Control("label_private_learner_tiny_chunks", f"{_MOD}:label
 
 def _apriv(ctx: Context, n_prime: int | None = None, trials: int | None = None, noiseless: bool = False):
     """Per trial: (err(h_hat), err of the noiseless majority labelling h_maj, v_bar of h_priv)."""
-    k = _chunks(ctx, _f(ctx.env["k"]))
-    n_prime = _chunk_size(ctx, _f(ctx.env["n_prime_realizable"])) if n_prime is None else n_prime
+    k = _chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"])) if n_prime is None else n_prime
     m = int(ctx.params["m"])
     errs, vbars = [], []
     for _ in range(ctx.trials if trials is None else trials):
@@ -588,14 +588,14 @@ def _apriv(ctx: Context, n_prime: int | None = None, trials: int | None = None, 
 
 
 def _apriv_bound(ctx: Context) -> dict:
-    bound, beta_f = _f(ctx.env["error_bound"]), _f(ctx.env["failure_probability"])
+    bound, beta_f = scalar(ctx.env["error_bound"]), scalar(ctx.env["failure_probability"])
     errs, vbars, k, n_prime = _apriv(ctx)
     q = float(np.quantile(errs, 1 - beta_f))
     return {"failures": int(np.sum(errs > bound)), "trials": ctx.trials, "beta": beta_f,
             "error_quantile": q, "error_bound": bound, "slack": q / bound,
             "instance": {"chunks": k, "n_prime": n_prime, "n": k * n_prime, "t_star": T_STAR_APRIV,
                          "max_err": float(errs.max()), "noiseless_majority_error_max": float(vbars.max()),
-                         "v_bar_bound": _f(ctx.env["v_bar_bound"])}}
+                         "v_bar_bound": scalar(ctx.env["v_bar_bound"])}}
 
 
 _APRIV_INSTANCE = ("paper constants: epsilon = 8, delta = 1e-3, alpha = beta = 0.1, gamma = 0, m = 1,843 >= "
@@ -618,10 +618,10 @@ experiment("label_private_learner", "Claim 4.5", "thresholds-realizable", "bound
             trials={"quick": 1_000, "full": 20_000}, params=_LPL, controls=(_CTRL_LPL_UNDERFIT,),
             slack_definition="(1 - beta) quantile of the majority's error fraction divided by v_bar_bound")
 def _apriv_vbar(ctx: Context) -> dict:
-    k = _chunks(ctx, _f(ctx.env["k"]))
-    n_prime = _chunk_size(ctx, _f(ctx.env["n_prime_realizable"]))
+    k = _chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
     m, beta = int(ctx.params["m"]), float(ctx.params["beta"])
-    bound = _f(ctx.env["v_bar_bound"])
+    bound = scalar(ctx.env["v_bar_bound"])
     # the sharper per-point quantity: fraction of points with > k/3 wrong votes (Lemma 4.2 with xi = 1/3)
     fr = []
     for _ in range(ctx.trials):
@@ -689,7 +689,7 @@ def e4_measurement(seed: int = 0, *, m: int = 1000, alpha: float = 0.05, gamma: 
     (realised as k independent 1-D threshold classifiers at error gamma + alpha: the mistakes of
     different classifiers on the same queries are positively dependent only through the queries,
     which we draw independently per classifier, as the union bound allows)."""
-    from .theorems import clopper_pearson
+    from ..theorems import clopper_pearson
 
     rng = np.random.default_rng(seed)
     p = gamma + alpha

@@ -1,5 +1,5 @@
-"""Calibration of the reference mechanisms (the calibration corpus and seed 000's A_sparseVec and
-A_stab).
+"""Calibration of the reference mechanisms of the calibration corpus (statistics helpers in
+``tests/distribution_checks.py``).
 
 For every mechanism:
 - the vectorised batch sampler and the single-run function agree in distribution (two-sample
@@ -21,101 +21,24 @@ import inspect
 
 import numpy as np
 import pytest
+from distribution_checks import (
+    ALPHA,
+    N_BATCH,
+    N_SINGLE,
+    assert_agree,
+    binom_p,
+    gof_p,
+    rng,
+    single_runs,
+    svt_transcript_probability,
+    two_sample_p,
+)
 from scipy import stats
 
 from dptestbed.impl.calibration import exponential, gaussian, laplace, noisy_max, svt_lyu
 from dptestbed.impl.calibration import randomized_response as rr
-from dptestbed.impl.model_agnostic import distance_to_instability as dti
-from dptestbed.impl.model_agnostic import sparse_vector as sv
 from dptestbed.spec import load_catalogue
 from dptestbed.spec.schema import resolve_stress_values
-
-ALPHA = 1e-6      # a correct mechanism must give p > ALPHA; a broken one p < ALPHA
-N_BATCH = 100_000
-N_SINGLE = 3_000
-
-
-def rng(seed):
-    return np.random.default_rng(seed)
-
-
-# --------------------------------------------------------------------------- statistics helpers
-
-
-def _rows(x):
-    x = np.asarray(x)
-    return x.reshape(len(x), -1)
-
-
-def two_sample_p(a, b):
-    """p-value that two samples of discrete outputs (scalars or rows) share one law: chi-square on
-    the 2 x K table of output categories, categories with small expected counts pooled."""
-    a, b = _rows(a), _rows(b)
-    cats, inv = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    table = np.stack([np.bincount(inv[: len(a)], minlength=len(cats)),
-                      np.bincount(inv[len(a):], minlength=len(cats))]).astype(float)
-    table = _pool(table, table.sum(0) * min(len(a), len(b)) / (len(a) + len(b)))
-    if table.shape[1] < 2:
-        return 1.0
-    return stats.chi2_contingency(table)[1]
-
-
-def _pool(table, expected, floor=5.0):
-    small = expected < floor
-    if small.sum() == 0:
-        return table
-    return np.concatenate([table[:, ~small], table[:, small].sum(1, keepdims=True)], axis=1)
-
-
-def gof_p(samples, probs: dict):
-    """Chi-square goodness of fit of discrete samples (scalars or rows) to exact probabilities
-    ``{category tuple or scalar: p}``; categories never observed and not listed count as misses."""
-    rows = _rows(samples)
-    keys = list(probs)
-    key_rows = np.array([np.atleast_1d(k) for k in keys], dtype=float)
-    observed = np.zeros(len(keys) + 1)
-    cats, counts = np.unique(rows, axis=0, return_counts=True)
-    for cat, count in zip(cats, counts):
-        hit = np.flatnonzero(np.all(key_rows == cat, axis=1))
-        observed[hit[0] if hit.size else -1] += count
-    p = np.array([probs[k] for k in keys] + [0.0])
-    p[-1] = max(0.0, 1.0 - p[:-1].sum())
-    assert abs(p.sum() - 1) < 1e-6
-    expected = p * len(rows)
-    keep = expected >= 5
-    obs = np.append(observed[keep], observed[~keep].sum())
-    exp = np.append(expected[keep], expected[~keep].sum())
-    if exp[-1] == 0:
-        if obs[-1] > 0:
-            return 0.0  # an impossible output occurred
-        obs, exp = obs[:-1], exp[:-1]
-    return stats.chisquare(obs, exp * obs.sum() / exp.sum())[1]
-
-
-def binom_p(successes, n, p):
-    return stats.binomtest(int(successes), int(n), p).pvalue
-
-
-def single_runs(mechanism, data, n, seed, **params):
-    g = rng(seed)
-    return np.array([mechanism(data, rng=g, **params) for _ in range(n)])
-
-
-def assert_agree(mechanism, data, *, continuous=False, seed=11, n_single=N_SINGLE, **params):
-    """The batch sampler and the single-run function draw from the same law."""
-    single = single_runs(mechanism, data, n_single, seed, **params)
-    batch = mechanism.batch(data, N_BATCH // 2, rng=rng(seed + 1), **params)
-    assert batch.shape[0] == N_BATCH // 2 and batch.shape[1:] == single.shape[1:]
-    assert batch.dtype.kind == single.dtype.kind
-    if continuous:
-        for j in range(_rows(single).shape[1]):
-            p = stats.ks_2samp(_rows(single)[:, j], _rows(batch)[:, j]).pvalue
-            assert p > ALPHA, f"batch and single-run disagree on coordinate {j} (KS p = {p:.2g})"
-    else:
-        p = two_sample_p(single, batch)
-        assert p > ALPHA, f"batch and single-run disagree (chi-square p = {p:.2g})"
-
 
 # --------------------------------------------------------------------------- Laplace
 
@@ -292,36 +215,6 @@ def svt_patterns(m, c):
     return out
 
 
-def svt_transcript_probability(q, pattern, threshold, rho_scale, nu_scale, redraw, top_strict=False):
-    """Exact transcript probability, by 1-D quadrature over the threshold noise of each segment
-    (segments end at a re-draw of the threshold; given the threshold the answers are independent).
-    top iff q_i + nu_i >= threshold + rho (Lyu) or > (seed 000, top_strict; same law)."""
-    segments, current = [], []
-    for qi, o in zip(q, pattern):
-        if o == -1:
-            break
-        current.append((qi, o))
-        if redraw(o):
-            segments.append(current)
-            current = []
-    if current:
-        segments.append(current)
-    total = 1.0
-    for seg in segments:
-        if nu_scale is None:  # no query noise: the segment fixes an interval for rho
-            lo = max([qi - threshold for qi, o in seg if o == 0], default=-np.inf)
-            hi = min([qi - threshold for qi, o in seg if o == 1], default=np.inf)
-            total *= max(0.0, stats.laplace.cdf(hi, scale=rho_scale) - stats.laplace.cdf(lo, scale=rho_scale))
-            continue
-        r = np.linspace(-40 * rho_scale, 40 * rho_scale, 40_001)
-        integrand = stats.laplace.pdf(r, scale=rho_scale)
-        for qi, o in seg:
-            p_top = stats.laplace.sf(threshold + r - qi, scale=nu_scale)
-            integrand = integrand * (p_top if o == 1 else 1 - p_top)
-        total *= np.trapezoid(integrand, r)
-    return total
-
-
 def lyu_exact(n, q, epsilon, threshold, c):
     rho_scale, nu_scale, cutoff, redraw_after_top = lyu_scales(n, epsilon, c)
     redraw = (lambda o: o == 1) if redraw_after_top else (lambda o: False)
@@ -436,124 +329,11 @@ def test_svt_lyu_3_stress_event_attains_m_epsilon_over_2c():
     assert hits[0] > 5 * hits[1]
 
 
-# --------------------------------------------------------------------------- sparse vector (seed 000 Alg 1)
-
-
-def S(t, lam):
-    """Notes App. A2: P[Lap(2 lam) - Lap(lam) > t] = (2/3)e^{-t/(2 lam)} - (1/6)e^{-t/lam} (t >= 0)."""
-    t = np.asarray(t, dtype=float)
-    pos = (2 / 3) * np.exp(-np.abs(t) / (2 * lam)) - (1 / 6) * np.exp(-np.abs(t) / lam)
-    return np.where(t >= 0, pos, 1 - pos)
-
-
-SV = dict(epsilon=1.0, delta=0.1, T=1, w=0.0)
-
-
-def test_sparse_vector_single_query_top_probability_is_S_and_the_check_has_power():
-    lam = sv.sparse_vector_lambda(SV["epsilon"], SV["delta"], SV["T"])
-    assert abs(lam - np.sqrt(32 * np.log(10))) < 1e-12
-    for k, q in enumerate((0.0, 0.5 * lam, -lam, 2 * lam)):
-        out = sv.sparse_vector.batch([q], N_BATCH, rng=rng(100 + k), **SV)
-        assert out.shape == (N_BATCH, 1) and out.dtype == np.int8
-        assert binom_p((out == 1).sum(), N_BATCH, float(S(SV["w"] - q, lam))) > ALPHA
-    # power: all noise 30% too small (epsilon/0.7) is rejected off the threshold
-    low = sv.sparse_vector.batch([lam], N_BATCH, rng=rng(110), **{**SV, "epsilon": SV["epsilon"] / 0.7})
-    assert binom_p((low == 1).sum(), N_BATCH, float(S(-lam, lam))) < ALPHA
-
-
-def test_sparse_vector_threshold_is_kept_after_top_and_redrawn_after_bottom():
-    """Two queries at the threshold. Kept after a top: P[top, top] = E_u[P(Lap(2 lam) > u)^2] > 1/4.
-    Re-drawn after a bottom: P[bottom, top] = (1 - S(0)) S(0) = 1/4 exactly. The transcripts of a
-    sampler that re-draws after tops, or keeps the threshold after bottoms, are rejected."""
-    lam = sv.sparse_vector_lambda(SV["epsilon"], SV["delta"], SV["T"])
-    top_seed = lambda o: o == 0  # noqa: E731  seed 000: re-draw after a bottom
-    exact = {p: svt_transcript_probability([0.0, 0.0], p, 0.0, lam, 2 * lam, top_seed)
-             for p in [(1, 1), (1, 0), (0, 1), (0, 0)]}
-    assert abs(exact[(0, 1)] - 0.25) < 1e-6 and exact[(1, 1)] > 0.26
-    out = sv.sparse_vector.batch([0.0, 0.0], N_BATCH, rng=rng(120), **SV)
-    assert gof_p(out, exact) > ALPHA
-    wrong_redraw_after_top = {p: svt_transcript_probability([0.0, 0.0], p, 0.0, lam, 2 * lam, lambda o: o == 1)
-                              for p in exact}
-    assert gof_p(out, wrong_redraw_after_top) < ALPHA
-    never_redraw = {p: svt_transcript_probability([0.0, 0.0], p, 0.0, lam, 2 * lam, lambda o: False)
-                    for p in exact}
-    assert gof_p(out, never_redraw) < ALPHA
-
-
-def test_sparse_vector_exact_transcripts_and_single_run_agree():
-    params = dict(epsilon=1.0, delta=0.1, T=2, w=0.0)
-    lam = sv.sparse_vector_lambda(params["epsilon"], params["delta"], params["T"])
-    q = [0.0, lam, -lam, 0.5 * lam, 0.0, 2 * lam]
-    patterns = []
-
-    def rec(prefix, bottoms):  # answered while bottoms <= T
-        if len(prefix) == len(q):
-            patterns.append(tuple(prefix))
-        elif bottoms > params["T"]:
-            patterns.append(tuple(prefix + [-1] * (len(q) - len(prefix))))
-        else:
-            rec(prefix + [1], bottoms)
-            rec(prefix + [0], bottoms + 1)
-
-    rec([], 0)
-    exact = {p: svt_transcript_probability(q, p, 0.0, lam, 2 * lam, lambda o: o == 0) for p in patterns}
-    assert abs(sum(exact.values()) - 1) < 1e-4
-    assert gof_p(sv.sparse_vector.batch(q, N_BATCH, rng=rng(130), **params), exact) > ALPHA
-    assert_agree(sv.sparse_vector, q, **params)
-
-
-def test_sparse_vector_halting_semantics():
-    T = 3
-    params = dict(epsilon=1.0, delta=0.1, T=T, w=0.0)
-    lam = sv.sparse_vector_lambda(1.0, 0.1, T)
-    # far below the threshold: exactly T+1 bottoms, then nothing
-    far = sv.sparse_vector.batch([-100 * lam] * 8, 2_000, rng=rng(140), **params)
-    assert np.all(far == np.array([0] * (T + 1) + [-1] * (8 - T - 1)))
-    single = sv.sparse_vector([-100 * lam] * 8, rng=rng(141), **params)
-    assert single.dtype == np.int8 and np.array_equal(single, far[0])
-    # random answers: at most T+1 bottoms; -1 exactly after the (T+1)-th bottom
-    q = rng(142).normal(0, lam, 15)
-    for out in (sv.sparse_vector.batch(q, 20_000, rng=rng(143), **params),
-                single_runs(sv.sparse_vector, q, 500, 144, **params)):
-        bottoms_before = np.cumsum(out == 0, axis=1) - (out == 0)
-        assert ((out == 0).sum(1) <= T + 1).all()
-        assert np.array_equal(out == -1, bottoms_before >= T + 1)
-        assert (out == -1).any() and (out == 1).any()
-
-
-# --------------------------------------------------------------------------- distance to instability (seed 000 Alg 2)
-
-
-def release_probability(d, epsilon, delta):
-    Gamma = np.log(1 / delta) / epsilon
-    return 0.5 * np.exp(-epsilon * (Gamma - d)) if d <= Gamma else 1 - 0.5 * np.exp(-epsilon * (d - Gamma))
-
-
-def test_distance_to_instability_release_probability_and_the_check_has_power():
-    eps, delta = 1.0, 1e-2  # Gamma = ln(100) = 4.6
-    for k, d in enumerate((0, 2, 4, 6)):
-        out = dti.distance_to_instability.batch([7, d], N_BATCH, rng=rng(150 + k), epsilon=eps, delta=delta)
-        assert out.shape == (N_BATCH,) and set(np.unique(out)) <= {7, -1}
-        assert binom_p((out == 7).sum(), N_BATCH, release_probability(d, eps, delta)) > ALPHA
-    # P[release | dist = 0] = delta/2 (the delta-event)
-    out = dti.distance_to_instability.batch([0, 0], 400_000, rng=rng(155), epsilon=eps, delta=delta)
-    assert binom_p((out == 0).sum(), 400_000, delta / 2) > ALPHA
-    # power: noise 30% too small with the same Gamma (epsilon/0.7, delta^(1/0.7)) is rejected
-    low = dti.distance_to_instability.batch([7, 2], N_BATCH, rng=rng(156), epsilon=eps / 0.7,
-                                            delta=delta ** (1 / 0.7))
-    assert abs(dti.stability_threshold(eps / 0.7, delta ** (1 / 0.7)) - dti.stability_threshold(eps, delta)) < 1e-9
-    assert binom_p((low == 7).sum(), N_BATCH, release_probability(2, eps, delta)) < ALPHA
-    assert isinstance(dti.distance_to_instability([3, 9], rng=rng(0), epsilon=eps, delta=delta), int)
-    assert_agree(dti.distance_to_instability, [3, 4], epsilon=eps, delta=delta)
-    with pytest.raises(ValueError):
-        dti.distance_to_instability([-1, 3], rng=rng(0), epsilon=eps, delta=delta)
-
-
 # --------------------------------------------------------------------------- specs <-> implementations
 
 MY_SPECS = """laplace_mechanism laplace_mechanism_broken gaussian_mechanism gaussian_mechanism_broken
 randomized_response report_noisy_max report_noisy_max_broken exponential_mechanism exponential_mechanism_broken
-svt_lyu_1 svt_lyu_2 svt_lyu_3 svt_lyu_4 svt_lyu_5 svt_lyu_6 sparse_vector distance_to_instability""".split()
+svt_lyu_1 svt_lyu_2 svt_lyu_3 svt_lyu_4 svt_lyu_5 svt_lyu_6""".split()
 CATALOGUE = load_catalogue()
 
 

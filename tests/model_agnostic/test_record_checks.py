@@ -5,9 +5,9 @@ noiseless release after the halt, k/64 chunks, inverted labels) is flagged at a 
 import numpy as np
 import pytest
 
-from dptestbed.audits import experiments_records as er
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry
+from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.model_agnostic import records as er
 from dptestbed.spec.loader import load_catalogue
 
 CAT = load_catalogue()
@@ -16,9 +16,9 @@ CASES = [(sid, e) for (sid, ref), exps in load_registry().items() for e in exps 
 
 def _run(sid, e):
     spec = CAT[sid]
-    res = [thm.run_check(spec, e, spec.implementation, seed=3, isolate=False)]
+    res = [run_check(spec, e, spec.implementation, seed=3, isolate=False)]
     for c in e.controls:
-        res.append(thm.run_check(spec, e, c.implementation, seed=3, control=c, isolate=False))
+        res.append(run_check(spec, e, c.implementation, seed=3, control=c, isolate=False))
     thm.apply_multiple_testing(res, n_audits=10, n_planned_tests=60)
     return res
 

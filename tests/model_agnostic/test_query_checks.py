@@ -4,9 +4,9 @@
 import numpy as np
 import pytest
 
-from dptestbed.audits import experiments_queries as eq
 from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry
+from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.model_agnostic import queries as eq
 from dptestbed.spec.loader import load_catalogue
 
 CAT = load_catalogue()
@@ -17,9 +17,9 @@ CASES = [(sid, e) for (sid, ref), exps in load_registry().items() for e in exps
 
 def _run(sid, e, trials=None):
     spec = CAT[sid]
-    res = [thm.run_check(spec, e, spec.implementation, seed=3, isolate=False, trials=trials)]
+    res = [run_check(spec, e, spec.implementation, seed=3, isolate=False, trials=trials)]
     for c in e.controls:
-        res.append(thm.run_check(spec, e, c.implementation, seed=3, control=c, isolate=False, trials=trials))
+        res.append(run_check(spec, e, c.implementation, seed=3, control=c, isolate=False, trials=trials))
     thm.apply_multiple_testing(res, n_audits=10, n_planned_tests=60)
     return res
 
@@ -43,7 +43,7 @@ def test_reference_passes_and_control_flagged(sid, e):
 
 def test_lemma42_property_and_strict_counterexample():
     rng = np.random.default_rng(0)
-    for k, m, B, xi, M in eq._lemma42_matrices(rng, 300):
+    for k, _m, B, xi, M in eq._lemma42_matrices(rng, 300):
         bad = int(np.sum(M.sum(axis=0) > xi * k))
         assert bad <= B / xi + 1e-9
         if B > 0:

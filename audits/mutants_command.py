@@ -1,0 +1,54 @@
+"""``dptestbed mutants [SPEC ...] [--paper NAME ...] [--suite quick|full]``: run every check of each
+spec against every declared implementation mutant and write the kill matrix (see
+:mod:`.mutation`) into the report (HTML table, report.md, results.json ``mutants``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .cli import UserError, _catalogue
+from .verify_command import _common, _run
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "mutants", help="run every check of a spec against its implementation mutants; write the kill matrix")
+    p.add_argument("spec", nargs="*", metavar="SPEC", help="only these specs (default: every spec with mutants)")
+    p.add_argument("--paper", nargs="+", action="extend", metavar="NAME", help="only the specs of these papers")
+    p.add_argument("--suite", choices=("quick", "full"), default="quick")
+    _common(p)
+    p.set_defaults(func=cmd_mutants)
+
+
+def cmd_mutants(args) -> int:
+    from . import mutation
+
+    catalogue = _catalogue(args)
+    try:
+        plan_ = mutation.plan_mutants(catalogue, args.suite, args.spec or None, args.paper,
+                                      call_timeout=args.call_timeout)
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    if not plan_.mutants:
+        raise UserError("no implementation mutants are declared for the selected specs")
+    return _run(args, "mutants", plan_, summary=_print_matrix)
+
+
+def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
+    from .report import STATUS_TEXT
+
+    matrix = document.get("mutants") or {"rows": [], "rates": {}, "overall": {}}
+    width = max((len(r["id"]) for r in matrix["rows"]), default=10)
+    for r in matrix["rows"]:
+        how = ", ".join(r["killed_by"]) if r["killed_by"] else (r["equivalent"] or "")
+        print(f"{r['id']:<{width}}  {r['breaks']:<8} {r['status']:<12} {how}")
+    for spec, rate in matrix["rates"].items():
+        shown = "n/a" if rate["rate"] is None else f"{rate['rate']:.0%}"
+        print(f"kill rate {spec}: {rate['killed']} of {rate['mutants'] - rate['equivalent']} ({shown})"
+              + (f", {rate['equivalent']} equivalent" if rate["equivalent"] else ""))
+    o = matrix["overall"]
+    if o:
+        shown = "n/a" if o["rate"] is None else f"{o['rate']:.1%}"
+        print(f"overall: {o['killed']} of {o['mutants'] - o['equivalent']} non-equivalent mutants killed ({shown}); "
+              f"privacy-breaking: {o['privacy_breaking_killed']} of {o['privacy_breaking']}")
+    print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")

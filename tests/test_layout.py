@@ -1,0 +1,34 @@
+"""The layout's import rules beyond import-linter's static contracts (pyproject.toml): paper
+packages never import one another, across ``impl/`` and ``audits/`` (a paper's checks may import
+its own implementations only). Papers are found by walking the folders, as the suite finds them."""
+
+import grimp
+
+from dptestbed.audits import discovery
+
+
+def _paper(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] in ("impl", "audits") else None
+
+
+def test_paper_packages_never_import_one_another():
+    graph = grimp.build_graph("dptestbed.spec", "dptestbed.impl", "dptestbed.audits")
+    papers = set(discovery.paper_packages())
+    assert {"calibration", "model_agnostic"} <= papers
+    crossing = []
+    for module in graph.modules:
+        own = _paper(module)
+        if own is None:
+            continue
+        for imported in graph.find_modules_directly_imported_by(module):
+            other = _paper(imported)
+            if other is not None and other != own:
+                crossing.append(f"{module} -> {imported}")
+    assert not crossing, "a paper imports another paper: " + "; ".join(crossing)
+
+
+def test_every_audits_paper_has_an_impl_paper():
+    import dptestbed.impl as impl
+
+    assert set(discovery.paper_packages()) <= set(discovery.paper_packages(impl))
