@@ -242,7 +242,7 @@ def _derived(ctx: Context, rows: list[tuple[str, bool]]) -> dict:
             predicate="each listed fact about the spec's formulas holds",
             trials={"quick": 1, "full": 1},
             params={"epsilon": 0.1, "delta": 0.1, "alpha": 0.1, "beta": 0.1, "d": 1, "c": 512.0,
-                    "eta": 0.0009765625, "k": 7043997, "n_prime": 28126})
+                    "eta": 0.0009765625, "k": 7043997, "n_prime": 28126}, setup=True)
 def _theorem1(ctx: Context) -> dict:
     rows = []
     for point in ({}, {"epsilon": 1.0, "delta": 1e-6}):
@@ -261,7 +261,7 @@ def _theorem1(ctx: Context) -> dict:
             instance="d = 1..3, alpha = 0.1",
             predicate="sample_size_shape >= n_required_paper and >= (d + log(1/beta))/(alpha^2 epsilon) (the sum "
                       "cannot be checked by subtraction: n_required_paper reaches 1e29 at d = 3)",
-            trials={"quick": 1, "full": 1}, params={"epsilon": 0.5})
+            trials={"quick": 1, "full": 1}, params={"epsilon": 0.5}, setup=True)
 def _corollary2(ctx: Context) -> dict:
     rows = []
     for d in (1, 2, 3):
@@ -276,7 +276,7 @@ def _corollary2(ctx: Context) -> dict:
 @experiment(M, "Theorem 3", "qualitative", "property",
             title="(setup validation: Theorem 3 is qualitative; its constructive half is Theorem 1) the agnostic "
                   "private shape log(1/(beta delta))/(alpha^2 epsilon) is finite for every finite d",
-            instance="d = 1..6", predicate="finite and positive", trials={"quick": 1, "full": 1})
+            instance="d = 1..6", predicate="finite and positive", trials={"quick": 1, "full": 1}, setup=True)
 def _theorem3(ctx: Context) -> dict:
     return _derived(ctx, [(f"d = {d}", 0 < _f(ctx.bind(d=d)["agnostic_sample_size_shape"]) < math.inf)
                           for d in range(1, 7)])
@@ -287,7 +287,7 @@ def _theorem3(ctx: Context) -> dict:
                   "ln(1/delta), so delta = exp(-Omega(n)) keeps n finite",
             instance="eta = 0.25, delta = 1e-6, 1e-12, 1e-24, 1e-48",
             predicate="successive increments of k_Hist per unit of ln(1/delta) agree within 5%",
-            trials={"quick": 1, "full": 1})
+            trials={"quick": 1, "full": 1}, setup=True)
 def _theorem6(ctx: Context) -> dict:
     deltas = [1e-6, 1e-12, 1e-24, 1e-48]
     ks = [_f(ctx.bind(delta=x)["k_Hist"]) for x in deltas]

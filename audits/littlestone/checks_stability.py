@@ -208,7 +208,7 @@ _LEMMA_PARAMS = {"d": 2, "alpha": 0.5, "c": 4.0}
             instance="d = 2 thresholds instance, n = 32; levels 0..2, exact D_k (rejection, cap 10,000 rounds, hits "
                      "reported)",
             predicate="the three statements hold (the recursion within 4 standard errors)",
-            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS)
+            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS, setup=True)
 def _lemma12(ctx: Context) -> dict:
     env = ctx.env
     d, n = int(env["d"]), int(env["n"])
@@ -250,7 +250,7 @@ def _lemma12(ctx: Context) -> dict:
                   "when theta < 1/2)",
             instance="d = 2 thresholds instance, n = 32, levels 0..2 with independent runs per level",
             predicate="the identity within 4 standard errors; the bound wherever its premise theta >= 1/2 holds",
-            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS)
+            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS, setup=True)
 def _lemma14(ctx: Context) -> dict:
     env = ctx.env
     d, n = int(env["d"]), int(env["n"])
