@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
+
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.audits.pairs import stress_pairs
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell
@@ -14,7 +16,6 @@ from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.generic import probabilities
 from dptestbed.impl.littlestone.histogram import threshold
 from dptestbed.impl.littlestone.stable import globally_stable_learner
-from scipy import stats
 
 from .checks_stability import instance
 from .exact_profiles import m_output_law

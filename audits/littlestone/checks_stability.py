@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
+
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.audits.theorems import clopper_pearson
 from dptestbed.impl.littlestone import classes as C
@@ -27,7 +29,6 @@ from dptestbed.impl.littlestone.stable import (
     Stats,
     tournament_sample,
 )
-from scipy import stats
 
 G = "globally_stable_learner"
 G_PRINTED = "globally_stable_learner_printed"

@@ -8,6 +8,7 @@ import itertools
 import math
 
 import numpy as np
+
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.soa import Class

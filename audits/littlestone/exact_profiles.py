@@ -18,6 +18,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy import stats
+
 from dptestbed.audits.exact import discrete_epsilon, register
 from dptestbed.impl.littlestone.classes import (
     FAIL_ID,
@@ -28,7 +30,6 @@ from dptestbed.impl.littlestone.generic import probabilities
 from dptestbed.impl.littlestone.histogram import threshold
 from dptestbed.impl.littlestone.learner import sample, sizes, sizes_printed
 from dptestbed.impl.littlestone.stable import class_of, output_law
-from scipy import stats
 
 CELLS = 256
 

@@ -8,8 +8,9 @@ underflow', P-M8). Output: the row index of the chosen hypothesis.
 from __future__ import annotations
 
 import numpy as np
-from dptestbed.impl.contract import batched
 from scipy.special import logsumexp
+
+from dptestbed.impl.contract import batched
 
 from .soa import sequence
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from dptestbed.impl.contract import batched
 from dptestbed.impl.noise import laplace
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from dptestbed.impl.contract import batched
 
 from .classes import FAIL_ID, hypothesis_from_id, hypothesis_id

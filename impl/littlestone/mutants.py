@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
 from dptestbed.impl.noise import laplace

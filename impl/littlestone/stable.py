@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from dptestbed.impl.contract import batched
 
 from .classes import hypothesis_from_id, hypothesis_id

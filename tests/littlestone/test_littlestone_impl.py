@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone import generic, histogram, learner, soa, stable
 
