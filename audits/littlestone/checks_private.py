@@ -294,3 +294,37 @@ def _theorem6(ctx: Context) -> dict:
     ks = [_f(ctx.bind(delta=x)["k_Hist"]) for x in deltas]
     slopes = [(ks[i + 1] - ks[i]) / (math.log(1 / deltas[i + 1]) - math.log(1 / deltas[i])) for i in range(3)]
     return _derived(ctx, [(f"slopes {[round(s, 2) for s in slopes]}", max(slopes) <= 1.05 * min(slopes))])
+
+
+M_PRINTED = "private_littlestone_learner_printed"
+
+
+@experiment(M_PRINTED, "Theorem 1", "printed-shape", "property",
+            title="(setup validation: the printed additive size is asymptotic; erratum E7) the printed shape is "
+                  "finite and far below the proof's multiplicative size at the paper's point",
+            instance="alpha = beta = epsilon = delta = 0.1, d = 1..3", predicate="shape < n_required_printed_m",
+            trials={"quick": 1, "full": 1}, params={"epsilon": 0.1, "delta": 0.1, "alpha": 0.1, "beta": 0.1,
+                                                    "eta": 0.0009765625}, setup=True)
+def _theorem1_printed(ctx: Context) -> dict:
+    rows = []
+    for d in (1, 2, 3):
+        env = ctx.bind(d=d, c=float(2 ** (2 ** (d + 2) + 1)))
+        shape, proof = _f(env["sample_size_shape"]), _f(env["sample_size_at_printed_m"])
+        rows.append((f"d = {d}: shape {shape:.3g}, proof at the printed m {proof:.3g}",
+                     math.isfinite(shape) and shape < proof))
+    return _derived(ctx, rows)
+
+
+@experiment(M_PRINTED, "Theorem 10 (printed m)", "markov-margin", "property",
+            title="(setup validation: G is not exposed through M's output, so only the proof's margin is checked; "
+                  "erratum E6) with the printed batch size the Markov step of Theorem 10 leaves no positive stability",
+            instance="the paper's c = c_paper, alpha = 0.1, d = 1..3",
+            predicate="eta_budget_printed < 0 < eta_paper", trials={"quick": 1, "full": 1},
+            params={"alpha": 0.1}, setup=True)
+def _theorem10_printed_m(ctx: Context) -> dict:
+    rows = []
+    for d in (1, 2, 3):
+        env = ctx.bind(d=d, c=float(2 ** (2 ** (d + 2) + 1)))
+        rows.append((f"d = {d}: c_eff {_f(env['markov_factor']):.4g}, margin {_f(env['stability_probability']):.3g}",
+                     _f(env["stability_probability"]) < 0 < _f(env["eta_paper"])))
+    return _derived(ctx, rows)

@@ -248,3 +248,32 @@ def _soa_definition8(ctx: Context) -> dict:
             cases.append((f"class {H.shape}, run {i}: x = {x.tolist()}, y = {y.tolist()}",
                           bool(np.all(h[tx] == c[tx]) and np.array_equal(h, expected)), True))
     return _property(cases)
+
+
+@experiment(LDIM, "Observation 11", "tournament-invariants", "property",
+            title="(setup validation of the reference D_k sampler and SOA: Observation 11 is about samples S ~ D_k, "
+                  "which the Ldim implementation does not produce) |S| = k(n+1), each tournament example forces an "
+                  "SOA mistake, and SOA(S o T) is consistent with T",
+            instance="thresholds on 3 points (d = 2), target t_2, mass 0.02 next to the cut, n = 10; levels k = 0..2, "
+                     "100 samples each (exact D_k)",
+            predicate="the three invariants on every sample",
+            trials=_TRIALS, seconds=_SECONDS, setup=True)
+def _observation11(ctx: Context) -> dict:
+    from dptestbed.impl.littlestone.stable import RngCoins, Sampler, tournament_sample
+
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    H = C.thresholds(3)
+    p, c = C.boundary_distribution(H, 1, 0.02)
+    cls, n = Class(H), 10
+    cases = []
+    for k in range(3):
+        for i in range(100):
+            S = tournament_sample(cls, k, n, Sampler(p, c, rng), RngCoins(rng), keep=True)
+            tx, ty = C.draw(p, c, n, rng)
+            x = np.concatenate([np.asarray(S.x, dtype=np.int64), tx])
+            y = np.concatenate([np.asarray(S.y, dtype=np.int8), ty])
+            predictions, state = cls.trace(x, y)
+            ok = (len(S.x) == k * (n + 1) and bool(np.all(predictions[S.tournaments] != y[S.tournaments]))
+                  and bool(np.all(cls.hypothesis(state)[tx] == ty)))
+            cases.append((f"level {k}, sample {i}", ok, True))
+    return _property(cases)
