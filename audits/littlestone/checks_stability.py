@@ -327,3 +327,34 @@ def g_outputs_at(ctx: Context, runs: int, H, p, c, m: int, budget: float) -> np.
         x, y = C.draw(p, c, m, rng)
         out.append(np.asarray(ctx.sample({"H": H, "x": x, "y": y}, 1, c=budget)).reshape(-1))
     return np.array(out)
+
+
+def _first_attempt(ctx: Context) -> dict:
+    rows = []
+    for d in range(1, 5):
+        env = ctx.bind(d=d)
+        value, threshold = float(env["stability_probability"]), float(env["freq_threshold"]) / (d + 1)
+        rows.append((f"d = {d}: {value:.4g} vs Lemma 12's 2^(-2^(d+2))/(d+1) = {threshold:.4g}", value, threshold))
+    return rows
+
+
+@experiment(G, "Section 4.3.1 (first attempt)", "corrected-value", "property",
+            title="(setup validation: the first attempt is not an algorithm of the paper) its stability is Lemma 12's "
+                  "threshold over d + 1 (E3 corrected)",
+            instance="d = 1..4", predicate="the spec's quantity equals 2^(-2^(d+2))/(d+1)",
+            trials={"quick": 1, "full": 1}, setup=True)
+def _first_attempt_corrected(ctx: Context) -> dict:
+    rows = _first_attempt(ctx)
+    bad = [r for r in rows if not math.isclose(r[1], r[2])]
+    return {"cases": len(rows), "failures": len(bad), "counterexample": None if not bad else {"case": bad[0][0]}}
+
+
+@experiment(G_PRINTED, "Section 4.3.1 (first attempt)", "printed-value", "property",
+            title="(setup validation: E3) the printed 2^(-2^d)/(d+1) exceeds what Lemma 12 gives, 2^(-2^(d+2))/(d+1), "
+                  "so it is not implied by the proof",
+            instance="d = 1..4", predicate="printed value > Lemma 12's value (the printed claim is the stronger one)",
+            trials={"quick": 1, "full": 1}, setup=True)
+def _first_attempt_printed(ctx: Context) -> dict:
+    rows = _first_attempt(ctx)
+    bad = [r for r in rows if not r[1] > r[2]]
+    return {"cases": len(rows), "failures": len(bad), "counterexample": None if not bad else {"case": bad[0][0]}}
