@@ -11,7 +11,7 @@ from scipy import stats
 
 from dptestbed.audits.experiments import Context, Control, experiment
 from dptestbed.audits.pairs import stress_pairs
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.generic import probabilities
 from dptestbed.impl.littlestone.histogram import threshold
@@ -58,7 +58,7 @@ def _hist_accuracy(ctx: Context) -> dict:
     freq = np.where(ids >= 0, np.bincount(S, minlength=S.max() + 1)[np.maximum(ids, 0).astype(np.int64)] / n, 0.0)
     off = np.where(ids >= 0, np.abs(a - freq), 0.0)
     failures = int(np.sum(~(ids == 0).any(axis=1) | (off > eta).any(axis=1)))
-    heavy_err = np.where((ids == 0).any(axis=1), np.abs(np.where(ids == 0, a, 0).sum(axis=1) - heavy / n), np.inf)
+    heavy_err = np.where((ids == 0).any(axis=1), np.abs(np.where(ids == 0, a, 0).sum(axis=1) - heavy / n), 1.0)
     q = float(np.quantile(heavy_err, 1 - beta))
     return {"failures": failures, "trials": ctx.trials, "beta": beta, "error_quantile": q, "error_bound": eta,
             "slack": q / eta}
@@ -188,12 +188,29 @@ def _theorem17(ctx: Context) -> dict:
     k, n_prime, m, n_aux = int(env["k"]), int(env["n_prime"]), int(_f(env["m"])), int(_f(env["n_aux"]))
     H, p, c_ = instance(d, n_aux)
     rng = np.random.default_rng(ctx.rng.integers(2**32))
-    failures = 0
-    for _ in range(ctx.trials):
-        x, y = C.draw(p, c_, k * m + n_prime, rng)
-        h = np.asarray(ctx.sample({"H": H, "x": x, "y": y}, 1)).reshape(-1)
-        failures += int(C.loss(h, p, c_) > alpha)
-    return {"failures": failures, "trials": ctx.trials, "beta": _f(env["failure_probability"])}
+    beta = _f(env["failure_probability"])
+
+    def failures_at(batches: int, runs: int) -> int:
+        bad = 0
+        for _ in range(runs):
+            x, y = C.draw(p, c_, batches * m + n_prime, rng)
+            h = np.asarray(ctx.sample({"H": H, "x": x, "y": y}, 1, k=batches)).reshape(-1)
+            bad += int(C.loss(h, p, c_) > alpha)
+        return bad
+
+    failures = failures_at(k, ctx.trials)
+    grid = [k // 16, k // 8, k // 4, k // 2]
+    per = max(3, ctx.trials // 4)
+    counts = [failures_at(b, per) for b in grid] + [failures]
+    runs = [per] * len(grid) + [ctx.trials]
+    ci = [clopper_pearson(f, r) for f, r in zip(counts, runs)]
+    return {"failures": failures, "trials": ctx.trials, "beta": beta,
+            "sweep": {"title": "Private learner M (Theorem 17, d = 1, scaled): P[loss_D > alpha] against n = k m + n'",
+                      "x": [b * m + n_prime for b in grid + [k]], "x_label": "sample size n = k m + n'", "log_x": True,
+                      "measured": [f / r for f, r in zip(counts, runs)], "lower": [x[0] for x in ci],
+                      "upper": [x[1] for x in ci], "measured_label": "measured P[loss_D(h_hat) > alpha]",
+                      "bound": [1.0] * len(grid) + [beta], "bound_label": "theorem: beta at k >= k_required (1 below)",
+                      "y_label": "P[failure]", "target": beta, "target_label": "beta", "trials_per_point": per}}
 
 
 @experiment(M, "Theorem 17 (privacy)", "exact-law", "calibration",
