@@ -14,7 +14,7 @@ import json
 import math
 import sys
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params
+from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
 
 
 def register(subparsers) -> None:
@@ -31,8 +31,8 @@ def register(subparsers) -> None:
                    help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
                         "implementations, 10^5 for single-run ones)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="confidence level (default 0.95)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="random seed (default 0)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
                    help="seconds allowed per call of a user implementation (default 60)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
@@ -42,8 +42,12 @@ def register(subparsers) -> None:
 
 def cmd_audit(args) -> int:
     from .privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
+    from .runner import missing_reference
 
     spec = _get_spec(args)
+    if args.impl is None and missing_reference(spec.implementation):
+        raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
+                        f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
     params = parse_params(args.param, spec)
     if args.samples is not None and args.samples < 300:
         raise UserError(f"--samples {args.samples}: need at least 300 samples per side")
@@ -79,6 +83,7 @@ def _g(x, digits=4) -> str:
 
 def _human(r) -> str:
     from .privacy import DIFFERS
+    from .report import counterexample_text
 
     j = r.to_json()
     claim = j["claim"]
@@ -102,7 +107,9 @@ def _human(r) -> str:
         whose = "" if r.implementation == r.spec_implementation else " (of the spec's mechanism)"
         lines.append(f"  exact epsilon on that pair{whose}: {_g(exact)}{extra}")
     best = j["best"]
-    if best:
+    if j.get("counterexample"):
+        lines.append("  counterexample: " + counterexample_text(j).replace("\n", "\n    "))
+    elif best:
         pair = best["pair"]
         label = "counterexample" if r.verdict == "violation" else "best event"
         if r.verdict == DIFFERS:

@@ -8,22 +8,64 @@ line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import importlib.metadata
 import json
+import math
+import os
 import sys
 
 import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 
+from .runner import missing_reference
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+MAX_INTEGER_PARAM = 2**31 - 1
 COMMAND_MODULES = ("audit_command", "verify_command", "mutants_command")
 
 
 class UserError(Exception):
     """A problem with what the user asked for; printed as one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``dptestbed: error: ...``, exit 2), usage left to --help."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"dptestbed {self.prog.partition(' ')[2] or ''}: error: {message}\n".replace(" :", ":"))
+
+
+MAX_JOBS = 64
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0 (nan and inf would disable a time limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number > 0")
+    return value
+
+
+def bounded_int(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: must be between {lo} and {hi}")
+        return value
+    return parse
+
+
+seed_value = bounded_int(0, 2**63 - 1)
 
 
 def _catalogue(args) -> Catalogue:
@@ -46,7 +88,10 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
         if not sep:
             raise UserError(f"--param {pair!r}: expected NAME=VALUE")
         if name not in spec.parameters:
-            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; parameters: {', '.join(spec.parameters)}")
+            close = difflib.get_close_matches(name, list(spec.parameters), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; {hint}parameters: "
+                            f"{', '.join(spec.parameters)}")
         param = spec.parameters[name]
         if param.type == "choice":
             values[name] = raw
@@ -55,6 +100,10 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
             number = float(raw)
         except ValueError:
             raise UserError(f"--param {name}: {raw!r} is not a number") from None
+        if not math.isfinite(number):
+            raise UserError(f"--param {name}: {raw!r} is not finite")
+        if param.type == "integer" and abs(number) > MAX_INTEGER_PARAM:
+            raise UserError(f"--param {name}: {raw!r} is too large for an integer parameter (at most {MAX_INTEGER_PARAM})")
         values[name] = int(number) if param.type == "integer" and number.is_integer() else number
     return values
 
@@ -99,14 +148,20 @@ def cmd_specs(args) -> int:
         print(json.dumps([spec_summary(s) for s in specs], indent=2))
         return EXIT_OK
     width = max((len(s.id) for s in specs), default=2)
+    spec_only = 0
     for paper in papers:
         group = [s for s in specs if s.paper == paper]
         print(f"{paper or '(no paper folder)'}: {len(group)} specs")
         for spec in group:
             seed = (spec.seed or "external")[:3]
             tag = f" [variant of {spec.variant_of}]" if spec.variant_of else ""
+            if missing_reference(spec.implementation):
+                tag += " [spec only: no reference implementation yet]"
+                spec_only += 1
             print(f"  {spec.id:<{width}}  {seed:<8}  {len(spec.theorems):>2} thm  {spec.title}{tag}")
     print(f"{len(specs)} specs, {sum(len(s.theorems) for s in specs)} theorems")
+    if spec_only:
+        print("(spec only: check your own implementation of it with 'dptestbed check ID --impl file.py:function')")
     return EXIT_OK
 
 
@@ -184,7 +239,10 @@ def _fmt(value) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dptestbed", description=__doc__.splitlines()[0])
+    parser = Parser(
+        prog="dptestbed", description="Spec-driven testbed for differentially private learning: privacy audits, "
+                                      "theorem checks and mutation testing of implementations against the specs.")
+    parser.add_argument("--version", action="version", version=f"dptestbed {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("specs", help="list the specs")
@@ -206,6 +264,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("dptestbed")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+LISTINGS = ("specs", "show")  # commands whose whole job is printing: a closed pipe ends them quietly
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -214,7 +282,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dptestbed: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
-        return EXIT_OK
+        # stdout was closed by the reader (``| head``): nothing more can be printed there
+        try:
+            sys.stdout = open(os.devnull, "w")  # replaces the dead stream until exit
+        except OSError:
+            pass
+        if args.command in LISTINGS:
+            return EXIT_OK
+        print(f"dptestbed: error: stdout closed before the {args.command} result was printed; "
+              "the verdict is in the report (exit 2)", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

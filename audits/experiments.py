@@ -146,6 +146,7 @@ class Context:
 
     def __post_init__(self):
         self.env = self.bind()
+        self.probed = False
 
     @property
     def theorem(self):
@@ -158,10 +159,16 @@ class Context:
         return theorem_values(self.spec, self.experiment.ref, env)
 
     def sample(self, data, n: int, **overrides) -> np.ndarray:
-        """``n`` outputs of the implementation under test on ``data``."""
-        from .runner import call_batch
+        """``n`` outputs of the implementation under test on ``data`` (the first call also runs
+        the contract probe, ``runner.probe_contract``, on its own stream)."""
+        from .runner import call_batch, load_implementation, missing_reference, probe_contract
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        if not self.probed:
+            self.probed = True
+            ref = self.spec.implementation
+            reference = None if missing_reference(ref) else load_implementation(ref)
+            probe_contract(self.impl, data, params, reference=reference, timeout=self.timeout, isolate=self.isolate)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 

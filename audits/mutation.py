@@ -36,10 +36,12 @@ def mutants_of(specs) -> list:
     return [m for spec in specs for m in by_spec.get(spec.id, [])]
 
 
-def check_family(spec) -> int:
-    """The family size of ``dptestbed check`` on ``spec``: its statistical checks + its audit."""
+def check_family(spec, suite: str = "quick") -> int:
+    """The family size of ``dptestbed check`` on ``spec``: its statistical checks + its audits."""
+    from .suite import audit_points
+
     tests = sum(1 for e in experiments_for(spec) if e.kind in thm.STATISTICAL_KINDS)
-    return thm.family_size(tests, 1 if spec.privacy is not None else 0)
+    return thm.family_size(tests, len(audit_points(spec, suite)) if spec.privacy is not None else 0)
 
 
 def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, papers=None,
@@ -53,24 +55,27 @@ def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, pape
     for m in mutants:
         spec = catalogue[m.spec]
         control = Control(m.name, m.implementation, m.bug)
-        if spec.privacy is not None:
-            items.append(suite_mod.Item(f"{m.spec} | privacy | mutant:{m.name}", "audit", m.spec, None,
-                                        m.implementation, "mutant", control=control,
-                                        timeout=suite_mod.AUDIT_TIMEOUT[suite], cost=50.0))
+        for point in (suite_mod.audit_points(spec, suite) if spec.privacy is not None else []):
+            items.append(suite_mod.Item(f"{suite_mod.audit_id(m.spec, point)} | mutant:{m.name}", "audit", m.spec,
+                                        None, m.implementation, "mutant", control=control,
+                                        timeout=suite_mod.AUDIT_TIMEOUT[suite], cost=50.0, params=point or None))
         for exp in experiments_for(spec):
             if exp.setup:
                 continue  # a setup validation cannot tell one implementation from another
             items.append(suite_mod.Item(check_id(m.spec, exp.ref, exp.name, "mutant", control), "theorem", m.spec,
                                         "violated", m.implementation, "mutant", exp, control,
                                         timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
-    family = max((check_family(s) for s in specs if any(m.spec == s.id for m in mutants)), default=1)
+    family = max((check_family(s, suite) for s in specs if any(m.spec == s.id for m in mutants)), default=1)
     kwargs = {} if call_timeout is None else {"call_timeout": call_timeout}
     return suite_mod.Plan(suite, items, specs, [], None, thm.FAMILY_ALPHA, mutants=tuple(mutants),
                           family_override=family, **kwargs)
 
 
 def check_key(result: dict) -> str:
-    return AUDIT_CHECK if "ref" not in result else f"{result['ref']} / {result['check']}"
+    if "ref" in result:
+        return f"{result['ref']} / {result['check']}"
+    point = ", ".join(f"{k}={v}" for k, v in (result.get("audit_point") or {}).items())
+    return AUDIT_CHECK + (f" ({point})" if point else "")
 
 
 def cell_status(result: dict) -> str:

@@ -32,6 +32,7 @@ carries to the estimation split, never for pairs only explored on training data.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,8 +103,13 @@ def sensitivity(spec: Spec, env: dict) -> float:
 
 
 def claim(spec: Spec, env: dict) -> tuple[float, float]:
-    """(epsilon, delta) claimed by the spec at ``env``."""
-    return float(spec.privacy.epsilon.evaluate(env)), float(spec.privacy.delta.evaluate(env))
+    """(epsilon, delta) claimed by the spec at ``env``; ValueError when the claim is not a finite
+    epsilon >= 0 with 0 <= delta < 1 (an infinite claim can never be violated: nothing to audit)."""
+    eps, delta = float(spec.privacy.epsilon.evaluate(env)), float(spec.privacy.delta.evaluate(env))
+    if not (math.isfinite(eps) and eps >= 0 and 0 <= delta < 1):
+        raise ValueError(f"{spec.id}: the privacy claim (epsilon = {eps:g}, delta = {delta:g}) is not a finite epsilon "
+                         "with 0 <= delta < 1: nothing to audit")
+    return eps, delta
 
 
 def _param_values(spec: Spec, env: dict) -> dict:

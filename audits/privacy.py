@@ -95,7 +95,14 @@ from dptestbed.spec import Spec
 from . import exact as exact_profiles
 from .pairs import Pair, candidate_pairs
 from .pairs import claim as pair_claim
-from .runner import ImplementationError, Runner, implementation_ref, load_implementation
+from .runner import (
+    ImplementationError,
+    Runner,
+    implementation_ref,
+    load_implementation,
+    missing_reference,
+    probe_contract,
+)
 from .stats import (
     best_predicted,
     bonferroni,
@@ -731,6 +738,15 @@ class _Auditor:
         return info, chosen, kept
 
 
+def _probe(spec: Spec, impl, ref: str, pair: Pair, timeout: float, isolate) -> None:
+    """The contract probe before any statistics (runner.probe_contract): randomness from rng, and
+    for an implementation other than the spec's reference, the reference's output encoding."""
+    reference = None
+    if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
+        reference = load_implementation(spec.implementation)
+    probe_contract(impl, pair.data, pair.params, reference=reference, timeout=timeout, isolate=isolate)
+
+
 def _resolve_impl(spec: Spec, implementation):
     if implementation is None:
         if not spec.implementation:
@@ -796,7 +812,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
-    eps_claim, delta_claim = pair_claim(spec, env)
+    try:
+        eps_claim, delta_claim = pair_claim(spec, env)
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
     result = AuditResult(
         spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
@@ -816,6 +835,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.seconds = time.perf_counter() - t0
         return result
     runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+    try:
+        _probe(spec, impl, ref, pairs[0], timeout, isolate)
+    except ImplementationError as exc:
+        runner.close()
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+        result.seconds = time.perf_counter() - t0
+        return result
     if rounds is None:
         if samples is not None:
             rounds = [int(samples)]

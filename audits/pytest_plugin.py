@@ -106,15 +106,13 @@ class SpecChecker:
 
     def _audit(self, spec, implementation, params, samples, confidence, problems) -> dict:
         from dptestbed.audits.privacy import audit
+        from dptestbed.audits.report import counterexample_text
 
         result = audit(spec, implementation=implementation, params=params, samples=samples,
                        confidence=confidence, seed=self.seed, timeout=self.timeout).to_json()
-        if result["verdict"] == "violation":
-            claim = result.get("claim") or {}
-            problems.append(
-                f"dptestbed: privacy violation of {spec.id}: epsilon lower bound {result['epsilon_lower_bound']} > "
-                f"claimed epsilon {claim.get('epsilon')} (delta {claim.get('delta')}) at confidence "
-                f"{result['confidence']:.6g}\ncounterexample: {json.dumps(result.get('counterexample'), indent=1)}")
+        if result["verdict"] in ("violation", "differs from the spec"):
+            what = "privacy violation" if result["verdict"] == "violation" else "implementation differs from the spec"
+            problems.append(f"dptestbed: {what} of {spec.id}:\n{counterexample_text(result)}")
         elif result["verdict"] != "no violation found":
             problems.append(f"dptestbed: privacy audit of {spec.id}: {result['verdict']}: {result.get('reason')}")
         return result

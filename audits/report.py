@@ -24,15 +24,20 @@ re-renders a report from the JSON.
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
 import json
 import math
 import os
 import re
+import tempfile
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 
+FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
+PANELS_PER_ROW = 3  # a theorem's checks wrap onto rows, so a plot reads at page width
 STATUS_TEXT = {0: "PASS: every outcome as expected", 1: "FAIL: unexpected outcome(s)", 2: "ERROR: some items could not run"}
 COLORS = {"reference": "#1f77b4", "user": "#1f77b4", "control": "#d62728", "bound": "#333333", "exact": "#2ca02c"}
 
@@ -70,7 +75,10 @@ def _float(x):
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()[:80]
+    """An HTML id for ``text``: readable, at most ~90 characters, unique (a long text keeps a hash
+    of the whole, so two ids that share their first 80 characters never collide)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return slug if len(slug) <= 80 else f"{slug[:80]}-{zlib.crc32(text.encode('utf-8')):08x}"
 
 
 def _esc(text) -> str:
@@ -79,6 +87,38 @@ def _esc(text) -> str:
 
 def _pct(x) -> str:
     return "–" if x is None else f"{100 * x:.3g}%"
+
+
+def counterexample_text(result: dict) -> str | None:
+    """A privacy audit's counterexample (``AuditResult.to_json()``) as sentences a reviewer reads,
+    or None when there is none."""
+    c = result.get("counterexample")
+    if not c:
+        return None
+
+    def short(value, limit=80):
+        text = str(value)
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def g(x):
+        return "unknown" if x is None else (x if isinstance(x, str) else f"{x:.4g}")
+
+    num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
+    claim = c.get("claim") or {}
+    conf = f"{100 * result.get('confidence', 0.95):.6g}%"
+    lines = [f"On the neighbouring pair {c['pair'].get('name')}: D = {short(c['pair'].get('data'))}, "
+             f"D' = {short(c['pair'].get('neighbour'))},",
+             f"the event E = {c.get('event')} has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
+             f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
+             f"{c.get('n_per_side')} runs on D and D'),",
+             f"so epsilon >= ln((p_{num} - delta) / p_{den}) = {g(c.get('epsilon_lower_bound'))} at delta = "
+             f"{g(claim.get('delta'))}"]
+    if result.get("verdict") == "differs from the spec":
+        lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact epsilon "
+                     f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
+    else:
+        lines.append(f"> the claimed epsilon {g(claim.get('epsilon'))}.")
+    return "\n".join(lines)
 
 
 # =========================================================================== rows
@@ -109,7 +149,8 @@ def item_rows(document: dict) -> list[dict]:
             target = "control (expected: violation)"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
-            "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else ""),
+            "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else "")
+                    + (" at " + ", ".join(f"{k}={v}" for k, v in r["audit_point"].items()) if r.get("audit_point") else ""),
             "target": target,
             "claim": f"ε = {_num(_float(claim.get('epsilon')))}, δ = {_num(_float(claim.get('delta')))}" if claim else "–",
             "measured": measured if r.get("verdict") != "error" else "–",
@@ -164,8 +205,26 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     _pyplot().close(fig)
+    write_file(path, buf.getvalue())
+
+
+def write_file(path: Path, content: str | bytes) -> None:
+    """Write ``path`` through a fresh temporary file in its folder and ``os.replace``: a symlink
+    planted at ``path`` is replaced, never followed, and a reader never sees half a file."""
+    path = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
@@ -215,8 +274,12 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
             groups.setdefault(c["check"], []).append(c)
     if not groups:
         raise ValueError("no statistical check of this theorem produced data")
-    fig, axes = plt.subplots(1, len(groups), figsize=(4.2 * len(groups) + 0.6, 3.6), squeeze=False)
-    for ax, (name, group) in zip(axes[0], groups.items()):
+    ncols = min(PANELS_PER_ROW, len(groups))
+    nrows = -(-len(groups) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols + 0.6, 3.6 * nrows), squeeze=False)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax, (name, group) in zip(axes.flat, groups.items()):
         kind = group[0]["kind"]
         if kind == "bound":
             beta = group[0].get("beta")
@@ -224,12 +287,13 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
                 rate = c.get("failure_rate") or 0.0
                 lo, hi = (c.get("interval") or [c.get("failure_rate_lower") or 0.0, c.get("failure_rate_upper") or 0.0])
                 color = COLORS["control"] if c.get("control") else COLORS["reference"]
-                ax.errorbar([x], [max(rate, 1e-7)], yerr=[[max(rate, 1e-7) - max(lo, 1e-7)], [max(hi - rate, 0)]],
+                ax.errorbar([x], [max(rate, FLOOR)], yerr=[[max(rate, FLOOR) - max(lo, FLOOR)], [max(hi - rate, 0)]],
                             fmt="o", color=color, capsize=5)
             if beta:
                 ax.axhline(beta, color=COLORS["bound"], linestyle="--", label=f"β = {_num(beta)}")
+            _mark_floor(ax, [c.get("failure_rate") or 0.0 for c in group])
             ax.set_yscale("log")
-            values = [max(v, 1e-7) for c in group for v in (c.get("failure_rate_lower") or 0.0,
+            values = [max(v, FLOOR) for c in group for v in (c.get("failure_rate_lower") or 0.0,
                                                               c.get("failure_rate_upper") or 0.0,
                                                               (c.get("interval") or [0, 0])[1])]
             values += [beta] if beta else []
@@ -265,6 +329,12 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
     _save(fig, path)
 
 
+def _mark_floor(ax, rates) -> None:
+    """Zero rates cannot sit on a log axis: they are drawn at FLOOR, and the floor is labelled."""
+    if any(r <= 0 for r in rates):
+        ax.axhline(FLOOR, color="#bbbbbb", linewidth=0.8, linestyle=":", label=f"0 observed (drawn at {FLOOR:g})")
+
+
 def _short_target(c: dict) -> str:
     if c.get("control"):
         return "control:\n" + c["control"]["name"].replace("_", " ")
@@ -283,17 +353,17 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
         label = (s.get("measured_label", "measured") if not c.get("control")
                  else f"control: {c['control']['name']}")
         x = s["x"]
-        y = [max(v, 1e-7) if s.get("log_y") else v for v in s["measured"]]
+        y = [max(v, FLOOR) if s.get("log_y") else v for v in s["measured"]]
         ax.plot(x, y, marker="o", color=color, label=label)
         if s.get("lower") is not None and s.get("upper") is not None:
-            lo = [max(v, 1e-7) if s.get("log_y") else v for v in s["lower"]]
-            hi = [max(v, 1e-7) if s.get("log_y") else v for v in s["upper"]]
+            lo = [max(v, FLOOR) if s.get("log_y") else v for v in s["lower"]]
+            hi = [max(v, FLOOR) if s.get("log_y") else v for v in s["upper"]]
             ax.fill_between(x, lo, hi, color=color, alpha=0.15)
     ref_sweep = next((c for c in checks if not c.get("control")), checks[0])["sweep"]
     for series, marker in zip(ref_sweep.get("series", []), "sv^D"):  # further measured curves
         ax.plot(ref_sweep["x"], series["y"], marker=marker, linestyle=":", color=COLORS["reference"],
                 label=series["label"])
-    bound = [max(v, 1e-7) if first.get("log_y") else v for v in first["bound"]]
+    bound = [max(v, FLOOR) if first.get("log_y") else v for v in first["bound"]]
     ax.plot(first["x"], bound, color=COLORS["bound"], linestyle="--", label=first.get("bound_label", "theorem"))
     if first.get("target") is not None:
         ax.axhline(first["target"], color="#888888", linestyle=":", label=first.get("target_label", "target"))
@@ -304,10 +374,12 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
         ax.axvline(ref["empirical"], color=COLORS["reference"], linewidth=1, linestyle="-.",
                    label=ref.get("empirical_label", "empirical"))
     if first.get("log_y"):
+        _mark_floor(ax, [v for c in checks for v in c["sweep"]["measured"]])
         ax.set_yscale("log")
         positive = [v for c in checks for v in c["sweep"]["measured"] if v > 0]
-        positive += [v for v in bound + [first.get("target") or 1] if v > 1e-7]
-        ax.set_ylim(bottom=max(1e-5, min(positive) / 3), top=1.5)
+        positive += [v for v in bound + [first.get("target") or 1] if v > FLOOR]
+        zero = any(v <= 0 for c in checks for v in c["sweep"]["measured"])
+        ax.set_ylim(bottom=FLOOR / 3 if zero else max(1e-5, min(positive) / 3), top=1.5)
     if first.get("log_x"):
         ax.set_xscale("log", base=2)
     ax.set_xlabel(first.get("x_label", "x"))
@@ -365,6 +437,9 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
     (``{"item", "error"}``, e.g. a plot that failed)."""
     out_dir = Path(out_dir)
     plot_dir = out_dir / "plots"
+    for folder in (out_dir, plot_dir):
+        if folder.is_symlink():
+            raise ValueError(f"{folder} is a symlink: reports are never written through one")
     plot_dir.mkdir(parents=True, exist_ok=True)
     errors: list[dict] = []
     figures: dict[str, list[tuple[str, Path]]] = {}  # spec id -> [(caption, path)]
@@ -407,8 +482,8 @@ def render(document: dict, out_dir, *, plots: bool = True) -> list[dict]:
                         f"{ref} ({name}): sweep against the theorem's bound",
                         plot_dir / f"sweep-{_slug(spec_id)}-{_slug(ref)}-{_slug(name)}.png", plot_sweep, group)
 
-    (out_dir / "index.html").write_text(render_html(document, figures, errors, out_dir), encoding="utf-8")
-    (out_dir / "report.md").write_text(render_markdown(document, figures, errors, out_dir), encoding="utf-8")
+    write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
+    write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors
 
@@ -473,13 +548,14 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              f'started {_esc(run.get("started"))} · versions '
              + ", ".join(f"{_esc(k)} {_esc(v)}" for k, v in (run.get("versions") or {}).items()) + "</div>")
     if not run.get("complete", True):
-        h.append(f'<div class="status s2">INCOMPLETE RUN: {run.get("items_done")} of {run.get("items_planned")} items '
+        h.append(f'<div class="status s2">INCOMPLETE RUN: {_esc(run.get("items_done"))} of {_esc(run.get("items_planned"))} items '
                  "finished; the rest are missing from this report.</div>")
     h.append(f'<div class="status s{code}"><b>{_esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
              f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
              f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
              + (f", {len(errors)} report errors" if errors else "") +
-             f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}</div>')
+             f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
+             + _inconclusive_html(summary) + '</div>')
     if document.get("mutants"):
         h.extend(_kill_matrix_html(document["mutants"], family))
         h.append("<details><summary>every item of the run</summary>")
@@ -633,8 +709,8 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
     for spec, r in (matrix.get("rates") or {}).items():
         shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
         cls = "" if r.get("rate") in (None, 1.0) else ' class="unexpected"'
-        h.append(f'<tr{cls}><td><a href="#kill-{_slug(spec)}">{_esc(spec)}</a></td><td>{r["mutants"]}</td>'
-                 f'<td>{r["killed"]}</td><td>{r["equivalent"]}</td><td>{shown}</td></tr>')
+        h.append(f'<tr{cls}><td><a href="#kill-{_slug(spec)}">{_esc(spec)}</a></td><td>{_esc(r["mutants"])}</td>'
+                 f'<td>{_esc(r["killed"])}</td><td>{_esc(r["equivalent"])}</td><td>{_esc(shown)}</td></tr>')
     h.append("</table>")
     for spec, checks in (matrix.get("checks") or {}).items():
         rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
@@ -649,6 +725,16 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
                      f'{cells}<td>{_badge_text(r["status"])}</td></tr>')
         h.append("</table>")
     return h
+
+
+def _inconclusive_html(summary: dict) -> str:
+    """The banner's note on inconclusive checks: counted as expected, but named."""
+    names = summary.get("inconclusive") or []
+    if not names:
+        return ""
+    shown = "; ".join(_esc(n) for n in names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
+    return (f'<div class="meta">{len(names)} of the "as expected" are <b>inconclusive</b> (too little power to '
+            f"confirm or refute at this suite's trial counts): {shown}</div>")
 
 
 def _kill_matrix_md(matrix: dict) -> list[str]:
@@ -703,7 +789,8 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
     h = [f'<h2 id="{_slug(s["id"])}">{_esc(s["id"])}: {_esc(s.get("title"))}</h2>']
     src = s.get("source") or {}
     meta = " · ".join(x for x in [
-        f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} {src.get('algorithm', '')}".strip(),
+        _esc(f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} "
+             f"{src.get('algorithm', '')}".strip()),
         f"implementation: <code>{_esc(s.get('implementation'))}</code>" if s.get("implementation") else "no implementation",
         f"variant of {_esc(s.get('variant_of'))}" if s.get("variant_of") else "",
         f"<b>deliberately broken</b>: {_esc(s.get('broken'))}" if s.get("broken") else ""] if x)
@@ -766,7 +853,9 @@ def _audit_block(a: dict) -> str:
         if a.get("reason"):
             h.append(f"<li>{_esc(a['reason'])}</li>")
         if a.get("counterexample"):
-            h.append(f"<li>counterexample:<pre>{_esc(json.dumps(a['counterexample'], indent=1)[:3000])}</pre></li>")
+            h.append(f"<li>counterexample:<pre>{_esc(counterexample_text(a))}</pre>"
+                     f"<details><summary>raw</summary><pre>{_esc(json.dumps(a['counterexample'], indent=1)[:3000])}"
+                     "</pre></details></li>")
     h.append("</ul></div>")
     return "".join(h)
 
@@ -899,6 +988,6 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
     suites.set("errors", str(sum(int(s.get("errors")) for s in suites)))
     tree = ET.ElementTree(suites)
     ET.indent(tree)
-    tmp = path.with_suffix(".xml.tmp")
-    tree.write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    write_file(path, buf.getvalue())

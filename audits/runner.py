@@ -36,6 +36,7 @@ import importlib.util
 import inspect
 import multiprocessing as mp
 import os
+import random
 import sys
 import time
 import traceback
@@ -208,6 +209,10 @@ def _worker_main(impl, conn, counter) -> None:
         pass
     if isinstance(impl, str):
         impl = load_implementation(impl)
+    # global generators get fresh entropy in every worker: an implementation that draws from
+    # them instead of its rng neither repeats blocks across workers nor passes the contract probe
+    np.random.seed(int.from_bytes(os.urandom(4), "little"))
+    random.seed(os.urandom(16))
     try:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -477,3 +482,53 @@ def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, p
 def _close_cached() -> None:
     while _CACHE:
         _CACHE.popitem()[1].close()
+
+
+PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
+PROBE_RUNS = 16
+
+
+def probe_contract(impl: Callable, data: Any, params: dict, *, reference: Callable | None = None,
+                   timeout: float = 60.0, isolate: bool | None = None) -> None:
+    """Raise :class:`ImplementationError` ("contract violation: ...") when ``impl`` breaks the
+    contract on ``data``: two runs from generators with the same seed differ (its randomness does
+    not come from ``rng``), or its outputs do not have the encoding of the spec's ``reference``
+    outputs (shape; integer values where the reference's are integers)."""
+    runs = [call_batch(impl, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
+                       timeout=timeout, isolate=isolate) for _ in range(2)]
+    if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
+        raise ImplementationError(
+            "contract violation: randomness not from rng: two runs with generators of the same seed gave different "
+            "outputs (draw every random number from the rng argument, not from np.random, random or the OS)")
+    if reference is None or reference is impl:
+        return
+    expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
+                          timeout=timeout, isolate=None)
+    got = runs[0]
+    if got.shape[1:] != expected.shape[1:]:
+        raise ImplementationError(
+            f"output does not match the spec's encoding: each output should have shape {expected.shape[1:]} "
+            f"(dtype {expected.dtype}) like the reference implementation's, got shape {got.shape[1:]} (dtype {got.dtype})")
+    if expected.dtype.kind in "biu" and not np.array_equal(got, np.round(got)):
+        raise ImplementationError(
+            f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
+            f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
+
+
+def missing_reference(ref: str | None) -> str | None:
+    """Why the reference implementation ``ref`` is not available (its module or function does not
+    exist yet), or None. Any other import problem is left to the item, which reports an error.
+    Reference implementations are the project's own code, so importing one here is safe."""
+    if not ref:
+        return "not checked: the spec has no reference implementation"
+    module, _, name = ref.partition(":")
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found and name:
+        try:
+            found = hasattr(importlib.import_module(module), name)
+        except Exception:  # noqa: BLE001 - a broken module is reported by its item
+            return None
+    return None if found else f"not checked: the spec has no reference implementation yet ({ref})"

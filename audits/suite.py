@@ -24,6 +24,8 @@ are listed as not checked).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -44,9 +46,11 @@ from dptestbed.spec import Catalogue, Spec
 
 from . import theorems as thm
 from .experiments import Control, Experiment, check_id, expected_audit, experiments_for, run_check, unchecked_theorems
+from .runner import missing_reference
 from .serialize import jsonable
 
 RESULTS_FORMAT = "dptestbed-results/1"
+LOCK_NAME = ".dptestbed.lock"
 # Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
 # implementation; full (and any single-run implementation): the auditor's own adaptive rounds
 # (batched: 10^6, then 10^7 when predicted useful; looped: 10^5).
@@ -67,6 +71,7 @@ class Item:
     control: Control | None = None
     timeout: float = 120.0
     cost: float = 1.0
+    params: dict | None = None  # an audit's parameter point (None: the spec's defaults)
 
     @property
     def label(self) -> str:
@@ -130,13 +135,28 @@ def select_specs(catalogue: Catalogue, suite: str, spec_ids: list[str] | None = 
     return list(catalogue.values())
 
 
+def audit_points(spec: Spec, suite: str, override: dict | None = None) -> list[dict]:
+    """The parameter points a spec's privacy audit visits: the defaults and the spec's
+    ``audit_points`` (quick: the first of them; full: all), or only ``override`` (``--param``)."""
+    if override:
+        return [dict(override)]
+    return [{}] + [dict(p) for p in spec.audit_points[: 1 if suite == "quick" else None]]
+
+
+def audit_id(spec_id: str, point: dict | None) -> str:
+    """An audit item's id: ``privacy | SPEC`` at the defaults, ``privacy | SPEC | k=v, ...`` elsewhere."""
+    where = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in (point or {}).items())
+    return f"privacy | {spec_id}" + (f" | {where}" if where else "")
+
+
 def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None = None,
          implementation: str | None = None, controls: bool = True, audits: bool = True,
          theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT,
-         papers: list[str] | None = None) -> Plan:
+         papers: list[str] | None = None, audit_params: dict | None = None) -> Plan:
     """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
     privacy audit run against that implementation instead of the reference one, and the
-    broken-spec audits (controls of the auditor, not of the user's code) are left out."""
+    broken-spec audits (controls of the auditor, not of the user's code) are left out. The
+    audits visit :func:`audit_points`; ``audit_params`` (``--param``) replaces them by one point."""
     if suite not in ("quick", "full"):
         raise ValueError(f"unknown suite {suite!r}; choose quick or full")
     specs = select_specs(catalogue, suite, spec_ids, papers)
@@ -146,31 +166,20 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
     not_checked: list[dict] = []
     for spec in specs:
         impl = implementation or spec.implementation
-        missing = None if implementation else _missing_module(spec.implementation)
+        missing = None if implementation else missing_reference(spec.implementation)
         if missing:
-            for ref in [spec.privacy.theorem] if (audits and spec.privacy is not None) else []:
-                not_checked.append({"spec": spec.id, "ref": ref, "kind": "privacy", "status": missing})
-            if theorems and not spec.broken:
-                for exp in experiments_for(spec):
-                    not_checked.append({"spec": spec.id, "ref": exp.ref, "kind": exp.kind,
-                                        "status": f"{missing} ({exp.name})"})
-                not_checked.extend(unchecked_theorems(spec))
+            # nothing of this spec runs: every theorem is listed once, with the reason
+            not_checked.extend({"spec": spec.id, "ref": t.ref, "kind": t.kind, "status": missing}
+                               for t in spec.theorems)
             continue
         if audits and spec.privacy is not None:
-            if impl:
-                expected = expected_audit(spec)
-                items.append(Item(f"privacy | {spec.id}", "audit", spec.id, expected, implementation,
-                                  "user" if implementation else "reference", timeout=AUDIT_TIMEOUT[suite], cost=50.0))
-            else:
-                not_checked.append({"spec": spec.id, "ref": spec.privacy.theorem, "kind": "privacy",
-                                    "status": "not checked: the spec has no implementation"})
+            for point in audit_points(spec, suite, audit_params):
+                items.append(Item(audit_id(spec.id, point), "audit", spec.id, expected_audit(spec), implementation,
+                                  "user" if implementation else "reference", timeout=AUDIT_TIMEOUT[suite], cost=50.0,
+                                  params=point or None))
         if not theorems or spec.broken:
             continue
         for exp in experiments_for(spec):
-            if not impl:
-                not_checked.append({"spec": spec.id, "ref": exp.ref, "kind": exp.kind,
-                                    "status": f"not checked ({exp.name}): the spec has no implementation"})
-                continue
             target = "user" if implementation else "reference"
             items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
                               impl, target, exp, timeout=exp.seconds[suite],
@@ -182,28 +191,6 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
                                       timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
         not_checked.extend(unchecked_theorems(spec))
     return Plan(suite, items, specs, not_checked, implementation, family_alpha, call_timeout)
-
-
-def _missing_module(ref: str | None) -> str | None:
-    """Why the reference implementation ``ref`` is not available (its module or function does not
-    exist yet), or None. Any other import problem is left to the item, which reports an error.
-    Reference implementations are the project's own code, so importing one here is safe."""
-    import importlib
-    import importlib.util
-
-    if not ref:
-        return None
-    module, _, name = ref.partition(":")
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        found = False
-    if found and name:
-        try:
-            found = hasattr(importlib.import_module(module), name)
-        except Exception:  # noqa: BLE001 - a broken module is reported by its item
-            return None
-    return None if found else f"not checked: the spec has no reference implementation yet ({ref})"
 
 
 def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:
@@ -230,7 +217,8 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     confidence = 1 - plan_.family_alpha / plan_.family
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
             "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
-            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control)}
+            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control),
+            "audit_point": item.params}
     try:
         from .privacy import audit
 
@@ -242,7 +230,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
                     samples = None  # a looped implementation: the auditor's default budget
             except ImplementationError:
                 pass  # the audit reports it
-        result = audit(spec, implementation=item.implementation, params=None, samples=samples,
+        result = audit(spec, implementation=item.implementation, params=item.params, samples=samples,
                        confidence=confidence, seed=seed, timeout=plan_.call_timeout, progress=False)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
@@ -265,7 +253,8 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
     """The result of an item that did not finish (crash, timeout, interrupted)."""
     if item.kind == "audit":
         return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
-                "expected": item.expected, "control": _control_json(item.control), "verdict": "error",
+                "expected": item.expected, "control": _control_json(item.control), "audit_point": item.params,
+                "verdict": "error",
                 "error": reason, "seconds": seconds}
     exp = item.experiment
     return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
@@ -507,6 +496,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
             "controls": len(controls),
             "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
+            "inconclusive": [r["id"] for r in theorem_results if r.get("verdict") == "inconclusive"],
             "exit_code": code,
         },
         "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
@@ -596,9 +586,34 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     return jsonable(out)
 
 
+class OutputBusy(RuntimeError):
+    """Another run holds the output folder."""
+
+
+@contextlib.contextmanager
+def output_lock(out_dir: Path):
+    """Hold ``out_dir`` for one run (an exclusive ``flock`` on ``.dptestbed.lock``, released when the
+    process ends however it ends); leftover temporary files of an interrupted run are removed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputBusy(f"{out_dir}: another dptestbed run is writing to this folder; wait for it or "
+                             "choose another --out") from None
+        for leftover in out_dir.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        yield
+    finally:
+        os.close(fd)
+
+
 def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
         progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0) -> dict:
-    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document."""
+    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document.
+    (The command line holds :func:`output_lock` around the run and the report.)"""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()

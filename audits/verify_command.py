@@ -18,15 +18,33 @@ not run (crash, timeout, implementation error, failed plot) or bad input.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from .cli import EXIT_BAD_INPUT, UserError, _catalogue
+from .cli import EXIT_BAD_INPUT, MAX_JOBS, UserError, _catalogue, bounded_int, parse_params, positive_float, seed_value
 
 DEFAULT_REPORTS = "reports"
+CONTRACT = """\
+the implementation contract:
+  def mechanism(data, *, rng, **params) -> output
+    data    the spec's input (see 'dptestbed show ID': "input")
+    rng     a numpy.random.Generator: draw EVERY random number from it
+    params  the spec's parameter names you need, as keyword arguments
+    output  the spec's output encoding (dtype and shape as 'dptestbed show ID' says)
+  optional, much faster: a batch sampler drawing n independent outputs at once
+    def sampler(data, n, *, rng, **params) -> array of n outputs stacked on axis 0
+    mechanism.batch = sampler
+example (Laplace mechanism):
+  def laplace(data, *, rng, epsilon, gamma):
+      f = np.asarray(data, dtype=float)
+      return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)
+  laplace.batch = lambda data, n, *, rng, epsilon, gamma: (
+      np.asarray(data, float) + rng.laplace(0.0, gamma / epsilon, size=(n, *np.shape(data))))
+"""
 
 
 def register(subparsers) -> None:
@@ -40,12 +58,15 @@ def register(subparsers) -> None:
     _common(p)
     p.set_defaults(func=cmd_verify)
 
-    p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation")
+    p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation",
+                              epilog=CONTRACT, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", required=True, metavar="REF",
                    help="your implementation: path/to/file.py:function or package.module:function")
     p.add_argument("--suite", choices=("quick", "full"), default="quick")
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="audit at this parameter point instead of the spec's audit points (repeatable)")
     _common(p)
     p.set_defaults(func=cmd_check)
 
@@ -57,12 +78,12 @@ def register(subparsers) -> None:
 
 def _common(p) -> None:
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0); every item derives its own stream")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="parallel workers (default: min(2, CPUs))")
-    p.add_argument("--call-timeout", type=float, default=60.0, metavar="S",
+    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
+    p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
+                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs))")
+    p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
                    help="seconds allowed for one call of an implementation (default 60)")
-    p.add_argument("--timeout-scale", type=float, default=1.0, metavar="X",
+    p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
                    help="multiply every item's time limit by X (slow machines)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="print one line per finished item (default: when stderr is a terminal)")
@@ -73,21 +94,20 @@ def _common(p) -> None:
 
 def _out_dir(args, command: str) -> Path:
     if args.out:
-        return Path(args.out)
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {args.out}: exists and is not a folder")
+        return out
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
 
 
 def _jobs(args) -> int:
-    if args.jobs is not None:
-        if args.jobs < 1:
-            raise UserError("--jobs must be >= 1")
-        return args.jobs
-    return max(1, min(2, os.cpu_count() or 1))
+    return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
 
 
 def _run(args, command: str, plan_, summary=None) -> int:
-    from . import report, suite
+    from . import suite
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
@@ -98,6 +118,18 @@ def _run(args, command: str, plan_, summary=None) -> int:
         print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
               f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
               f"{jobs} job(s), writing to {out}", file=sys.stderr, flush=True)
+    try:
+        with suite.output_lock(out):
+            return _run_and_render(args, command, plan_, out, jobs, progress, summary)
+    except suite.OutputBusy as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"--out {out}: {exc.strerror or exc}") from None
+
+
+def _run_and_render(args, command, plan_, out, jobs, progress, summary) -> int:
+    from . import report, suite
+
     try:
         document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
                              command=command, time_scale=args.timeout_scale)
@@ -158,8 +190,12 @@ def cmd_check(args) -> int:
         load_implementation(args.impl)  # fail early, with one line, on a bad reference
     except ImplementationError as exc:
         raise UserError(f"--impl: {exc.reason}") from None
+    try:
+        spec.bind(params := parse_params(args.param, spec))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     plan_ = suite.plan(catalogue, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
-                       call_timeout=args.call_timeout)
+                       call_timeout=args.call_timeout, audit_params=params)
     return _run(args, "check", plan_)
 
 
@@ -176,7 +212,10 @@ def cmd_report(args) -> int:
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
     out = Path(args.out) if args.out else path.parent
-    errors = report.render(document, out)
+    try:
+        errors = report.render(document, out)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(f"{path}: not a usable dptestbed results file ({type(exc).__name__}: {exc})") from None
     code = report.exit_code(document, errors)
     print(f"report: {out / 'index.html'} (exit {code})")
     return code

@@ -24,6 +24,7 @@ from scipy import special
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 40
+MAX_LITERAL = 10**300  # larger integers do not fit a float (and could only be typos)
 
 
 def _vector_min(*xs):
@@ -146,6 +147,8 @@ def _check(node: ast.AST, names: set[str], depth: int) -> None:
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
             raise FormulaError(f"only numbers are allowed as literals, not {node.value!r}")
+        if isinstance(node.value, int) and abs(node.value) > MAX_LITERAL:
+            raise FormulaError(f"number literal too large ({len(str(abs(node.value)))} digits; at most {MAX_LITERAL:.0e})")
     elif isinstance(node, ast.Name):
         if node.id in FUNCTIONS:
             raise FormulaError(f"function {node.id!r} used without being called")

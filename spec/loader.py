@@ -10,6 +10,8 @@ it sits in. Files are parsed with :mod:`tomllib`; nothing in them is executed.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import stat
 import tomllib
 from pathlib import Path
 
@@ -18,11 +20,22 @@ from .schema import Spec, SpecError, build_spec
 CATALOGUE_DIR = Path(__file__).resolve().parent
 
 
+MAX_SPEC_BYTES = 1 << 20  # a spec is a page of text; anything larger is not one
+
+
 def load_spec(path: str | Path, *, paper: str = "") -> Spec:
-    """Load and validate one spec file."""
+    """Load and validate one spec file (a regular file of at most MAX_SPEC_BYTES: a FIFO, a
+    device or a symlink to one is refused before it is opened)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise SpecError(str(path), "", "not a regular file")
+        if info.st_size > MAX_SPEC_BYTES:
+            raise SpecError(str(path), "", f"file too large ({info.st_size} bytes; a spec has at most {MAX_SPEC_BYTES})")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SPEC_BYTES + 1)
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise SpecError(str(path), "", f"cannot read file: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -31,6 +44,8 @@ def load_spec(path: str | Path, *, paper: str = "") -> Spec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(str(path), "", f"not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer over 4,300 digits, arrays nested too deep
+        raise SpecError(str(path), "", f"not a usable TOML document: {type(exc).__name__}: {str(exc)[:120]}") from None
     spec = build_spec(data, str(path))
     return dataclasses.replace(spec, paper=paper) if paper else spec
 
@@ -40,7 +55,8 @@ class Catalogue(dict):
 
     def get_spec(self, spec_id: str) -> Spec:
         if spec_id not in self:
-            close = [s for s in self if spec_id in s or s in spec_id]
+            close = difflib.get_close_matches(spec_id, list(self), n=3, cutoff=0.6)
+            close += [s for s in self if (spec_id in s or s in spec_id) and s not in close]
             hint = f"; did you mean {', '.join(close[:5])}?" if close else ""
             raise KeyError(f"unknown spec id {spec_id!r}{hint} (see 'dptestbed specs')")
         return self[spec_id]

@@ -165,6 +165,8 @@ class Spec:
     obligations: tuple[Obligation, ...] = ()
     stress_cases: tuple[StressCase, ...] = ()
     paper: str = ""  # the catalogue folder the spec is in ("" for a spec file given on its own)
+    # further parameter points the privacy audit visits beside the defaults (where units matter)
+    audit_points: tuple[dict, ...] = ()
 
     @property
     def expected_privacy_verdict(self) -> str | None:
@@ -282,8 +284,10 @@ def build_spec(data: dict, file: str) -> Spec:
     title = top.text("title", required=True)
     summary = top.text("summary")
     implementation = top.get("implementation", str)
-    if implementation is not None and not IMPL_PATTERN.match(implementation):
-        raise top.error("implementation", f"must look like 'package.module:function'; got {implementation!r}")
+    if implementation is not None and (not IMPL_PATTERN.match(implementation)
+                                       or implementation.partition(":")[0].endswith(".py")):
+        raise top.error("implementation", f"must look like 'package.module:function' (a module path, never a "
+                                          f"file: a spec is data; pass a file with --impl); got {implementation!r}")
     variant_of = top.get("variant_of", str)
     broken = top.get("broken", str)
     known_violation = top.get("known_violation", str)
@@ -376,6 +380,20 @@ def build_spec(data: dict, file: str) -> Spec:
         stress.append(case)
         reader.finish()
 
+    audit_points = []
+    for i, raw in enumerate(top.get("audit_points", list, default=[])):
+        if not isinstance(raw, dict) or not raw:
+            raise top.error(f"audit_points[{i}]", "must be a non-empty table of parameter values")
+        for pname, value in raw.items():
+            if pname not in parameters:
+                raise top.error(f"audit_points[{i}].{pname}", "is not a parameter of this spec")
+            problem = parameters[pname].violation(value)
+            if problem:
+                raise top.error(f"audit_points[{i}].{pname}", problem)
+        audit_points.append(dict(raw))
+    if audit_points and privacy is None:
+        raise top.error("audit_points", "only a spec with a [privacy] claim is audited")
+
     erratum = None
     if "erratum" in top.table:
         reader = _Reader(file, top.get("erratum", dict), "erratum")
@@ -395,7 +413,7 @@ def build_spec(data: dict, file: str) -> Spec:
         input=sections["input"], neighbours=sections["neighbours"], output=sections["output"],
         theorems=theorems, privacy=privacy, summary=summary, implementation=implementation,
         variant_of=variant_of, erratum=erratum, broken=broken, known_violation=known_violation, constraints=constraints,
-        obligations=tuple(obligations), stress_cases=tuple(stress),
+        obligations=tuple(obligations), stress_cases=tuple(stress), audit_points=tuple(audit_points),
     )
 
 

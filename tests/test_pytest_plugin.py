@@ -56,7 +56,7 @@ def test_broken_privacy(dptestbed):
     assert "distance_to_instability Lemma 3.4 violated" in text
     assert "failures in" in text and "beta" in text
     assert "privacy violation of distance_to_instability" in text
-    assert "counterexample:" in text
+    assert "On the neighbouring pair" in text and "so epsilon >= " in text  # the counterexample, as sentences
 
 
 def test_an_unknown_spec_fails_cleanly(pytester):

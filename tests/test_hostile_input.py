@@ -1,0 +1,102 @@
+"""Hostile input gives one line and exit 2, never a traceback or a hang: special files in a spec
+folder, TOML that defeats the parser, huge literals, out-of-range run flags, a spec that names a
+file as its implementation, an infinite privacy claim, a results.json that is not ours."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from dptestbed.spec import SpecError, load_catalogue, load_spec, spec_file
+
+
+def _cli(*args, cwd=None, timeout=60):
+    proc = subprocess.run([sys.executable, "-c", "import sys; from dptestbed.audits.cli import main; sys.exit(main())",
+                           *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    return proc.returncode, proc.stderr.strip()
+
+
+def _one_line_exit_2(code, err):
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("make", ["fifo", "dev_zero", "deep_arrays", "huge_integer", "too_large"])
+def test_special_and_malformed_spec_files(tmp_path, make):
+    path = tmp_path / "x.toml"
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "dev_zero":
+        path.symlink_to("/dev/zero")
+    elif make == "deep_arrays":
+        path.write_text("x = " + "[" * 100_000 + "]" * 100_000)
+    elif make == "huge_integer":
+        path.write_text("x = " + "9" * 5000)
+    else:
+        path.write_text("# " + "x" * (2 << 20))
+    with pytest.raises(SpecError):
+        load_spec(path)
+    _one_line_exit_2(*_cli("specs", "--dir", str(tmp_path), timeout=30))
+
+
+def _variant(tmp_path, old, new):
+    text = spec_file("laplace_mechanism").read_text()
+    assert old in text
+    (tmp_path / "laplace_mechanism.toml").write_text(text.replace(old, new, 1))
+    return tmp_path
+
+
+def test_a_spec_never_names_a_file_as_its_implementation(tmp_path):
+    folder = _variant(tmp_path, 'implementation = "dptestbed.impl.calibration.laplace:laplace_mechanism"',
+                      'implementation = "evil.py:run"')
+    (tmp_path / "evil.py").write_text("open('PWNED', 'w').close()\ndef run(data, *, rng): return 0\n")
+    code, err = _cli("audit", "laplace_mechanism", "--dir", str(folder), cwd=tmp_path)
+    _one_line_exit_2(code, err)
+    assert "module path" in err and not (tmp_path / "PWNED").exists()
+
+
+def test_a_formula_with_a_huge_literal_is_refused_at_load(tmp_path):
+    folder = _variant(tmp_path, 'formula = "gamma/epsilon"', 'formula = "gamma/epsilon + ' + "9" * 400 + '"')
+    with pytest.raises(SpecError, match="too large"):
+        load_catalogue(folder)
+
+
+def test_an_infinite_claim_is_not_audited(tmp_path):
+    folder = _variant(tmp_path, 'epsilon = "epsilon"', 'epsilon = "inf"')
+    code, err = _cli("audit", "laplace_mechanism", "--dir", str(folder))
+    _one_line_exit_2(code, err)
+    assert "not a finite epsilon" in err
+
+
+@pytest.mark.parametrize("args", [["verify", "--call-timeout", "nan"], ["verify", "--timeout-scale", "inf"],
+                                  ["verify", "--jobs", "100000"], ["verify", "--seed", "-1"],
+                                  ["audit", "laplace_mechanism", "--param", "p=1e300"],
+                                  ["show", "laplace_mechanism", "--param", "epsilom=1"], ["show", "laplace_mechanizm"]])
+def test_run_flags_and_parameters_are_validated(args):
+    _one_line_exit_2(*_cli(*args))
+
+
+def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"format": "dptestbed-results/1", "privacy": [{"verdict": "violation"}]}))
+    _one_line_exit_2(*_cli("report", str(path)))
+
+
+def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
+    from dptestbed.audits import report, suite
+
+    out = tmp_path / "out"
+    with suite.output_lock(out):
+        code, err = _cli("verify", "--spec", "laplace_mechanism", "--out", str(out))
+        _one_line_exit_2(code, err)
+        assert "another dptestbed run" in err
+    (out / ".results-x.json.tmp").write_text("half")
+    with suite.output_lock(out):  # free again; leftovers of an interrupted run are removed
+        assert not (out / ".results-x.json.tmp").exists()
+    target = tmp_path / "victim.html"
+    target.write_text("keep")
+    (out / "index.html").symlink_to(target)
+    report.write_file(out / "index.html", "new")
+    assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
