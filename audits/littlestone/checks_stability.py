@@ -333,7 +333,7 @@ def _first_attempt(ctx: Context) -> dict:
     rows = []
     for d in range(1, 5):
         env = ctx.bind(d=d)
-        value, threshold = float(env["stability_probability"]), float(env["freq_threshold"]) / (d + 1)
+        value, threshold = float(env["stability_probability"]), 2.0 ** -(2 ** (d + 2)) / (d + 1)
         rows.append((f"d = {d}: {value:.4g} vs Lemma 12's 2^(-2^(d+2))/(d+1) = {threshold:.4g}", value, threshold))
     return rows
 
