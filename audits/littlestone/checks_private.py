@@ -216,20 +216,23 @@ def _theorem17(ctx: Context) -> dict:
 @experiment(M, "Theorem 17 (privacy)", "exact-law", "calibration",
             title="M's exact output law on the periodic stress pairs (Hist at (eps/2, delta), pruning at 3 eta/4, "
                   "GenericLearner at eps/2), the law behind the measured privacy loss",
-            instance="pattern_final_sample_first_example (both sides: P[t_2]) and pattern_batch1_first_example (D': "
-                      "P[[+1, -1]], a count-1 item that only survives without pruning)",
+            instance="pattern_final_sample_first_example (both sides: P[t_2]), pattern_batch1_first_example (D': "
+                      "P[[+1, -1]], a count-1 item that only survives without pruning) and overlap_probe (D: P[t_2], "
+                      "which batches read by position decide)",
             predicate="event per cell: the named output",
             trials={"quick": 200_000, "full": 2_000_000},
             controls=(_mut("m_generic_missing_half", "GenericLearner weights without the 1/2"),
                       _mut("m_no_pruning", "no pruning step (E11)"),
-                      _mut("m_eta_from_private_data", "eta set to the modal frequency of the private h_i")),
+                      _mut("m_eta_from_private_data", "eta set to the modal frequency of the private h_i"),
+                      _mut("m_overlapping_batches", "batches overlapping by half (P-M2)")),
             seconds=_SECONDS)
 def _m_exact(ctx: Context) -> dict:
     pairs = {p.name: p for p in stress_pairs(ctx.spec)}
     cells = []
     for name, side, target in (("pattern_final_sample_first_example", "data", [-1, 1]),
                                ("pattern_final_sample_first_example", "neighbour", [-1, 1]),
-                               ("pattern_batch1_first_example", "neighbour", [1, -1])):
+                               ("pattern_batch1_first_example", "neighbour", [1, -1]),
+                               ("overlap_probe", "data", [-1, 1])):
         pair = pairs[name]
         data = getattr(pair, side)
         overrides = {k: v for k, v in pair.params.items() if k in ctx.spec.parameters}

@@ -126,22 +126,27 @@ def _setup(data, sizes_fn, d, alpha, c, k, n_prime):
     return cls, int(d), int(k), n_aux, N, m, x, y
 
 
-def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish):
-    """Algorithm M around the G routine ``g`` and steps 2-3 ``finish_fn`` (single run and exact
-    batch sampler)."""
+def batches(k: int, m: int) -> list[slice]:
+    """The fixed positional partition of step 1: batch i = positions [(i-1) m, i m) (P-M1, P-M2)."""
+    return [slice(i * m, (i + 1) * m) for i in range(k)]
+
+
+def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish, batches_fn=batches):
+    """Algorithm M around the G routine ``g``, steps 2-3 ``finish_fn`` and the step-1 partition
+    ``batches_fn`` (single run and exact batch sampler)."""
 
     def batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
         laws, runs = [], []
         groups: dict[bytes, list[int]] = {}
-        for i in range(k):
-            s = slice(i * m, (i + 1) * m)
+        parts = batches_fn(k, m)
+        for i, s in enumerate(parts):
             groups.setdefault(x[s].tobytes() + y[s].tobytes(), []).append(i)
         for members in groups.values():
-            s = slice(members[0] * m, (members[0] + 1) * m)
+            s = parts[members[0]]
             law = g.law(cls, x[s], y[s], d, n_aux, N) if size * len(members) >= 32 else None
             if law is None:                                                  # step 1, run G
-                runs += [(i, [hypothesis_id(g.run(cls, x[i * m:(i + 1) * m], y[i * m:(i + 1) * m], rng, d, n_aux, N))
+                runs += [(i, [hypothesis_id(g.run(cls, x[parts[i]], y[parts[i]], rng, d, n_aux, N))
                               for _ in range(size)]) for i in members]
             else:
                 laws.append((members, law))
@@ -157,8 +162,7 @@ def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish):
     @batched(batch)
     def learner(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
-        ids = [hypothesis_id(g.run(cls, x[i * m:(i + 1) * m], y[i * m:(i + 1) * m], rng, d, n_aux, N))
-               for i in range(k)]                                            # step 1
+        ids = [hypothesis_id(g.run(cls, x[s], y[s], rng, d, n_aux, N)) for s in batches_fn(k, m)]   # step 1
         U, counts = np.unique(ids, return_counts=True)
         return finish_fn(cls, U, counts[None].astype(float), x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta,
                       rng=rng)[0]

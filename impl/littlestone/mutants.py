@@ -263,6 +263,10 @@ m_no_pruning = learner.make_learner(
 m_eta_from_private_data = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M that sets eta to the modal frequency of h_1..h_k "
     "(a 'pilot' on the private input, P-M7).", _eta_from_data_finish)
+m_overlapping_batches = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose batches overlap by half (batch i starts at (i-1) m/2), so "
+    "one example is read by two runs of G (P-M2).", learner.finish,
+    lambda k, m: [slice(i * (m // 2), i * (m // 2) + m) for i in range(k)])       # BUG: stride m/2
 m_constant = post_processed(
     learner.private_littlestone_learner, lambda out, data, rng, params: -np.ones_like(out),
     "Algorithm M that always outputs the all -1 function.")
@@ -302,5 +306,6 @@ MUTANTS = (
     _mutant(_M, "m_generic_missing_half", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_no_pruning", "utility", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_eta_from_private_data", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_overlapping_batches", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_constant", "utility", [f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
 )
