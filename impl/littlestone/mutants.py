@@ -12,7 +12,7 @@ from dptestbed.impl.mutant import Mutant, post_processed, with_params
 from dptestbed.impl.noise import laplace
 
 from . import histogram, learner, soa, stable
-from .classes import hypothesis_from_id, hypothesis_id
+from .classes import hypothesis_from_id
 from .generic import generic_private_learner
 
 _IMPL = "dptestbed.impl.littlestone.mutants:"
@@ -272,73 +272,6 @@ m_constant = post_processed(
     "Algorithm M that always outputs the all -1 function.")
 
 
-# --------------------------------------------------------------------------- M with one shared iterator (P-M1)
-
-
-def _shared_run(cls, x, y, start, coins, k_level, d, n_aux, N):
-    """G reading the k m region from ``start`` on (not from its own batch): (output id, end position)."""
-    source = stable.Reader(x[start:], y[start:], N)
-    try:
-        S = stable.tournament_sample(cls, k_level, n_aux, source, coins)
-        T = source.draw(n_aux, counted=False)
-        h = cls.hypothesis(cls.run(S.state, *T))
-    except stable.Fail:
-        h = np.zeros(cls.X, dtype=np.int8)
-    return int(hypothesis_id(h)), start + source.pos
-
-
-def _shared_law(cls, x, y, start, d, n_aux, N, max_nodes=4096):
-    law, nodes = {}, 0
-    for level in range(d + 1):
-        stack = [((), 1.0 / (d + 1))]
-        while stack:
-            prefix, p = stack.pop()
-            nodes += 1
-            if nodes > max_nodes:
-                return None
-            try:
-                key = _shared_run(cls, x, y, start, stable.ReplayCoins(prefix), level, d, n_aux, N)
-            except stable._NeedCoin:
-                stack += [(prefix + (1,), p / 2), (prefix + (-1,), p / 2)]
-                continue
-            law[key] = law.get(key, 0.0) + p
-    return law
-
-
-def _shared_batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
-    cls = stable.class_of(data["H"])
-    d, k = int(d), int(k)
-    n_aux, N, m = learner.sizes(d, alpha, c)
-    x, y = learner.sample(data, cls.X, k * m + int(n_prime))
-    region = (x[:k * m], y[:k * m])                                       # BUG: one stream for all k runs of G
-    pointer = np.zeros(size, dtype=np.int64)
-    ids = np.zeros((size, k), dtype=np.int64)
-    cache: dict[int, list] = {}
-    for i in range(k):
-        for start in np.unique(pointer):
-            rows = np.flatnonzero(pointer == start)
-            if int(start) not in cache:
-                law = _shared_law(cls, *region, int(start), d, n_aux, N)
-                if law is None:
-                    raise RuntimeError("shared-iterator mutant: G's law is too large to enumerate")
-                cache[int(start)] = [np.array(list(law)), np.array(list(law.values()))]
-            keys, probs = cache[int(start)]
-            pick = keys[rng.choice(len(keys), size=rows.size, p=probs)]
-            ids[rows, i], pointer[rows] = pick[:, 0], pick[:, 1]
-    U, inverse = np.unique(ids, return_inverse=True)
-    counts = np.zeros((size, U.size))
-    np.add.at(counts, (np.repeat(np.arange(size), k), inverse.reshape(-1)), 1)
-    return learner.finish(cls, U, counts, x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta, rng=rng)
-
-
-@batched(_shared_batch)
-def m_shared_iterator(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
-    """Algorithm M whose runs of G share one iterator over the k m examples: run i starts where run i - 1
-    stopped, so one changed example can shift what every later run reads (P-M1)."""
-    return _shared_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, alpha=alpha, d=d, eta=eta, c=c, k=k,
-                         n_prime=n_prime)[0]
-
-
 def _mutant(spec, name, breaks, killed_by, equivalent=""):
     fn = globals()[name]
     return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
@@ -373,7 +306,6 @@ MUTANTS = (
     _mutant(_M, "m_generic_missing_half", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_no_pruning", "utility", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_eta_from_private_data", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
-    _mutant(_M, "m_shared_iterator", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_overlapping_batches", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
     _mutant(_M, "m_constant", "utility", [f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
 )
