@@ -14,13 +14,16 @@ import importlib.metadata
 import json
 import math
 import os
+import signal
 import sys
+import threading
 
 import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
 
 from .runner import missing_reference
+from .sandbox import become_subreaper, kill_descendants
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
@@ -274,12 +277,31 @@ def _version() -> str:
 LISTINGS = ("specs", "show")  # commands whose whole job is printing: a closed pipe ends them quietly
 
 
+def _terminate(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM (a CI timeout) ends a run like Ctrl-C: items killed, partial report
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    top = threading.current_thread() is threading.main_thread() and argv is None
+    if top:  # the command line owns every process it starts, and everything they start
+        signal.signal(signal.SIGTERM, _terminate)
+        become_subreaper()
+    try:
+        return _dispatch(args)
+    finally:
+        if top:
+            kill_descendants()
+
+
+def _dispatch(args) -> int:
     try:
         return args.func(args)
     except (UserError, SpecError) as exc:
         print(f"dptestbed: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"dptestbed: {args.command} interrupted: no verdict (exit 2)", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # stdout was closed by the reader (``| head``): nothing more can be printed there

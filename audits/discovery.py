@@ -1,7 +1,8 @@
 """Finding each paper's checks and mutants by walking the package folders.
 
-A paper is a subpackage ``dptestbed.audits.<paper>`` (its experiments, exact privacy profiles
-and errata, which register themselves when imported) and ``dptestbed.impl.<paper>`` (its
+A paper is a subpackage ``dptestbed.audits.<paper>`` (its experiments, its exact privacy
+profiles in a module ``exact_profiles`` and its errata in a module ``errata``, which register
+themselves when imported) and ``dptestbed.impl.<paper>`` (its
 reference implementations; a ``mutants`` module there declares ``MUTANTS``). Adding a paper
 means adding these folders; no list in the engine changes.
 """
@@ -22,14 +23,16 @@ def paper_packages(root=_audits) -> list[str]:
 
 
 @cache
-def load_papers() -> tuple[str, ...]:
+def load_papers(only: str | None = None) -> tuple[str, ...]:
     """Import every module of every ``dptestbed.audits.<paper>`` package (each registers its
-    experiments, exact profiles and errata); returns the module names."""
+    experiments, exact profiles and errata), or with ``only`` just the modules of that name in
+    each paper: ``exact_profiles`` (all an audit needs) or ``errata``. Returns the module names."""
     loaded = []
     for paper in paper_packages(_audits):
         package = importlib.import_module(f"{_audits.__name__}.{paper}")
         for info in pkgutil.iter_modules(package.__path__):
-            loaded.append(importlib.import_module(f"{package.__name__}.{info.name}").__name__)
+            if only is None or info.name == only:
+                loaded.append(importlib.import_module(f"{package.__name__}.{info.name}").__name__)
     return tuple(loaded)
 
 

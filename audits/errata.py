@@ -62,7 +62,7 @@ def erratum(erratum_id: str, *, kind: str, printed: str | None = None, corrected
 def registered() -> dict[str, Erratum]:
     from .discovery import load_papers
 
-    load_papers()
+    load_papers("errata")
     return ERRATA
 
 

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 __all__ = [
     "exact_epsilon", "register", "discrete_epsilon", "hockey_stick", "laplace_epsilon",
@@ -57,7 +57,7 @@ def exact_epsilon(spec, pair, delta: float | None = None):
     """Exact epsilon at ``delta`` (default: the spec's claimed delta) on ``pair``, or None."""
     from .discovery import load_papers
 
-    load_papers()  # the papers register their profiles when imported
+    load_papers("exact_profiles")  # the papers register their profiles when imported
     ref = spec.implementation
     fn = PROFILES.get(ref) if ref else None
     if fn is None:
@@ -105,6 +105,8 @@ def discrete_epsilon(p, q, delta: float = 0.0) -> float:
         hi *= 2
         if hi > 1e4:
             return math.inf
+    from scipy import optimize  # loaded on first use: a fast start for commands that never need it
+
     return float(optimize.brentq(lambda e: h(e) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12))
 
 
@@ -129,6 +131,8 @@ def gaussian_delta(eps, l2: float, sigma: float):
     a = l2 / (2 * sigma)
     b = eps * sigma / l2
     # e^eps Phi(-a - b) computed in log space
+    from scipy import stats
+
     return stats.norm.cdf(a - b) - np.exp(eps + stats.norm.logcdf(-a - b))
 
 
@@ -143,6 +147,8 @@ def gaussian_epsilon(shift, sigma: float, delta: float) -> float:
     hi = 1.0
     while gaussian_delta(hi, l2, sigma) > delta:
         hi *= 2
+    from scipy import optimize
+
     return float(optimize.brentq(lambda e: gaussian_delta(e, l2, sigma) - delta, 0.0, hi, xtol=1e-12))
 
 

@@ -158,17 +158,19 @@ class Context:
         env = self.spec.bind({**self.params, **overrides})
         return theorem_values(self.spec, self.experiment.ref, env)
 
-    def sample(self, data, n: int, **overrides) -> np.ndarray:
+    def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
         the contract probe, ``runner.probe_contract``, on its own stream)."""
-        from .runner import call_batch, load_implementation, missing_reference, probe_contract
+        from .runner import as_runnable, call_batch, missing_reference, probe_contract
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
         if not self.probed:
             self.probed = True
             ref = self.spec.implementation
-            reference = None if missing_reference(ref) else load_implementation(ref)
-            probe_contract(self.impl, data, params, reference=reference, timeout=self.timeout, isolate=self.isolate)
+            reference = None if missing_reference(ref) else as_runnable(ref)
+            probe_contract(lambda d, k, rng: call_batch(self.impl, d, k, rng=rng, params=params, timeout=self.timeout,
+                                                        isolate=self.isolate),
+                           data, params, reference=reference, timeout=self.timeout)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 
@@ -332,7 +334,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     result then expects "violated". The verdict of a statistical check is left ``None``
     until :func:`.theorems.apply_multiple_testing` has seen the whole run (call it even for one check).
     """
-    from .runner import ImplementationError, implementation_ref, load_implementation
+    from .runner import ImplementationError, as_runnable, implementation_ref
 
     t0 = time.perf_counter()
     impl_name = implementation if isinstance(implementation, str) else implementation_ref(implementation)
@@ -359,7 +361,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
             if name not in spec.parameters:
                 raise ValueError(f"experiment {experiment.id} sets {name!r}, which is not a parameter of {spec.id}")
             params[name] = value
-        impl = load_implementation(implementation) if isinstance(implementation, str) else implementation
+        impl = as_runnable(implementation)  # an untrusted reference stays a string: sandboxed workers run it
         n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
         ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate)
         result["params"] = {k: _plain_number(v) for k, v in params.items()}
@@ -406,6 +408,7 @@ def _summarize(kind: str, m: dict) -> dict:
                 "failure_rate": failures / max(int(m["cases"]), 1),
                 "failure_rate_upper": None, "p_value": None,
                 "counterexample": m.get("counterexample"),
+                **({"instance_detail": m["instance"]} if "instance" in m else {}),
                 "verdict": "violated" if failures else "consistent"}
     raise ValueError(f"unknown check kind {kind!r}")
 

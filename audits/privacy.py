@@ -98,8 +98,8 @@ from .pairs import claim as pair_claim
 from .runner import (
     ImplementationError,
     Runner,
+    as_runnable,
     implementation_ref,
-    load_implementation,
     missing_reference,
     probe_contract,
 )
@@ -176,8 +176,8 @@ class AuditResult:
 
     @property
     def tightness(self) -> float | None:
-        """epsilon_lower_bound / claimed epsilon."""
-        eps = self.claim.get("epsilon")
+        """epsilon_lower_bound / claimed epsilon (the claim at the pair the bound was measured on)."""
+        eps = ((self.best or {}).get("claim") or self.claim).get("epsilon")
         if self.verdict == IMPL_ERROR or not eps:
             return None
         return self.epsilon_lower_bound / eps
@@ -738,22 +738,24 @@ class _Auditor:
         return info, chosen, kept
 
 
-def _probe(spec: Spec, impl, ref: str, pair: Pair, timeout: float, isolate) -> None:
-    """The contract probe before any statistics (runner.probe_contract): randomness from rng, and
-    for an implementation other than the spec's reference, the reference's output encoding."""
+def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> None:
+    """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
+    randomness from rng, and for an implementation other than the spec's reference, the
+    reference's output encoding."""
     reference = None
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
-        reference = load_implementation(spec.implementation)
-    probe_contract(impl, pair.data, pair.params, reference=reference, timeout=timeout, isolate=isolate)
+        reference = as_runnable(spec.implementation)
+    probe_contract(lambda data, n, rng: runner.sample(data, n, rng=rng, params=pair.params), pair.data, pair.params,
+                   reference=reference, timeout=timeout)
 
 
 def _resolve_impl(spec: Spec, implementation):
     if implementation is None:
         if not spec.implementation:
             raise ImplementationError(f"spec {spec.id} names no reference implementation; give one (--impl)")
-        return load_implementation(spec.implementation), spec.implementation
+        return as_runnable(spec.implementation), spec.implementation
     if isinstance(implementation, str):
-        return load_implementation(implementation), implementation
+        return as_runnable(implementation), implementation  # untrusted: stays a string (sandboxed)
     if callable(implementation):
         return implementation, implementation_ref(implementation)
     raise ImplementationError(f"implementation {implementation!r} is neither a reference string nor a callable")
@@ -789,11 +791,12 @@ def _candidate_json(aud: _Auditor, c: _Candidate) -> dict:
 def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
-          rounds: list[int] | None = None, exact: bool = True) -> AuditResult:
+          rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
-    ``samples``: samples per side per pair for a single round (default: automatic rounds).
+    ``samples``: samples per side per pair for a single round (default: automatic rounds);
+    ``batched_samples``: the same, only when the implementation has a batch sampler.
     ``timeout``: seconds per call of a user implementation. ``isolate``: see
     :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced).
     """
@@ -834,15 +837,19 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.verdict, result.reason = IMPL_ERROR, exc.reason
         result.seconds = time.perf_counter() - t0
         return result
-    runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+    runner = None
     try:
-        _probe(spec, impl, ref, pairs[0], timeout, isolate)
+        runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+        _probe(spec, runner, ref, pairs[0], timeout)
     except ImplementationError as exc:
-        runner.close()
+        if runner is not None:
+            runner.close()
         result.verdict, result.reason = IMPL_ERROR, exc.reason
         result.seconds = time.perf_counter() - t0
         return result
     if rounds is None:
+        if samples is None and batched_samples is not None and runner.batched:
+            samples = batched_samples
         if samples is not None:
             rounds = [int(samples)]
         elif runner.batched:

@@ -68,17 +68,42 @@ class ImplementationError(Exception):
 _REFS: dict[int, str] = {}
 
 
-def implementation_ref(impl: Callable) -> str:
+def implementation_ref(impl: Callable | str) -> str:
     """The reference an implementation was loaded by, else ``module:qualname``."""
+    if isinstance(impl, str):
+        return impl
     ref = _REFS.get(id(impl))
     if ref:
         return ref
     return f"{getattr(impl, '__module__', '?')}:{getattr(impl, '__qualname__', repr(impl))}"
 
 
-def is_trusted(impl: Callable) -> bool:
-    """A reference implementation of this package (runs in-process when batched)."""
+def is_trusted(impl: Callable | str) -> bool:
+    """A reference implementation of this package (runs in-process when batched). A reference
+    string is trusted when it names a module under ``dptestbed.impl`` (never a file)."""
+    if isinstance(impl, str):
+        target = impl.rpartition(":")[0]
+        return target.startswith("dptestbed.impl.") and not (target.endswith(".py") or "/" in target or os.sep in target)
     return str(getattr(impl, "__module__", "")).startswith("dptestbed.impl")
+
+
+def as_runnable(ref: str | Callable) -> str | Callable:
+    """What a :class:`Runner` is given for ``ref``: a trusted reference is imported here; an
+    untrusted one stays a string and is only ever imported by a sandboxed worker."""
+    if isinstance(ref, str) and is_trusted(ref):
+        return load_implementation(ref)
+    return ref
+
+
+def check_loadable(ref: str) -> None:
+    """ImplementationError (one line) unless ``ref`` imports and names a function; an untrusted
+    reference is imported in a sandboxed worker, with its time limit, never here."""
+    if is_trusted(ref):
+        load_implementation(ref)
+    else:
+        from .sandbox import SandboxWorker
+
+        SandboxWorker(ref).close()
 
 
 def load_implementation(ref: str) -> Callable:
@@ -144,8 +169,9 @@ def _accepted(fn: Callable, params: dict, positional: int = 1) -> dict:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return dict(params)
-    filled = [p.name for p in list(sig.parameters.values())[:positional]
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    # a positional-only parameter (``def sampler(data, n, /, *, rng, **params)``) does not clash
+    # with a keyword of the same name, so only positional-or-keyword ones are left out
+    filled = [p.name for p in list(sig.parameters.values())[:positional] if p.kind is p.POSITIONAL_OR_KEYWORD]
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return {k: v for k, v in params.items() if k not in filled}
     return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}
@@ -273,7 +299,10 @@ class _Worker:
         self.last_count = self.counter.value
         self.last_change = time.monotonic()
 
-    def poll(self, timeout: float):
+    def waitables(self) -> list:
+        return [self.conn, self.proc.sentinel]
+
+    def result(self, timeout: float):
         """None while running; ("ok", array) / ("error", reason) when done."""
         if self.conn.poll(0):
             self.busy = False
@@ -324,18 +353,32 @@ class Runner:
     workers; True always uses workers; False always runs in-process (no timeout; for tests).
     """
 
-    def __init__(self, impl: Callable, *, timeout: float = 60.0, workers: int | None = None,
+    def __init__(self, impl: Callable | str, *, timeout: float = 60.0, workers: int | None = None,
                  isolate: bool | None = None):
-        if not callable(impl):
-            raise ImplementationError(f"implementation {impl!r} is not callable")
+        impl = as_runnable(impl)
         self.impl = impl
         self.timeout = float(timeout)
-        self.has_batch = callable(getattr(impl, "batch", None))
+        self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self._workers: list = []
+        self.sandboxed = isinstance(impl, str)
+        if self.sandboxed:  # untrusted: only sandboxed workers ever import it; they start together
+            from .sandbox import SandboxWorker
+
+            self._workers = [SandboxWorker(impl, wait=False) for _ in range(self.n_workers)]
+            try:
+                infos = [w.hello() for w in self._workers]
+            except ImplementationError:
+                self.close()
+                raise
+            self.has_batch = bool(infos[0].get("has_batch"))
+            isolate = True
+        elif not callable(impl):
+            raise ImplementationError(f"implementation {impl!r} is not callable")
+        else:
+            self.has_batch = callable(getattr(impl, "batch", None))
         if isolate is None:
             isolate = not (self.has_batch and is_trusted(impl))
         self.isolate = isolate
-        self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
-        self._workers: list[_Worker] = []
         self.calls = 0
         self.seconds = 0.0
 
@@ -353,6 +396,13 @@ class Runner:
         for w in self._workers:
             w.close()
         self._workers = []
+
+    def _new_worker(self):
+        if self.sandboxed:
+            from .sandbox import SandboxWorker
+
+            return SandboxWorker(self.impl)
+        return _Worker(self.impl)
 
     def sample(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None,
                progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -410,7 +460,7 @@ class Runner:
             mode = "loop"
         seeds = rng.integers(0, 2**63 - 1, size=len(sizes), dtype=np.int64)
         while len(self._workers) < min(self.n_workers, len(sizes)):
-            self._workers.append(_Worker(self.impl))
+            self._workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(sizes)
         pending = list(range(len(sizes)))
         running: dict[int, int] = {}   # worker index -> task index
@@ -422,7 +472,7 @@ class Runner:
                         w.submit((mode, data, sizes[ti], int(seeds[ti]), params))
                         running[wi] = ti
                 for wi in list(running):
-                    msg = self._workers[wi].poll(self.timeout)
+                    msg = self._workers[wi].result(self.timeout)
                     if msg is None:
                         continue
                     ti = running.pop(wi)
@@ -445,9 +495,9 @@ class Runner:
         return results[0] if len(results) == 1 else np.concatenate(results)
 
 
-def _wait(workers: list[_Worker], timeout: float) -> None:
+def _wait(workers: list, timeout: float) -> None:
     from multiprocessing.connection import wait
-    wait([w.conn for w in workers] + [w.proc.sentinel for w in workers], timeout)
+    wait([x for w in workers for x in w.waitables()], timeout)
 
 
 def _split(n: int, block: int) -> list[int]:
@@ -467,9 +517,9 @@ def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, p
 
     Worker processes are kept between calls for the same implementation (a small cache, so
     that many small calls do not each pay for a new process); they exit with this process."""
-    key = (id(impl), float(timeout), isolate)
+    key = (impl if isinstance(impl, str) else id(impl), float(timeout), isolate)
     runner = _CACHE.get(key)
-    if runner is None or runner.impl is not impl:
+    if runner is None or (not isinstance(impl, str) and runner.impl is not impl):
         runner = Runner(impl, timeout=timeout, isolate=isolate)
         _CACHE[key] = runner
         while len(_CACHE) > _CACHE_SIZE:
@@ -488,19 +538,18 @@ PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so ve
 PROBE_RUNS = 16
 
 
-def probe_contract(impl: Callable, data: Any, params: dict, *, reference: Callable | None = None,
-                   timeout: float = 60.0, isolate: bool | None = None) -> None:
-    """Raise :class:`ImplementationError` ("contract violation: ...") when ``impl`` breaks the
-    contract on ``data``: two runs from generators with the same seed differ (its randomness does
-    not come from ``rng``), or its outputs do not have the encoding of the spec's ``reference``
-    outputs (shape; integer values where the reference's are integers)."""
-    runs = [call_batch(impl, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
-                       timeout=timeout, isolate=isolate) for _ in range(2)]
+def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Callable | str | None = None,
+                   timeout: float = 60.0) -> None:
+    """Raise :class:`ImplementationError` ("contract violation: ...") when the implementation that
+    ``sample(data, n, rng)`` runs breaks the contract on ``data``: two runs from generators with the
+    same seed differ (its randomness does not come from ``rng``), or its outputs do not have the
+    encoding of the spec's ``reference`` outputs (shape; integer values where the reference's are)."""
+    runs = [sample(data, PROBE_RUNS, np.random.default_rng(PROBE_SEED)) for _ in range(2)]
     if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
         raise ImplementationError(
             "contract violation: randomness not from rng: two runs with generators of the same seed gave different "
             "outputs (draw every random number from the rng argument, not from np.random, random or the OS)")
-    if reference is None or reference is impl:
+    if reference is None:
         return
     expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
                           timeout=timeout, isolate=None)
@@ -521,6 +570,8 @@ def missing_reference(ref: str | None) -> str | None:
     Reference implementations are the project's own code, so importing one here is safe."""
     if not ref:
         return "not checked: the spec has no reference implementation"
+    if not is_trusted(ref):
+        return None  # never imported here: a sandboxed worker reports what is wrong with it
     module, _, name = ref.partition(":")
     try:
         found = importlib.util.find_spec(module) is not None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 __all__ = [
     "cp_lower", "cp_upper", "clopper_pearson", "eps_lower_bound", "predicted_eps_lower_bound",
@@ -101,7 +101,7 @@ def minimum_detectable_epsilon(p1, n, claim: float, delta=0.0, alpha=0.05, upper
 def approx_predicted_eps_lower_bound(p1, p2, n, delta=0.0, alpha=0.05):
     """A fast approximation of :func:`predicted_eps_lower_bound` (Wilson score bounds instead
     of Clopper-Pearson), used only to screen many candidate events before the exact score."""
-    z = float(stats.norm.isf(alpha / 2))
+    z = float(special.ndtri(1 - alpha / 2))  # the normal quantile without loading scipy.stats
     k1 = np.clip(np.asarray(p1, dtype=float), 0, 1) * n
     k2 = np.clip(np.asarray(p2, dtype=float), 0, 1) * n
     z2 = z * z
@@ -136,4 +136,6 @@ def binomial_false_alarm_limit(trials: int, rate: float, level: float = 1e-3) ->
     """The largest alarm count in ``trials`` runs that a one-sided exact binomial test at
     ``level`` still accepts as consistent with a false-alarm rate <= ``rate``."""
     # isf gives the smallest k with P[Bin > k] <= level: alarms above k are rejected.
+    from scipy import stats
+
     return int(stats.binom.isf(level, trials, rate))

@@ -222,16 +222,10 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     try:
         from .privacy import audit
 
-        samples = AUDIT_SAMPLES[plan_.suite]
-        if samples is not None and item.implementation is not None:
-            from .runner import ImplementationError, load_implementation
-            try:
-                if not callable(getattr(load_implementation(item.implementation), "batch", None)):
-                    samples = None  # a looped implementation: the auditor's default budget
-            except ImplementationError:
-                pass  # the audit reports it
-        result = audit(spec, implementation=item.implementation, params=item.params, samples=samples,
-                       confidence=confidence, seed=seed, timeout=plan_.call_timeout, progress=False)
+        # quick: one round for a batched implementation; a looped one gets the auditor's default budget
+        result = audit(spec, implementation=item.implementation, params=item.params,
+                       batched_samples=AUDIT_SAMPLES[plan_.suite], confidence=confidence, seed=seed,
+                       timeout=plan_.call_timeout, progress=False)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
@@ -270,10 +264,13 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 
 def _child(item, catalogue, plan_, seed, conn):
+    from .sandbox import die_with_parent
+
     try:
         os.setpgrp()  # own process group: a timeout kills the item and its workers together
     except OSError:
         pass
+    die_with_parent()  # and a killed run (even SIGKILL) takes its items with it
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except (ValueError, OSError):

@@ -179,7 +179,7 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from . import suite
-    from .runner import ImplementationError, load_implementation
+    from .runner import ImplementationError, check_loadable
 
     catalogue = _catalogue(args)
     try:
@@ -187,7 +187,7 @@ def cmd_check(args) -> int:
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     try:
-        load_implementation(args.impl)  # fail early, with one line, on a bad reference
+        check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
         raise UserError(f"--impl: {exc.reason}") from None
     try:

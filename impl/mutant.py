@@ -72,7 +72,7 @@ def with_params(reference: Callable, transform: Callable[[dict], dict], doc: str
     """A mutant that runs ``reference`` with its parameters rewritten by ``transform`` (how a
     mis-derived scale or threshold arises). Keeps the contract and the batch sampler."""
 
-    def sampler(data, n, *, rng, **params):
+    def sampler(data, n, /, *, rng, **params):
         return call_batch(reference, data, n, rng, transform(dict(params)))
 
     def mechanism(data, *, rng, **params):
@@ -87,7 +87,7 @@ def post_processed(reference: Callable, post: Callable, doc: str) -> Callable:
     """A mutant whose outputs are ``post(outputs, data, rng, params)`` of the reference's
     (``outputs`` stacked along the first axis: a batch of one for a single call)."""
 
-    def sampler(data, n, *, rng, **params):
+    def sampler(data, n, /, *, rng, **params):
         return post(call_batch(reference, data, n, rng, params), data, rng, params)
 
     def mechanism(data, *, rng, **params):

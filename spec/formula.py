@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special
 
 MAX_LENGTH = 1000
 MAX_DEPTH = 40
@@ -45,7 +44,15 @@ def _fold(op, xs):
 
 
 def _comb(n, k):
+    from scipy import special  # scipy loads only when a formula needs it (fast CLI start)
+
     return special.comb(n, k, exact=False)
+
+
+def _phi(x):
+    from scipy import special
+
+    return special.ndtr(x)
 
 
 # name -> (numpy implementation, number of arguments (None = variadic), LaTeX template)
@@ -61,7 +68,7 @@ FUNCTIONS: dict[str, tuple] = {
     "min": (_vector_min, None, r"\min\left\{{{0}\right\}}"),
     "max": (_vector_max, None, r"\max\left\{{{0}\right\}}"),
     "comb": (_comb, 2, r"\binom{{{0}}}{{{1}}}"),
-    "Phi": (special.ndtr, 1, r"\Phi\left({0}\right)"),
+    "Phi": (_phi, 1, r"\Phi\left({0}\right)"),
 }
 
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}

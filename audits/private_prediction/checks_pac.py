@@ -1,0 +1,337 @@
+"""Theorem checks for seed 002 Section 3.1 and Section 4 on the soft majority (Theorem 1, Lemma 1,
+Lemma 5, Lemma 6, Lemma 7) and on the hard instance of Theorem 2.
+
+The soft majority under test is sampled only through ``ctx.sample``: in its dataset form
+(``{"X", "y", "x"}``, 1-D threshold data, the implementation trains its own r teachers) for
+Theorem 1 and Lemmas 6-7, and in its vote form for Lemmas 1 and 5. Monte-Carlo means are compared
+with CLT intervals at z = 5 (two-sided level 6e-7 per comparison); a property check fails only
+when such an interval excludes the lemma's bound.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, scalar
+from dptestbed.audits.theorems import clopper_pearson
+from dptestbed.impl.private_prediction import lower_bound, soft_majority, teachers
+
+from .common import Z, label_cells, mean_ci, mutant_control
+
+SPEC = "subsample_aggregate_prediction_corrected"
+THETA = 0.5   # target threshold of note S1: a constant label errs with probability 1/2 under U[0, 1]
+
+CONSTANT = mutant_control("soft_majority_constant_label", "answers 0 at every query (constant-label predictor)")
+QUARTER = mutant_control("soft_majority_quarter_teachers", "trains r // 4 teachers instead of r (dataset form)")
+MEMORISER = mutant_control("soft_majority_memorises_training_points",
+                     "answers a query equal to a training point with that record's label (a cache of S)")
+FULL_EXPONENT = Control("soft_majority_full_exponent",
+                        "dptestbed.impl.private_prediction.soft_majority:subsample_aggregate_prediction_broken",
+                        "p = logistic(eps nu): the prose's exp(eps c_b) weights (erratum E1)")
+
+
+def threshold_data(rng, n: int, size: int = 1, noise: float = 0.0):
+    """(X, y) of shape (size, n): X ~ U[0, 1], y = 1[x >= THETA] XOR Bern(noise) (notes S1, S5)."""
+    X = rng.random((size, n))
+    y = (X >= THETA).astype(np.int8)
+    if noise:
+        y ^= (rng.random((size, n)) < noise).astype(np.int8)
+    return X, y
+
+
+def pac_errors(ctx: Context, n: int, trials: int, queries: int, **overrides) -> np.ndarray:
+    """err_D(M(S)) per fresh S ~ (U[0,1], 1[x >= THETA])^n, each estimated without bias from
+    ``queries`` fresh x ~ D with one label of M each (Pr_{x, M}[M(S, x) != c(x)])."""
+    out = np.empty(trials)
+    for t in range(trials):
+        X, y = threshold_data(ctx.rng, n)
+        x = ctx.rng.random(queries)
+        labels = ctx.sample({"X": X[0], "y": y[0], "x": x}, 1, **overrides).reshape(-1)
+        out[t] = np.mean(labels != (x >= THETA))
+    return out
+
+
+# =========================================================================== Theorem 1
+
+
+THM1_PARAMS = {"epsilon": 2.0, "alpha": 0.01, "beta": 0.2}
+
+
+# the printed spec sizes teachers as m(delta/4, beta/r) (E3); with delta = alpha it is the corrected n
+for _spec, _extra in ((SPEC, {}), ("subsample_aggregate_prediction", {"delta": THM1_PARAMS["alpha"]})):
+    @experiment(
+        _spec, "Theorem 1", "thresholds-explicit-n", "bound",
+        title="Pr_S[err_D(M(S)) > alpha] <= beta at the explicit n = r m(alpha/4, beta/r) (thresholds, A_min teachers)"
+              + (" (printed delta read as alpha, erratum E3)" if _extra else ""),
+        instance="C = thresholds on [0, 1], target theta = 1/2, D = U[0, 1] (a constant label errs 1/2 >> alpha); "
+                 "epsilon = 2, alpha = 0.01, beta = 0.2: r = 18 teachers, m = 1798, n = 32364 records per dataset; "
+                 "err_D(M(S)) estimated from 20000 fresh queries per dataset (sd < 4e-4); sweep n/64 .. n",
+        predicate="failure: the estimated err_D(M(S)) exceeds alpha",
+        trials={"quick": 200, "full": 3000},
+        params={**THM1_PARAMS, **_extra},
+        controls=(CONSTANT, QUARTER),
+        slack_definition="n_beta / n, n_beta the smallest swept sample size whose measured failure rate is <= beta",
+        seconds={"quick": 60.0, "full": 900.0},
+    )
+    def _theorem1(ctx: Context) -> dict:
+        env = ctx.env
+        alpha, beta, n = scalar(env["error_bound"]), scalar(env["failure_probability"]), int(scalar(env["sample_size"]))
+        queries = 20_000
+        errs = pac_errors(ctx, n, ctx.trials, queries)
+        failures = int(np.sum(errs > alpha))
+        fractions = np.array([1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0])
+        n_sweep = max(20, ctx.trials // 10)
+        sizes = np.maximum((fractions * n).astype(int), int(scalar(env["r"])))
+        counts = np.array([np.sum(pac_errors(ctx, int(s), n_sweep, 4000) > alpha) for s in sizes])
+        rates = counts / n_sweep
+        n_beta = first_crossing(sizes.astype(float), rates, beta)
+        ci = [clopper_pearson(int(c), n_sweep) for c in counts]
+        return {
+            "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": alpha,
+            "error_quantile": float(np.quantile(errs, 1 - beta)),
+            "slack": None if n_beta is None else n_beta / n,
+            "instance": {"n": n, "r": int(scalar(env["r"])), "m": int(scalar(env["m_thresholds"])), "queries": queries,
+                         "mean_error": float(errs.mean()), "max_error": float(errs.max()),
+                         "proof_chain": proof_chain(ctx.rng, env)},
+            "sweep": {
+                "title": "Theorem 1: failure rate against n", "x": sizes.tolist(), "x_label": "n (records)",
+                "measured": rates.tolist(), "lower": [c[0] for c in ci], "upper": [c[1] for c in ci],
+                "measured_label": "Pr[err_D > alpha] (measured)", "bound": [beta] * len(sizes),
+                "bound_label": "beta (claimed at n = r m(alpha/4, beta/r))", "y_label": "P[failure]",
+                "log_x": True, "target": beta, "target_label": "beta", "empirical": n_beta, "theorem": float(n),
+                "empirical_label": "empirical n_beta", "theorem_label": "n of Theorem 1", "trials_per_point": n_sweep,
+            },
+        }
+
+
+def proof_chain(rng, env, samples: int = 20_000) -> dict:
+    """The proof's sub-claims with the reference teachers' exact law (a setup validation of the
+    proof chain, independent of the implementation under test): per-teacher failure
+    Pr[err > alpha/4] = (1 - alpha/4)^m <= beta/r; on the good event, the D-mass where
+    sum_j |f_j - c| >= r/3 (<= 3 alpha/4 by Markov) and the conditional error <= alpha/4."""
+    alpha, r, m = scalar(env["alpha"]), int(scalar(env["r"])), int(scalar(env["m_thresholds"]))
+    eps = scalar(env["epsilon"])
+    t = teachers.threshold_min_positive_law(rng, THETA, m, (samples, r))
+    good = np.all(t - THETA <= alpha / 4, axis=1)
+    # sum_j |f_j(x) - c(x)| >= r/3 exactly on [THETA, k-th smallest threshold), k = ceil(r/3)
+    kth = np.sort(t, axis=1)[:, math.ceil(r / 3) - 1]
+    markov_mass = np.minimum(kth, 1.0) - THETA
+    return {"teacher_failure": (1 - alpha / 4) ** m, "teacher_failure_bound": scalar(env["beta"]) / r,
+            "good_event_rate": float(good.mean()),
+            "markov_mass_max_on_good_event": float(markov_mass[good].max()) if good.any() else None,
+            "markov_bound": 3 * alpha / 4,
+            "conditional_error": float(1 / (1 + math.exp(eps * r / 6))), "conditional_bound": alpha / 4}
+
+
+# =========================================================================== Lemma 1 (pure case)
+
+
+@experiment(
+    SPEC, "Lemma 1", "k-distinct-blocks", "calibration",
+    title="group privacy on k distinct blocks: Pr[1] at nu = -r + 2k matches logistic(eps nu/2), whose loss "
+          "L_group(k) <= k eps",
+    instance="epsilon = 4, alpha = 0.5 (r = 4 teachers); votes [4 - k, k] for k = 0..3 (k records changed in k "
+             "distinct blocks move nu by 2k); 40000 runs per cell",
+    predicate="each cell's Pr[label 1] against its exact value; the exact losses ln(p(-r+2k)/p(-r)) "
+              "= 3.98, 7.31, 9.98 are <= k eps = 4, 8, 12",
+    trials={"quick": 40_000, "full": 1_000_000},
+    params={"epsilon": 4.0, "alpha": 0.5},
+    controls=(FULL_EXPONENT,),
+)
+def _lemma1(ctx: Context) -> dict:
+    eps, r = scalar(ctx.env["epsilon"]), int(scalar(ctx.env["r"]))
+    cases = [(f"k = {k} (nu = {2 * k - r})", [r - k, k], 2 * k - r) for k in range(4)]
+    return {"cells": label_cells(ctx, cases, lambda nu, f: soft_majority.vote_probability(nu, eps * f))}
+
+
+# =========================================================================== Lemma 5
+
+
+@experiment(
+    SPEC, "Lemma 5", "expectation-transfer", "property",
+    title="E[U] <= e^eps E[V] + delta B for U = B 1[M(D) = 1], V = B 1[M(D') = 1] on neighbouring votes "
+          "(both directions; Monte Carlo, z = 5 intervals)",
+    instance="epsilon = 1, alpha = 0.1 (r = 23), B = 1, delta = 0: the vote pairs nu = -5 -> -3, -1 -> +1, "
+             "-23 -> -21 (and their mirrors); 10^6 runs per side",
+    predicate="failure: the lower z = 5 bound of E[U] exceeds e^eps times the upper bound of E[V]",
+    trials={"quick": 1_000_000, "full": 10_000_000},
+    params={"epsilon": 1.0, "alpha": 0.1},
+    controls=(FULL_EXPONENT,),
+)
+def _lemma5(ctx: Context) -> dict:
+    eps, r = scalar(ctx.env["epsilon"]), int(scalar(ctx.env["r"]))
+    lo_c1 = (r - 5) // 2
+    pairs = [([r - lo_c1, lo_c1], [r - lo_c1 - 1, lo_c1 + 1]), ([r - r // 2, r // 2], [r - r // 2 - 1, r // 2 + 1]),
+             ([r, 0], [r - 1, 1])]
+    failures, worst = 0, None
+    for a, b in pairs:
+        u, v = (ctx.sample(d, ctx.trials).mean() for d in (a, b))
+        for first, second in ((u, v), (v, u)):
+            lhs = first - Z * math.sqrt(max(first * (1 - first), 1e-12) / ctx.trials)
+            rhs = math.exp(eps) * (second + Z * math.sqrt(max(second * (1 - second), 1e-12) / ctx.trials))
+            if lhs > rhs:
+                failures += 1
+                worst = {"D": a, "D'": b, "E[U]": float(first), "E[V]": float(second), "e^eps E[V]": math.exp(eps) * second}
+    return {"cases": 2 * len(pairs), "failures": failures, "counterexample": worst}
+
+
+# =========================================================================== Lemmas 6 and 7
+
+
+GEN = {"epsilon": 0.1, "alpha": 0.5, "noise": 0.2, "m": 4, "coins": 40}
+
+
+def generalisation_sample(ctx: Context, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """(E_S[M(S)], E_S'[M(S)]) per dataset for the 0-1-loss evaluation of M on noisy thresholds
+    (label noise 0.2, n = r m records), each over ``coins`` labels per point."""
+    r = soft_majority.n_teachers(GEN["epsilon"], GEN["alpha"])
+    n = r * GEN["m"]
+    e_s, e_fresh = np.empty(trials), np.empty(trials)
+    for t in range(trials):
+        X, y = threshold_data(ctx.rng, 2 * n, noise=GEN["noise"])
+        S = {"X": X[0, :n], "y": y[0, :n], "x": X[0]}              # query the training and fresh points
+        labels = ctx.sample(S, GEN["coins"]).reshape(GEN["coins"], 2 * n)
+        loss = (labels != y[0][None, :]).mean(axis=0)
+        e_s[t], e_fresh[t] = loss[:n].mean(), loss[n:].mean()
+    return e_s, e_fresh
+
+
+@experiment(
+    SPEC, "Lemma 6", "moments-k123", "property",
+    title="E[(E_S'[M(S)])^k] <= e^(k^2 eps) E[(E_S[M(S)])^k] for k = 1, 2, 3 (0-1 loss of the soft majority; "
+          "z = 5 intervals over datasets)",
+    instance="epsilon = 0.1, alpha = 0.5 (r = 125 teachers of 4 records, n = 500), thresholds on U[0, 1] with "
+             "label noise 0.2, delta = 0, B = 1; E_M by 40 labels per point",
+    predicate="failure (per k): the lower bound of the left side exceeds the upper bound of the right side",
+    trials={"quick": 200, "full": 3000},
+    params={"epsilon": GEN["epsilon"], "alpha": GEN["alpha"]},
+    controls=(MEMORISER,),
+)
+def _lemma6(ctx: Context) -> dict:
+    e_s, e_fresh = generalisation_sample(ctx, ctx.trials)
+    failures, rows = 0, []
+    for k in (1, 2, 3):
+        _, lhs_lo, _ = mean_ci(e_fresh ** k)
+        _, _, rhs_hi = mean_ci(e_s ** k)
+        bound = math.exp(k * k * GEN["epsilon"]) * rhs_hi
+        rows.append({"k": k, "lhs_lower": lhs_lo, "rhs_upper": bound})
+        failures += lhs_lo > bound
+    return {"cases": 3, "failures": int(failures), "counterexample": rows if failures else None}
+
+
+@experiment(
+    SPEC, "Lemma 7", "integer-k-markov", "bound",
+    title="Pr[E_S'[M(S)] >= t] <= beta with t the integer-k Markov threshold at alpha = max observed E_S "
+          "(conditional: the 'every S' precondition is replaced by the observed maximum)",
+    instance="as Lemma 6 (epsilon = 0.1, r = 125, n = 500, label noise 0.2); beta_gen = 0.05; "
+             "t = alpha exp(k eps + ln(1/beta)/k), k = ceil(sqrt(ln(1/beta)/eps)) = 6",
+    predicate="failure: E_S'[M(S)] >= t",
+    trials={"quick": 300, "full": 3000},
+    params={"epsilon": GEN["epsilon"], "alpha": GEN["alpha"], "beta_gen": 0.05},
+    controls=(MEMORISER,),
+)
+def _lemma7(ctx: Context) -> dict:
+    e_s, e_fresh = generalisation_sample(ctx, ctx.trials)
+    beta = scalar(ctx.env["beta_gen"])
+    alpha_obs = float(e_s.max())
+    t = scalar(ctx.bind(alpha_gen=max(alpha_obs, 1e-12))["lemma7_threshold_markov"])
+    failures = int(np.sum(e_fresh >= t))
+    return {"failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": t,
+            "slack": float(np.quantile(e_fresh, 1 - beta) / t) if t > 0 else None,
+            "instance": {"alpha_observed": alpha_obs, "threshold_markov": t,
+                         "threshold_printed": alpha_obs * math.exp(2 * math.sqrt(GEN["epsilon"] * math.log(1 / beta)))}}
+
+
+# =========================================================================== Theorem 2 (instance bound)
+
+
+LB_SPEC = "private_prediction_lower_bound_corrected"
+LB_FIXED_TARGET = mutant_control("lower_bound_fixed_target", "hard-instance harness that never draws the target bits (b = 0)")
+
+
+def soft_majority_point_errors(instances: dict, epsilon: float, alpha: float, d: int) -> np.ndarray:
+    """Pr_M[M(S, i) != b_i] (exact over M's coins) at every point i of every instance, for the
+    soft majority over r lookup teachers on fixed positional blocks of n // r records: (T, d)."""
+    r = soft_majority.n_teachers(epsilon, alpha)
+    c1 = teachers.lookup_votes(instances["X"], instances["y"], r, d)
+    p1 = soft_majority.vote_probability(2 * c1 - r, epsilon)
+    return np.where(instances["b"] == 1, 1.0 - p1, p1)
+
+
+@experiment(
+    LB_SPEC, "Theorem 2 (instance bound)", "soft-majority-on-hard-instance", "bound",
+    title="on the hard instance, the epsilon-DP soft majority errs at a point with probability >= instance_bound "
+          "(failure = a correct answer; claimed rate <= 1 - instance_bound)",
+    instance="d = 400, epsilon = 0.1, delta = epsilon/3, n = d/(8 epsilon) = 500, s = 2 (instance_bound = 0.358): "
+             "instances drawn by the harness under test; the reference soft majority (alpha = 1/4: r = 167 lookup "
+             "teachers on blocks of 2 records) answers one uniform point i per instance",
+    predicate="failure: M(S, i) = b_i",
+    trials={"quick": 3_000, "full": 50_000},
+    params={"d": 400, "epsilon": 0.1, "n": 500, "s": 2, "alpha": 0.25},
+    controls=(LB_FIXED_TARGET,),
+)
+def _theorem2_instance(ctx: Context) -> dict:
+    env = ctx.env
+    d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
+    bound = scalar(env["error_lower_bound"])
+    instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
+    errors = soft_majority_point_errors(instances, eps, scalar(env["alpha"]), d)
+    i = ctx.rng.integers(0, d, size=ctx.trials)                      # one point and one label per instance
+    wrong = ctx.rng.random(ctx.trials) < errors[np.arange(ctx.trials), i]
+    correct = int(ctx.trials - wrong.sum())
+    # the bound is not vacuous: a non-private lookup learner on 8 d ln d records beats it
+    n_big = int(8 * d * math.log(d))
+    big = lower_bound.decode(lower_bound.private_prediction_lower_bound.batch(None, 50, rng=ctx.rng, d=d, n=n_big), n_big)
+    lookup_err = float(np.mean(teachers.lookup(big["X"], big["y"], d) != big["b"]))
+    # sweep over epsilon at n = d/(8 epsilon) <= n: the first n_e records of an instance are an instance
+    # with n_e records (a spec parameter named n cannot be passed to ctx.sample as an override)
+    epsilons = [e for e in (0.1, 0.25, 0.5, 1.0) if d / (8 * e) <= n]
+    raw = ctx.sample(None, 100)
+    measured, lows, highs, bounds = [], [], [], []
+    for e in epsilons:
+        n_e = math.floor(d / (8 * e))
+        inst = lower_bound.decode(np.concatenate([raw[:, :n_e], raw[:, n:]], axis=1), n_e)
+        per_instance = soft_majority_point_errors(inst, e, scalar(env["alpha"]), d).mean(axis=1)
+        m = float(per_instance.mean())
+        half = 5 * float(per_instance.std(ddof=1)) / math.sqrt(per_instance.size)
+        measured.append(m)
+        lows.append(m - half)
+        highs.append(m + half)
+        bounds.append(lower_bound.best_instance_bound(e, e / 3, n_e, d)[0])
+    return {"failures": correct, "trials": ctx.trials, "beta": 1 - bound, "error_bound": 1 - bound,
+            "sweep": {"title": "Theorem 2: per-point error of the soft majority against the instance bound",
+                      "x": epsilons, "x_label": "epsilon (n = d/(8 epsilon))", "measured": measured, "lower": lows,
+                      "upper": highs, "measured_label": "measured error (z = 5 band)", "bound": bounds,
+                      "bound_label": "instance bound (best s, delta = eps/3)", "y_label": "Pr[M(S, i) != b_i]",
+                      "target": 1 / 3, "target_label": "1/3 (PAC with alpha = 1/4, beta = 1/12 needs less)",
+                      "log_x": True, "trials_per_point": 100},
+            "instance": {"instance_bound": bound, "measured_error": float(wrong.mean()),
+                         "best_bound_pure": lower_bound.best_instance_bound(eps, 0.0, n, d)[0],
+                         "nonprivate_lookup_error_at_8_d_ln_d": lookup_err}}
+
+
+for _spec, _extra in ((LB_SPEC, {"s": 2}), ("private_prediction_lower_bound", {})):
+    @experiment(
+        _spec, "Theorem 2", "no-learning-at-d-over-8-eps", "bound",
+        title="at n = d/(8 epsilon) the (epsilon, epsilon/3)-DP soft majority does not PAC learn with alpha = 1/4, "
+              "beta = 1/12: Pr_S[err(M(S)) <= 1/4] < 11/12 (failure = a dataset on which it learned)",
+        instance="d = 400, epsilon = 0.04 (the proof's tail condition Pr[Bin(1250, 1/400) > 6] <= 1/24 holds), "
+                 "n = d/(8 epsilon) = 1250, alpha = 1/4; instances from the harness under test; err(M(S)) exact over "
+                 "the points and M's coins (r = 417 lookup teachers on blocks of 2 records)",
+        predicate="failure: err(M(S)) <= alpha (the algorithm learned on this dataset)",
+        trials={"quick": 500, "full": 10_000},
+        params={"d": 400, "epsilon": 0.04, "n": 1250, "alpha": 0.25, **_extra},
+        controls=(LB_FIXED_TARGET,),
+    )
+    def _theorem2(ctx: Context) -> dict:
+        env = ctx.env
+        d, eps, n = int(scalar(env["d"])), scalar(env["epsilon"]), int(scalar(env["n"]))
+        alpha = scalar(env["error_bound"])
+        instances = lower_bound.decode(ctx.sample(None, ctx.trials), n)
+        err = soft_majority_point_errors(instances, eps, alpha, d).mean(axis=1)
+        return {"failures": int(np.sum(err <= alpha)), "trials": ctx.trials, "beta": 1 - scalar(env["failure_probability"]),
+                "error_bound": alpha,
+                "instance": {"n_lower_quarter": scalar(env["n_lower_quarter"]), "tail_proof": scalar(env["tail_proof"]),
+                             "mean_error": float(err.mean()), "min_error": float(err.min())}}

@@ -1,0 +1,276 @@
+"""Implementation mutants of seed 002: each is a reference with exactly one realistic bug.
+
+Every mutant meets the contract of its spec and is checked as a user's implementation would be
+(``dptestbed check SPEC --impl dptestbed.impl.private_prediction.mutants:NAME``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dptestbed.impl.mutant import Mutant, post_processed, with_params
+
+from ..contract import batched
+from . import convex_erm, lower_bound, soft_majority, stable
+from .teachers import threshold_min_positive
+
+PKG = "dptestbed.impl.private_prediction.mutants"
+SOFT = "subsample_aggregate_prediction_corrected"
+THM1 = f"{SOFT}/Theorem 1/thresholds-explicit-n"
+
+
+# --------------------------------------------------------------------------- soft majority
+
+
+def _soft_majority_with(votes_of, doc):
+    """The soft majority whose dataset form computes nu with ``votes_of(X, y, x, r)`` (BUG
+    inside); its vote form is the reference's."""
+
+    def sampler(data, n, *, rng, epsilon, alpha, **_):
+        if not isinstance(data, dict):
+            return soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon,
+                                                                                alpha=alpha)
+        X, y, x = (np.asarray(data[k], dtype=float) for k in ("X", "y", "x"))
+        nu = votes_of(X, y, np.atleast_1d(x), soft_majority.n_teachers(epsilon, alpha))
+        p = soft_majority.vote_probability(nu, epsilon)
+        out = (rng.random((int(n), p.size)) < p[None, :]).astype(np.int8)
+        return out[:, 0] if np.ndim(data["x"]) == 0 else out
+
+    @batched(sampler)
+    def mechanism(data, *, rng, epsilon, alpha, **_):
+        out = sampler(data, 1, rng=rng, epsilon=epsilon, alpha=alpha)[0]
+        return int(out) if np.ndim(out) == 0 else out
+
+    mechanism.__doc__ = doc
+    return mechanism
+
+
+def _nu(X, y, x, blocks):
+    """nu at x of A_min teachers trained on the index blocks (r, m)."""
+    t = threshold_min_positive(X[blocks], y[blocks])
+    return 2 * (x[None, :] >= t[:, None]).sum(axis=0) - blocks.shape[0]
+
+
+def _positional(n, r):
+    m = n // r
+    return np.arange(r * m).reshape(r, m)
+
+
+soft_majority_quarter_teachers = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, _positional(X.size, max(1, r // 4))),
+    "BUG: trains r // 4 teachers (on n // (r // 4) records each) instead of r.")
+
+soft_majority_eighth_data = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, _positional(r * max(1, X.size // r // 8), r)),
+    "BUG: the teachers use only the first n/8 records (blocks of m/8).")
+
+soft_majority_label_sorted_partition = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, np.argsort(y, kind="stable")[_positional(X.size, r)]),
+    "BUG: sorts the records by label before cutting the blocks (a data-dependent partition).")
+
+soft_majority_bagged_blocks = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, (np.arange(r)[:, None] * (X.size // r) + np.arange(2 * (X.size // r))) % X.size),
+    "BUG: overlapping blocks (teacher j reads records j m .. j m + 2m - 1, cyclically): each record feeds 2 teachers.")
+
+
+def _memorising_sampler(data, n, *, rng, epsilon, alpha, **_):
+    out = soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon, alpha=alpha)
+    if not isinstance(data, dict):
+        return out
+    seen = dict(zip(np.asarray(data["X"], dtype=float).tolist(), np.asarray(data["y"]).tolist()))
+    out = out.reshape(int(n), -1)
+    for k, xk in enumerate(np.atleast_1d(np.asarray(data["x"], dtype=float)).tolist()):
+        if xk in seen:
+            out[:, k] = seen[xk]                                      # BUG: a cache of S
+    return out[:, 0] if np.ndim(data["x"]) == 0 else out
+
+
+@batched(_memorising_sampler)
+def soft_majority_memorises_training_points(data, *, rng, epsilon, alpha, **_):
+    """BUG: a query equal to a training point is answered with that record's label (a cache of S)."""
+    out = _memorising_sampler(data, 1, rng=rng, epsilon=epsilon, alpha=alpha)[0]
+    return int(out) if np.ndim(out) == 0 else out
+
+
+soft_majority_constant_label = post_processed(
+    soft_majority.subsample_aggregate_prediction_corrected, lambda out, data, rng, params: np.zeros_like(out),
+    "BUG: answers 0 at every query (a constant-label predictor).")
+
+soft_majority_leaks_margin = post_processed(
+    soft_majority.subsample_aggregate_prediction_corrected,
+    lambda out, data, rng, params: out + 2 * (np.asarray(data)[1] if not isinstance(data, dict) else 0),
+    "BUG: returns 2 c_1 + label (the vote count leaks with the label, pitfall P6).")
+
+
+# --------------------------------------------------------------------------- stable learners
+
+
+laplace_half_scale = with_params(
+    stable.stable_laplace_prediction, lambda p: {**p, "gamma": p["gamma"] / 2},
+    "BUG: Lap(gamma/(2 epsilon)) (the sensitivity halved).")
+
+laplace_double_scale = with_params(
+    stable.stable_laplace_prediction, lambda p: {**p, "epsilon": p["epsilon"] / 2},
+    "BUG: Lap(2 gamma/epsilon) (too much noise: private, but the extra loss doubles).")
+
+
+def _reused_sampler(data, n, *, rng, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    xi = rng.laplace(0.0, gamma / epsilon, (int(n), 1))              # BUG: one draw for every query
+    out = a[None, :] + xi
+    return out[:, 0] if np.ndim(data) == 0 else out
+
+
+@batched(_reused_sampler)
+def laplace_noise_reused_across_queries(data, *, rng, epsilon, gamma, **_):
+    """BUG: one Laplace draw added to the answers of all queries (pitfall P11)."""
+    out = _reused_sampler(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+agnostic_no_rounding = post_processed(
+    stable.agnostic_private_prediction_corrected,
+    lambda out, data, rng, params: (np.full(out.shape, np.asarray(data)[1] * 2 >= np.asarray(data).sum())).astype(np.int8),
+    "BUG: answers the plain majority of the teachers (no noise, no randomized rounding).")
+
+
+agnostic_constant_label = post_processed(
+    stable.agnostic_private_prediction_corrected, lambda out, data, rng, params: np.zeros_like(out),
+    "BUG: answers 0 at every query (a constant-label predictor).")
+
+
+def averaged_learner_sum(data, *, r, **_):
+    """BUG: sums the r block predictions instead of averaging them."""
+    return float(np.sum(np.asarray(data, dtype=float)))
+
+
+averaged_learner_sum.batch = lambda data, n, *, r, **_: np.full(int(n), averaged_learner_sum(data, r=r))
+
+
+def _never_refuses_batch(data, n, *, rng, epsilon_total, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    return a[None, :] + rng.laplace(0.0, gamma / epsilon, (int(n), a.size))     # BUG: no budget check
+
+
+@batched(_never_refuses_batch)
+def session_never_refuses(data, *, rng, epsilon_total, epsilon, gamma, **_):
+    """BUG: the session answers every query (the budget is never checked)."""
+    return _never_refuses_batch(data, 1, rng=rng, epsilon_total=epsilon_total, epsilon=epsilon, gamma=gamma)[0]
+
+
+# --------------------------------------------------------------------------- convex ERM
+
+
+def _double_noise_batch(data, N, *, rng, epsilon, **params):
+    # written out: with_params' sampler names its count n, which shadows this spec's parameter n
+    return convex_erm.convex_erm_prediction.batch(data, N, rng=rng, epsilon=epsilon / 2, **params)   # BUG
+
+
+@batched(_double_noise_batch)
+def erm_double_noise(data, *, rng, epsilon, **params):
+    """BUG: Lap(2 gamma/epsilon) on the prediction (the noise scale doubled)."""
+    out = _double_noise_batch(data, 1, rng=rng, epsilon=epsilon, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+
+def _local_gamma_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    X = np.atleast_2d(np.asarray(data["X"], dtype=float))
+    x = np.asarray(data["x"], dtype=float)
+    # BUG: sensitivity measured on S: the largest influence of a record present in S at x
+    local = c_gamma * L_l * max(float(np.max(np.abs(X @ x.T))), 1e-3 * L_f ** 2) / (lam * n)
+    return convex_erm.answers(data, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, n=n, loss=loss, gamma=local)
+
+
+@batched(_local_gamma_batch)
+def erm_local_sensitivity(data, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    """BUG: Laplace scale from a local sensitivity c max_i |<x_i, x>| L_l/(lam n) at S, not the global gamma."""
+    out = _local_gamma_batch(data, 1, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, L_l=L_l, n=n,
+                             c_gamma=c_gamma, loss=loss)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _negated_batch(data, N, *, rng, **params):
+    flipped = {**data, "y": -np.asarray(data["y"], dtype=float)}          # BUG: label sign convention
+    return convex_erm.convex_erm_prediction.batch(flipped, N, rng=rng, **params)
+
+
+@batched(_negated_batch)
+def erm_negated_labels(data, *, rng, **params):
+    """BUG: fits on -y (a label sign-convention slip)."""
+    out = _negated_batch(data, 1, rng=rng, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# --------------------------------------------------------------------------- Theorem 2 harness
+
+
+def _fixed_target_batch(data, N, *, rng, d, n, **_):
+    out = lower_bound.private_prediction_lower_bound.batch(data, N, rng=rng, d=d, n=n)
+    out[:, int(n):] = 0                                               # BUG: target bits never drawn
+    return out
+
+
+def lower_bound_fixed_target(data, *, rng, d, n, **_):
+    """BUG: the hard-instance harness keeps b = 0 (the target is never randomised)."""
+    return _fixed_target_batch(data, 1, rng=rng, d=d, n=n)[0]
+
+
+lower_bound_fixed_target.batch = _fixed_target_batch
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+def _m(spec, name, breaks, bug, killed_by=(), equivalent=""):
+    return Mutant(spec=spec, name=name, implementation=f"{PKG}:{name}", breaks=breaks, bug=bug,
+                  killed_by=tuple(killed_by), equivalent=equivalent)
+
+
+MUTANTS = (
+    _m(SOFT, "soft_majority_constant_label", "utility", "answers 0 at every query", (THM1,)),
+    _m(SOFT, "soft_majority_quarter_teachers", "utility", "r // 4 teachers instead of r", (THM1,)),
+    _m(SOFT, "soft_majority_eighth_data", "utility", "teachers trained on n/8 records (blocks of m/8)",
+       equivalent="not a violation of Theorem 1: A_min's error law is distribution-free and the theorem's n has "
+                  "more than 8x slack (the Theorem 1 sweep shows n_beta < n/8); no measurement of the stated "
+                  "claims can separate it"),
+    _m(SOFT, "soft_majority_label_sorted_partition", "both", "blocks cut after sorting the records by label",
+       (THM1,)),
+    _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
+       ("privacy audit",)),
+    _m(SOFT, "soft_majority_memorises_training_points", "both", "a query equal to a training point gets its label",
+       ("privacy audit", f"{SOFT}/Lemma 6/moments-k123", f"{SOFT}/Lemma 7/integer-k-markov")),
+    _m(SOFT, "soft_majority_leaks_margin", "privacy", "returns 2 c_1 + label (the votes leak)", ("privacy audit",)),
+    _m("stable_laplace_prediction_corrected", "laplace_half_scale", "privacy", "Lap(gamma/(2 epsilon))",
+       ("privacy audit",)),
+    _m("stable_laplace_prediction_corrected", "laplace_double_scale", "utility", "Lap(2 gamma/epsilon)",
+       ("stable_laplace_prediction_corrected/Theorem 4 (Lipschitz)/noise-law",
+        "stable_laplace_prediction_corrected/Theorem 4 (smooth)/second-moment")),
+    _m("stable_laplace_prediction_corrected", "laplace_noise_reused_across_queries", "privacy",
+       "one noise draw shared by all queries", ("stable_laplace_prediction_corrected/Lemma 4/two-queries",)),
+    _m("agnostic_private_prediction_corrected", "agnostic_no_rounding", "privacy",
+       "plain teacher majority, no noise or rounding", ("privacy audit",)),
+    _m("agnostic_private_prediction_corrected", "agnostic_constant_label", "utility", "answers 0 at every query",
+       ("agnostic_private_prediction_corrected/Corollary 1/grid-thresholds",)),
+    _m("averaged_learner_corrected", "averaged_learner_sum", "utility", "sums the block predictions",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (expectation)/jensen-pathwise",
+        "averaged_learner_corrected/Lemma 2 (tail)/union-bound")),
+    Mutant(spec="stable_gaussian_prediction", name="gaussian_printed_variance",
+           implementation="dptestbed.impl.private_prediction.stable:stable_gaussian_prediction_broken",
+           breaks="privacy", bug="variance gamma ln(1/delta)/epsilon as printed (E2)",
+           killed_by=("privacy audit", "stable_gaussian_prediction/Lemma 1/group-delta",
+                      "stable_gaussian_prediction/Fact G1 (extra loss of Gaussian noise)/noise-law")),
+    _m("convex_erm_prediction", "erm_double_noise", "utility", "Lap(2 gamma/epsilon)",
+       ("convex_erm_prediction/Corollary 4/ridge-lam-cor4",)),
+    _m("convex_erm_prediction", "erm_negated_labels", "utility", "fits on -y",
+       ("convex_erm_prediction/Corollary 2/ridge-regularised-benchmark", "convex_erm_prediction/Corollary 3/ridge-lam-cor3",
+        "convex_erm_prediction/Corollary 4/ridge-lam-cor4")),
+    _m("convex_erm_prediction", "erm_local_sensitivity", "privacy",
+       "Laplace scale from a local sensitivity at S instead of the global gamma", ("privacy audit",)),
+    _m("budgeted_prediction_session", "session_never_refuses", "privacy", "answers past the budget",
+       ("privacy audit",)),
+    _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
+       "the hard-instance harness never draws the target bits",
+       ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
+)

@@ -1,0 +1,83 @@
+"""The seed-002 checks, mutants, profiles and errata: wiring and small runs (fixed seeds)."""
+
+import numpy as np
+import pytest
+
+from dptestbed.audits import theorems as thm
+from dptestbed.audits.errata import registered
+from dptestbed.audits.exact import exact_epsilon
+from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.pairs import stress_pairs
+from dptestbed.audits.privacy import audit
+from dptestbed.impl.private_prediction.mutants import MUTANTS
+from dptestbed.spec import load_catalogue
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue()
+
+
+def _paper_experiments(catalogue):
+    return [e for (spec, _), exps in load_registry().items() if spec in catalogue
+            and catalogue[spec].source.get("seed") == "002_d5eb9f32f0c0d0b4.txt" for e in exps]
+
+
+SMALL = {"bound": 60, "calibration": 4000, "property": 60}
+
+
+def test_every_check_runs_on_the_reference(catalogue):
+    exps = _paper_experiments(catalogue)
+    assert len(exps) >= 20
+    for e in exps:
+        # sample-only checks are cheap at their quick size; the rest run small
+        trials = e.trials["quick"] if e.trials["quick"] >= 100_000 else min(e.trials["quick"], SMALL[e.kind])
+        r = run_check(catalogue[e.spec], e, catalogue[e.spec].implementation, seed=1, trials=trials)
+        thm.apply_multiple_testing([r])
+        assert r["verdict"] in ("consistent", "inconclusive"), (e.id, r.get("error"), r.get("counterexample"))
+
+
+def test_mutants_name_existing_checks(catalogue):
+    ids = {e.id for e in _paper_experiments(catalogue)}
+    assert len(MUTANTS) >= 15
+    for m in MUTANTS:
+        assert m.spec in catalogue
+        assert m.equivalent or m.killed_by, m.id
+        for k in m.killed_by:
+            assert k == "privacy audit" or k in ids, (m.id, k)
+
+
+@pytest.mark.parametrize("spec, name", [
+    ("subsample_aggregate_prediction_corrected", "soft_majority_bagged_blocks"),
+    ("subsample_aggregate_prediction_corrected", "soft_majority_leaks_margin"),
+    ("stable_laplace_prediction_corrected", "laplace_half_scale"),
+    ("convex_erm_prediction", "erm_local_sensitivity"),
+])
+def test_privacy_mutants_are_flagged(catalogue, spec, name):
+    res = audit(catalogue[spec], implementation=f"dptestbed.impl.private_prediction.mutants:{name}",
+                samples=200_000, seed=0, progress=False)
+    assert res.verdict == "violation"
+
+
+def test_exact_profiles_on_the_stress_pairs(catalogue):
+    spec = catalogue["subsample_aggregate_prediction_corrected"]
+    values = {p.name: exact_epsilon(spec, p) for p in stress_pairs(spec)}
+    assert values["W1_extreme"] == pytest.approx(1.0 - 1.74e-5, abs=1e-6)
+    assert values["W1_centre"] == pytest.approx(0.5)
+    assert values["W9_canary_dataset"] == pytest.approx(3.98219, abs=1e-4)
+    broken = catalogue["subsample_aggregate_prediction_broken"]
+    assert {p.name: exact_epsilon(broken, p) for p in stress_pairs(broken)}["near_centre_tail"] == pytest.approx(1.958, abs=1e-3)
+    erm = catalogue["convex_erm_prediction"]
+    assert {p.name: exact_epsilon(erm, p) for p in stress_pairs(erm)}["S7_label_flip_dflt"] == pytest.approx(0.5)
+
+
+def test_errata_registered_and_fast_ones_decide():
+    from dptestbed.audits.errata import ErratumContext
+
+    errata = registered()
+    for eid in ("002-E1", "002-E2", "002-E4", "002-E5", "002-E6", "002-E7", "002-E8", "002-E12"):
+        assert eid in errata
+    ctx = ErratumContext(0, "quick", load_catalogue())
+    assert errata["002-E4"].measure(ctx)["verdict"] == "confirmed"
+    assert errata["002-E7"].measure(ctx)["verdict"] == "confirmed"
+    assert np.isfinite(errata["002-E5"].measure(ctx)["details"]["averaged_mean"])
