@@ -1,0 +1,279 @@
+"""Deterministic checks of seed 003's structural facts: Littlestone dimensions (Section 3.2, Facts
+A1-A6, Section 1 incl. errata E12 and E14) and the SOA (mistake bound, identification,
+Definition 8). The implementation under test is sampled only through ``ctx.sample``."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from dptestbed.audits.experiments import Context, Control, experiment
+from dptestbed.impl.littlestone import classes as C
+from dptestbed.impl.littlestone.soa import Class
+
+LDIM = "littlestone_dimension"
+SOA = "standard_optimal_algorithm"
+_TRIALS = {"quick": 1, "full": 2}   # full: the larger case lists
+_SECONDS = {"quick": 30.0, "full": 300.0}
+
+
+def _ldim(ctx: Context, H) -> int:
+    return int(np.asarray(ctx.sample(np.asarray(H, dtype=np.int8), 1)).reshape(-1)[0])
+
+
+def _property(cases: list[tuple[str, object, object]]) -> dict:
+    """cases: (label, measured, expected) -> property measurement."""
+    bad = [(label, m, e) for label, m, e in cases if m != e]
+    counterexample = None if not bad else {"case": bad[0][0], "measured": bad[0][1], "expected": bad[0][2]}
+    return {"cases": len(cases), "failures": len(bad), "counterexample": counterexample}
+
+
+def shatters(H: np.ndarray, depth: int) -> bool:
+    """Definition-level search: some complete mistake tree of this depth is shattered by H."""
+    if H.shape[0] == 0:
+        return False
+    if depth == 0:
+        return True
+    return any(shatters(H[H[:, x] == 1], depth - 1) and shatters(H[H[:, x] == -1], depth - 1)
+               for x in range(H.shape[1]))
+
+
+def definition_ldim(H: np.ndarray) -> int:
+    """Depth of the largest shattered complete tree (-1 for the empty class)."""
+    H = C.canonical(H)
+    d = -1
+    while shatters(H, d + 1):
+        d += 1
+    return d
+
+
+def _random_classes(rng, count: int):
+    for _ in range(count):
+        X = int(rng.integers(1, 5))
+        rows = rng.choice([-1, 1], size=(int(rng.integers(1, 9)), X))
+        yield C.canonical(rows)
+
+
+_CTRL_LDIM = Control("ldim_max_instead_of_min", "dptestbed.impl.littlestone.mutants:ldim_max_instead_of_min",
+                     "Ldim recursion 1 + max(Ldim(V+), Ldim(V-)) instead of 1 + min")
+_CTRL_LDIM_EMPTY = Control("ldim_empty_zero", "dptestbed.impl.littlestone.mutants:ldim_empty_zero",
+                           "Ldim with the convention Ldim(empty) = 0 (C1 violated)")
+
+
+def _ldim_experiment(ref: str, name: str, title: str, instance: str, cases_fn, controls=(_CTRL_LDIM,),
+                     measured: bool = False):
+    """A property experiment over ``cases_fn(ctx)``: (label, class, expected Ldim), or with
+    ``measured`` (label, measured value, expected value)."""
+    @experiment(LDIM, ref, name, "property", title=title, instance=instance,
+                predicate="the implementation's Ldim equals the expected value on every case" if not measured
+                else "the stated relation holds on every case",
+                trials=_TRIALS, controls=controls, seconds=_SECONDS)
+    def run(ctx: Context) -> dict:
+        cases = cases_fn(ctx)
+        return _property(list(cases) if measured else [(label, _ldim(ctx, H), e) for label, H, e in cases])
+    return run
+
+
+def _definition_cases(ctx: Context):
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    count = 400 if ctx.trials > 1 else 150
+    yield "empty class", np.zeros((0, 3), np.int8), -1
+    yield "one function", np.array([[1, -1, 1]]), 0
+    for i, H in enumerate(_random_classes(rng, count)):
+        yield f"random class {i}: {H.tolist()}", H, definition_ldim(H)
+
+
+def _n_max(ctx: Context, quick: int, full: int) -> int:
+    return full if ctx.trials > 1 else quick
+
+
+_ldim_experiment(
+    "Section 3.2 (Littlestone dimension)", "definition", "Ldim = depth of the largest shattered complete mistake tree",
+    "150 random classes with |X| <= 4, |H| <= 8 against a definition-level search; Ldim(empty) = -1, one function 0",
+    _definition_cases, (_CTRL_LDIM, _CTRL_LDIM_EMPTY))
+_ldim_experiment(
+    "Fact A1 (thresholds with all N+1 cut points)", "thresholds-all", "Ldim of the N+1 thresholds = floor(log2(N+1)) (E14)",
+    "N = 1..24 (full: 1..39)",
+    lambda ctx: ((f"N = {N}", C.thresholds(N), math.floor(math.log2(N + 1))) for N in range(1, _n_max(ctx, 25, 40))))
+_ldim_experiment(
+    "Fact A2 (thresholds t_1..t_N)", "thresholds", "Ldim of t_1..t_N = floor(log2 N)",
+    "N = 1..24 (full: 1..39)",
+    lambda ctx: ((f"N = {N}", C.thresholds(N, False), math.floor(math.log2(N))) for N in range(1, _n_max(ctx, 25, 40))))
+_ldim_experiment(
+    "Fact A3 (point functions)", "points", "points: Ldim min(1, N-1); with the all -1 function: 1",
+    "N = 1..16 (the spec's 1..40 makes the over-estimating control exponential; 1..40 is in the unit tests)",
+    lambda ctx: [c for N in range(1, 17) for c in ((f"points N = {N}", C.points(N), min(1, N - 1)),
+                                                   (f"points + empty N = {N}", C.points(N, True), 1))])
+_ldim_experiment(
+    "Fact A4 (full cube)", "cube", "Ldim of all 2^N functions on N points = N (and N - 1 without one function)",
+    "N = 1..4, and the cube minus its first function",
+    lambda ctx: [c for N in range(1, 5) for c in ((f"N = {N}", C.cube(N), N), (f"N = {N} minus one", C.cube(N)[1:], N - 1))])
+_ldim_experiment(
+    "Fact A5 (intervals)", "intervals", "intervals + empty: Ldim 1, 2, 2, 3, 3, 4, 4, 4, 5, ... (N = 1..)",
+    "N = 1..10 (full: 1..13)",
+    lambda ctx: ((f"N = {N}", C.intervals(N), [1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6][N - 1])
+                 for N in range(1, _n_max(ctx, 11, 14))))
+_ldim_experiment(
+    "Section 3.2 (Figure 1)", "figure-1", "the 8 thresholds t_1..t_8 on 8 points have Ldim 3", "Figure 1",
+    lambda ctx: [("t_1..t_8", C.thresholds(8, False), 3)])
+_ldim_experiment(
+    "Section 1 (affine subspaces)", "affine-e12",
+    "affine subspaces of dimension <= d: Ldim d + 1, not the printed d (erratum E12)",
+    "F_2^2 (d = 0, 1), F_3^2 (d = 0, 1), F_2^3 (d = 1, 2), with the empty set added and without",
+    lambda ctx: [(f"F_{q}^{n}, dim <= {d}{' + empty' if e else ''}",
+                  np.vstack([C.affine_subspaces(q, n, d)] + ([-np.ones((1, q ** n), np.int8)] if e else [])), d + 1)
+                 for q, n, d in ((2, 2, 0), (2, 2, 1), (3, 2, 0), (3, 2, 1), (2, 3, 1), (2, 3, 2)) for e in (False, True)])
+
+
+def _bound_cases(ctx: Context):
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    for i, H in enumerate(_random_classes(rng, 150)):
+        value = _ldim(ctx, H)
+        yield f"random class {i}: {H.tolist()}", value <= math.floor(math.log2(len(H))), True
+
+
+def _vc(H: np.ndarray) -> int:
+    best = 0
+    for r in range(1, H.shape[1] + 1):
+        if any(len({tuple(row) for row in H[:, list(S)]}) == 2 ** r for S in itertools.combinations(range(H.shape[1]), r)):
+            best = r
+    return best
+
+
+def _vc_cases(ctx: Context):
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    for i, H in enumerate(_random_classes(rng, 150)):
+        yield f"random class {i}: {H.tolist()}", _vc(H) <= _ldim(ctx, H), True
+
+
+_ldim_experiment("Section 1 (finite classes)", "log-bound", "Ldim(H) <= floor(log2 |H|)",
+                 "150 random classes with |X| <= 4, |H| <= 8", _bound_cases, measured=True)
+_ldim_experiment("Fact A6 (VC dimension)", "vc-below-ldim", "VC(H) <= Ldim(H) (brute-force VC)",
+                 "150 random classes with |X| <= 4, |H| <= 8", _vc_cases, measured=True,
+                 controls=(Control("ldim_worst_point", "dptestbed.impl.littlestone.mutants:ldim_worst_point",
+                                   "Ldim taking the worst splitting point (an under-estimate)"),))
+
+
+# =========================================================================== SOA
+
+_SOA_CLASSES = {"thresholds N=3": C.thresholds(3), "thresholds N=7": C.thresholds(7), "intervals N=3": C.intervals(3),
+                "points N=4 + empty": C.points(4, True), "cube N=2": C.cube(2)}
+_CTRL_DEF8 = Control("soa_without_definition_8", "dptestbed.impl.littlestone.mutants:soa_without_definition_8",
+                     "SOA predicting from the empty version space on non-realizable input (no Definition 8)")
+_CTRL_EMPTY = Control("soa_empty_side_wins", "dptestbed.impl.littlestone.mutants:soa_empty_side_wins",
+                      "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win (P-G2)")
+
+
+def _soa(ctx: Context, H, x, y) -> np.ndarray:
+    return np.asarray(ctx.sample({"H": H, "x": np.asarray(x, dtype=np.int64), "y": np.asarray(y, dtype=np.int8)}, 1)
+                      ).reshape(-1)
+
+
+def _adversary(ctx: Context, cls: Class, x: list, y: list, mask: int, memo: dict) -> float:
+    """Most mistakes an adversary forces on the implementation from this realizable prefix:
+    splitting points with both labels (recursively), and points that do not split the version
+    space with their forced label (a wrong prediction there can be repeated forever: inf)."""
+    key = (tuple(x), tuple(y))
+    if key in memo:
+        return memo[key]
+    h = _soa(ctx, cls.H, x, y)[:cls.X]
+    best = 0.0
+    for point, pm in enumerate(cls.pos_mask):
+        plus = mask & pm
+        if not plus or plus == mask:
+            if h[point] != (1 if plus else -1):
+                best = math.inf
+            continue
+        for label, side in ((1, plus), (-1, mask ^ plus)):
+            best = max(best, int(h[point] != label) + _adversary(ctx, cls, x + [point], y + [label], side, memo))
+    memo[key] = best
+    return best
+
+
+@experiment(SOA, "Section 3.2 (SOA mistake bound)", "adversary", "property",
+            title="worst-case mistakes of the SOA over realizable sequences = Ldim(H) (adversarial game tree)",
+            instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; the adversary plays every "
+                     "splitting point with both labels against the implementation's own predictors",
+            predicate="the adversary's best total equals Ldim(H) (brute force)",
+            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS)
+def _soa_optimal(ctx: Context) -> dict:
+    cases = []
+    for label, H in _SOA_CLASSES.items():
+        cls = Class(H)
+        cases.append((label, _adversary(ctx, cls, [], [], cls.full, {}), float(cls.ldim())))
+    return _property(cases)
+
+
+@experiment(SOA, "Fact A1 (identification after d mistakes)", "identification", "property",
+            title="on realizable sequences SOA(S) is consistent with S, and equals the target after d mistakes",
+            instance="200 random realizable sequences of length 12 over intervals N = 4 (d = 3) and thresholds N = 7 (d = 3)",
+            predicate="h agrees with every example of S; mistakes <= d; mistakes = d implies h = c",
+            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS)
+def _soa_identification(ctx: Context) -> dict:
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    cases = []
+    for H in (C.intervals(4), C.thresholds(7)):
+        d = Class(H).ldim()
+        for i in range(100):
+            c = H[rng.integers(len(H))]
+            x = rng.integers(0, H.shape[1], size=12)
+            out = _soa(ctx, H, x, c[x])
+            h, mistakes = out[:H.shape[1]], int(out[-1])
+            ok = bool(np.all(h[x] == c[x])) and mistakes <= d and (mistakes < d or bool(np.all(h == c)))
+            cases.append((f"class {H.shape}, run {i}: x = {x.tolist()}, c = {c.tolist()}", ok, True))
+    return _property(cases)
+
+
+@experiment(SOA, "Definition 8 (non-realizable extension)", "tail-consistency", "property",
+            title="SOA(S o T) is consistent with a realizable T after any (non-realizable) S, and never raises",
+            instance="200 random label-noise prefixes S (length 6) then T (length 6) realizable by a random target, "
+                     "thresholds N = 3 and intervals N = 3",
+            predicate="h(x) = y for every (x, y) of T; the closed form (SOA after the longest realizable prefix, "
+                      "patched point-wise, later examples winning) on S o T",
+            trials=_TRIALS, controls=(_CTRL_DEF8,), seconds=_SECONDS)
+def _soa_definition8(ctx: Context) -> dict:
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    cases = []
+    for H in (C.thresholds(3), C.intervals(3)):
+        cls = Class(H)
+        for i in range(100):
+            sx, sy = rng.integers(0, H.shape[1], size=6), rng.choice([-1, 1], size=6)
+            c = H[rng.integers(len(H))]
+            tx = rng.integers(0, H.shape[1], size=6)
+            x, y = np.concatenate([sx, tx]), np.concatenate([sy, c[tx]])
+            h = _soa(ctx, H, x, y)[:H.shape[1]]
+            expected = cls.hypothesis(cls.run(cls.start(), x, y.astype(np.int8)))
+            cases.append((f"class {H.shape}, run {i}: x = {x.tolist()}, y = {y.tolist()}",
+                          bool(np.all(h[tx] == c[tx]) and np.array_equal(h, expected)), True))
+    return _property(cases)
+
+
+@experiment(LDIM, "Observation 11", "tournament-invariants", "property",
+            title="(setup validation of the reference D_k sampler and SOA: Observation 11 is about samples S ~ D_k, "
+                  "which the Ldim implementation does not produce) |S| = k(n+1), each tournament example forces an "
+                  "SOA mistake, and SOA(S o T) is consistent with T",
+            instance="thresholds on 3 points (d = 2), target t_2, mass 0.02 next to the cut, n = 10; levels k = 0..2, "
+                     "100 samples each (exact D_k)",
+            predicate="the three invariants on every sample",
+            trials=_TRIALS, seconds=_SECONDS, setup=True)
+def _observation11(ctx: Context) -> dict:
+    from dptestbed.impl.littlestone.stable import RngCoins, Sampler, tournament_sample
+
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    H = C.thresholds(3)
+    p, c = C.boundary_distribution(H, 1, 0.02)
+    cls, n = Class(H), 10
+    cases = []
+    for k in range(3):
+        for i in range(100):
+            S = tournament_sample(cls, k, n, Sampler(p, c, rng), RngCoins(rng), keep=True)
+            tx, ty = C.draw(p, c, n, rng)
+            x = np.concatenate([np.asarray(S.x, dtype=np.int64), tx])
+            y = np.concatenate([np.asarray(S.y, dtype=np.int8), ty])
+            predictions, state = cls.trace(x, y)
+            ok = (len(S.x) == k * (n + 1) and bool(np.all(predictions[S.tournaments] != y[S.tournaments]))
+                  and bool(np.all(cls.hypothesis(state)[tx] == ty)))
+            cases.append((f"level {k}, sample {i}", ok, True))
+    return _property(cases)

@@ -1,0 +1,311 @@
+"""Implementation mutants of seed 003: each is the reference with exactly one realistic bug
+(note 003 Section 6.3: P-M1..P-M9, P-G1, P-G2)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from dptestbed.impl.contract import batched
+from dptestbed.impl.mutant import Mutant, post_processed, with_params
+from dptestbed.impl.noise import laplace
+
+from . import histogram, learner, soa, stable
+from .classes import hypothesis_from_id
+from .generic import generic_private_learner
+
+_IMPL = "dptestbed.impl.littlestone.mutants:"
+
+# --------------------------------------------------------------------------- Hist
+
+
+def _release_lap_one_over_eps(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 1 / epsilon, counts.shape)              # BUG: add/remove scale 1/epsilon
+    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_threshold_without_one(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= (2 / epsilon) * math.log(1 / delta))   # BUG: no "1 +"
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_threshold_log_over_eps(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= math.log(1 / delta) / epsilon)    # BUG: tau = ln(1/delta)/epsilon
+    return released, np.minimum(1.0, noisy / n)
+
+
+def _release_true_counts(counts, n, epsilon, delta, rng):
+    noisy = counts + laplace(rng, 2 / epsilon, counts.shape)
+    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
+    return released, np.minimum(1.0, counts / n)                          # BUG: true frequencies released
+
+
+def _encode_first_occurrence(S, ids, released, a, n):
+    first = np.array([np.flatnonzero(S == i)[0] for i in ids])
+    order = np.argsort(first, kind="stable")                              # BUG: dict insertion order
+    out = histogram.encode(S, np.arange(ids.size), released[:, order], a[:, order], n)
+    rows = out[:, :, 0] >= 0
+    out[:, :, 0] = np.where(rows, ids[order][np.maximum(out[:, :, 0], 0).astype(np.int64)], -1)
+    # encode sorted the positions 0..u-1, i.e. first-occurrence order; map them back to the ids
+    return out
+
+
+hist_laplace_one_over_epsilon = histogram.make_histogram(
+    _release_lap_one_over_eps, doc="Hist with noise Lap(1/epsilon) (add/remove scale) instead of Lap(2/epsilon).")
+hist_threshold_without_one = histogram.make_histogram(
+    _release_threshold_without_one,
+    doc="Hist with threshold (2/epsilon) ln(1/delta), the '1 +' dropped: a count-1 item is released with probability "
+        "e^(epsilon/2) delta/2 instead of delta/2 (still <= delta for epsilon <= 2 ln 2, so inside the claim: only "
+        "the exact release law sees it).")
+hist_threshold_log_over_epsilon = histogram.make_histogram(
+    _release_threshold_log_over_eps, doc="Hist with threshold ln(1/delta)/epsilon.")
+hist_true_counts = histogram.make_histogram(
+    _release_true_counts, doc="Hist releasing the true frequencies c_x/n of the released items.")
+hist_epsilon_quartered = histogram.make_histogram(
+    lambda counts, n, epsilon, delta, rng: histogram.release(counts, n, epsilon / 4, delta, rng),  # BUG: eps/4
+    doc="Hist run at epsilon/4 (a composition it does not need): private, but heavy items are lost.")
+hist_first_occurrence_order = histogram.make_histogram(
+    encode_fn=_encode_first_occurrence, doc="Hist listing the released items in first-occurrence order.")
+
+# --------------------------------------------------------------------------- GenericLearner
+
+generic_missing_half = with_params(
+    generic_private_learner, lambda p: {**p, "epsilon": 2 * p["epsilon"]},
+    "GenericLearner with weights exp(-epsilon err_S(h)) (the 1/2 of the exponential mechanism dropped).")
+def _fraction_batch(data, size, *, rng, epsilon):
+    return generic_private_learner.batch(data, size, rng=rng, epsilon=epsilon / len(data["x"]))   # BUG: loss_S
+
+
+@batched(_fraction_batch)
+def generic_fraction_loss(data, *, rng, epsilon):
+    """GenericLearner with weights exp(-epsilon loss_S(h)/2), the fraction instead of the count (private, useless)."""
+    return int(_fraction_batch(data, 1, rng=rng, epsilon=epsilon)[0])
+generic_constant = post_processed(
+    generic_private_learner, lambda out, data, rng, params: np.zeros_like(out),
+    "GenericLearner that always outputs the first candidate.")
+
+
+# --------------------------------------------------------------------------- Ldim
+
+
+class _MaxInsteadOfMin(soa.Class):
+    """Ldim recursion with 1 + max(...) over the two sides instead of 1 + min(...)."""
+
+    def ldim(self, mask=None):
+        mask = self.full if mask is None else mask
+        if mask in self._ldim:
+            return self._ldim[mask]
+        best = 0
+        for pm in self.pos_mask:
+            plus = mask & pm
+            if plus and plus != mask:
+                best = max(best, 1 + max(self.ldim(plus), self.ldim(mask ^ plus)))   # BUG: max
+        self._ldim[mask] = best
+        return best
+
+
+def ldim_max_instead_of_min(data, *, rng=None) -> int:
+    """Ldim with the recursion 1 + max(Ldim(V+), Ldim(V-)) (a shattered tree needs both sides)."""
+    H = np.asarray(data)
+    return -1 if H.shape[0] == 0 else _MaxInsteadOfMin(H).ldim()
+
+
+class _WorstPoint(soa.Class):
+    """Ldim recursion taking the worst splitting point instead of the best one."""
+
+    def ldim(self, mask=None):
+        mask = self.full if mask is None else mask
+        if mask in self._ldim:
+            return self._ldim[mask]
+        values = [1 + min(self.ldim(mask & pm), self.ldim(mask ^ (mask & pm)))
+                  for pm in self.pos_mask if mask & pm and mask & pm != mask]
+        self._ldim[mask] = min(values, default=0)                          # BUG: min over x
+        return self._ldim[mask]
+
+
+def ldim_worst_point(data, *, rng=None) -> int:
+    """Ldim with the outer max over points replaced by a min (an under-estimate)."""
+    H = np.asarray(data)
+    return -1 if H.shape[0] == 0 else _WorstPoint(H).ldim()
+
+
+def ldim_empty_zero(data, *, rng=None) -> int:
+    """Ldim with the convention Ldim(empty) = 0 (violates C1)."""
+    return max(0, soa.littlestone_dimension(data))                       # BUG: empty class -> 0
+
+
+# --------------------------------------------------------------------------- SOA and G
+
+
+class _NoDefinition8(soa.Class):
+    """SOA without Definition 8: an empty version space predicts from the empty set (all ties: +1)."""
+
+    def run(self, state, x, y):
+        mask, _h = state
+        if len(x) == 0:
+            return state
+        live = self._to_bool(mask) & np.logical_and.reduce(self.pos[:, x] == (np.asarray(y) > 0)[None, :], axis=1)
+        return self._to_int(live) or 0, None                              # BUG: mask 0 -> predictor(0)
+
+    def hypothesis(self, state):
+        return self.predictor(state[0])
+
+
+class _TieToEmptySide(soa.Class):
+    """SOA breaking Ldim ties towards -1 with Ldim(empty) = 0 (P-G2): the empty side can win."""
+
+    def ldim(self, mask=None):
+        return 0 if mask == 0 else super().ldim(mask)                      # BUG: Ldim(empty) = 0
+
+    def predictor(self, mask):
+        h = self._pred.get(mask)
+        if h is None:
+            h = np.array([1 if self.ldim(mask & pm) > self.ldim(mask ^ (mask & pm)) else -1
+                          for pm in self.pos_mask], dtype=np.int8)
+            self._pred[mask] = h
+        return h
+
+
+def _soa_with(cls_type):
+    def mechanism(data, *, rng=None):
+        cls = cls_type(data["H"])
+        x, y = soa.sequence(data, cls.X)
+        predictions, state = cls.trace(x, y)
+        return np.concatenate([cls.hypothesis(state), predictions, [int(np.sum(predictions != y))]]).astype(np.int64)
+    return mechanism
+
+
+soa_without_definition_8 = _soa_with(_NoDefinition8)
+soa_without_definition_8.__doc__ = "SOA whose predictor on a non-realizable prefix is the empty set's (no Definition 8)."
+soa_empty_side_wins = _soa_with(_TieToEmptySide)
+soa_empty_side_wins.__doc__ = "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win the argmax (P-G2)."
+
+
+def _g_with_class(cls_type):
+    def mechanism(data, *, rng, d, alpha, c):
+        cls = cls_type(data["H"])
+        x, y = soa.sequence(data, cls.X)
+        n, N = stable.g_sizes(int(d), alpha, c)
+        return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d) + 1)))
+    return mechanism
+
+
+g_soa_empty_side_wins = _g_with_class(_TieToEmptySide)
+g_soa_empty_side_wins.__doc__ = "Algorithm G over an SOA with Ldim(empty) = 0 and ties to -1 (P-G2)."
+g_constant = post_processed(
+    stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
+    "Algorithm G that always outputs the all -1 function.")
+
+# --------------------------------------------------------------------------- M
+
+
+def _raising_run(cls, x, y, rng, d, n_aux, N):
+    return stable.run_g(_Raising(cls.H), x, y, d=d, n=n_aux, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(d + 1)))
+
+
+def _raising_law(cls, x, y, d, n_aux, N):
+    return stable.output_law(_Raising(cls.H), x, y, d=d, n=n_aux, N=N)
+
+
+class _Raising(soa.Class):
+    """SOA that raises on a non-realizable prefix (P-M5)."""
+
+    def run(self, state, x, y):
+        out = super().run(state, x, y)
+        if out[0] == 0:
+            raise ValueError("empty version space: the sample is not realizable")   # BUG: a crash is an output
+        return out
+
+
+def _mode_fallback_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    keep = learner.prune(U, counts, epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+    out = learner.choose(cls, U, keep, xs, ys, epsilon_g=epsilon / 2, rng=rng)
+    empty = ~keep.any(axis=1)
+    out[empty] = hypothesis_from_id(U[counts[empty].argmax(axis=1)], cls.X)   # BUG: non-private fallback (P-M6)
+    return out
+
+
+def _no_half_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    keep = learner.prune(U, counts, epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+    return learner.choose(cls, U, keep, xs, ys, epsilon_g=epsilon, rng=rng)    # BUG: weights exp(-eps_g err)
+
+
+def _no_pruning_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    return learner.finish(cls, U, counts, xs, ys, epsilon=epsilon, delta=delta, eta=0.0, rng=rng)  # BUG: no 2b
+
+
+def _eta_from_data_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    top = counts.max(axis=1) / counts[0].sum()
+    out = np.empty((counts.shape[0], cls.X), dtype=np.int8)
+    for value in np.unique(top):                                          # BUG: eta = modal frequency (P-M7)
+        rows = top == value
+        out[rows] = learner.finish(cls, U, counts[rows], xs, ys, epsilon=epsilon, delta=delta, eta=float(value), rng=rng)
+    return out
+
+
+m_exception_non_realizable = learner.make_learner(
+    learner.GRoutine(_raising_run, _raising_law), learner.sizes,
+    "Algorithm M whose SOA raises on a non-realizable batch instead of applying Definition 8 (P-M5).")
+m_mode_fallback = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M that outputs the modal h_i instead of the fixed default "
+    "when the pruned list is empty (P-M6).", _mode_fallback_finish)
+m_generic_missing_half = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner weights are exp(-(epsilon/2) err) "
+    "instead of exp(-(epsilon/2) err/2) (P-M8): its loss rises from epsilon/2 to about epsilon, inside the "
+    "sequential-composition claim but not the parallel-composition epsilon/2.", _no_half_finish)
+m_no_pruning = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M without the pruning step a_h >= 3 eta/4 (E11).",
+    _no_pruning_finish)
+m_eta_from_private_data = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M that sets eta to the modal frequency of h_1..h_k "
+    "(a 'pilot' on the private input, P-M7).", _eta_from_data_finish)
+m_overlapping_batches = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose batches overlap by half (batch i starts at (i-1) m/2), so "
+    "one example is read by two runs of G (P-M2).", learner.finish,
+    lambda k, m: [slice(i * (m // 2), i * (m // 2) + m) for i in range(k)])       # BUG: stride m/2
+m_constant = post_processed(
+    learner.private_littlestone_learner, lambda out, data, rng, params: -np.ones_like(out),
+    "Algorithm M that always outputs the all -1 function.")
+
+
+def _mutant(spec, name, breaks, killed_by, equivalent=""):
+    fn = globals()[name]
+    return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
+
+
+_AUDIT = "privacy audit"
+_LD, _SOA, _G, _H, _GEN, _M = ("littlestone_dimension", "standard_optimal_algorithm", "globally_stable_learner",
+                              "stable_histogram", "generic_private_learner", "private_littlestone_learner")
+MUTANTS = (
+    _mutant(_LD, "ldim_max_instead_of_min", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition",
+                                                         f"{_LD}/Fact A5 (intervals)/intervals"]),
+    _mutant(_LD, "ldim_empty_zero", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
+    _mutant(_LD, "ldim_worst_point", "utility", [f"{_LD}/Fact A6 (VC dimension)/vc-below-ldim"]),
+    _mutant(_SOA, "soa_without_definition_8", "utility",
+            [f"{_SOA}/Definition 8 (non-realizable extension)/tail-consistency"]),
+    _mutant(_SOA, "soa_empty_side_wins", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary",
+                                                     f"{_SOA}/Fact A1 (identification after d mistakes)/identification"]),
+    _mutant(_G, "g_soa_empty_side_wins", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal"]),
+    _mutant(_G, "g_constant", "utility", [f"{_G}/Theorem 10/paper-budget-d1", f"{_G}/Lemma 13/per-output",
+                                          f"{_G}/Proposition 5/consistent-learner"]),
+    _mutant(_H, "hist_laplace_one_over_epsilon", "privacy", [_AUDIT, f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_threshold_without_one", "privacy", [f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_threshold_log_over_epsilon", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_true_counts", "privacy", [_AUDIT, f"{_H}/Lemma 15 (privacy)/exact-release"]),
+    _mutant(_H, "hist_first_occurrence_order", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_epsilon_quartered", "utility", [f"{_H}/Lemma 15 (accuracy)/heavy-item"]),
+    _mutant(_GEN, "generic_missing_half", "privacy", [_AUDIT, f"{_GEN}/Lemma 16 (privacy)/exact-softmax"]),
+    _mutant(_GEN, "generic_fraction_loss", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
+    _mutant(_GEN, "generic_constant", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
+    _mutant(_M, "m_exception_non_realizable", "privacy", [_AUDIT]),
+    _mutant(_M, "m_mode_fallback", "privacy", [_AUDIT]),
+    _mutant(_M, "m_generic_missing_half", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_no_pruning", "utility", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_eta_from_private_data", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_overlapping_batches", "privacy", [f"{_M}/Theorem 17 (privacy)/exact-law"]),
+    _mutant(_M, "m_constant", "utility", [f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
+)

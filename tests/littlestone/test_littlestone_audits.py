@@ -1,0 +1,87 @@
+"""Tests of the seed-003 audit side: exact profiles, the marker-stub delta-event through M,
+mutant declarations and errata registration."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dptestbed.audits.errata import registered
+from dptestbed.audits.exact import exact_epsilon
+from dptestbed.audits.littlestone.checks_private import _ETA_PILOT, pilot_eta
+from dptestbed.audits.littlestone.exact_profiles import m_output_law
+from dptestbed.audits.pairs import stress_pairs
+from dptestbed.audits.runner import load_implementation
+from dptestbed.impl.littlestone import classes as C
+from dptestbed.impl.littlestone.learner import private_learner_marker_stub, private_littlestone_learner
+from dptestbed.impl.littlestone.mutants import MUTANTS
+from dptestbed.spec import load_catalogue
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue()
+
+
+def _pairs(catalogue, spec_id):
+    return {p.name: p for p in stress_pairs(catalogue[spec_id])}
+
+
+def test_exact_profiles(catalogue):
+    gen = _pairs(catalogue, "generic_private_learner")
+    assert exact_epsilon(catalogue["generic_private_learner"], gen["tight_two_hypotheses"]) == pytest.approx(0.993, abs=1e-3)
+    assert exact_epsilon(catalogue["generic_private_learner"], gen["two_equal_hypotheses"]) == pytest.approx(0.5)
+    hist = _pairs(catalogue, "stable_histogram")
+    spec = catalogue["stable_histogram"]
+    assert exact_epsilon(spec, hist["count_shift_two_items"]) == pytest.approx(0.96, abs=2e-3)   # epsilon at delta = 0.01
+    assert exact_epsilon(spec, hist["support_change_singleton"]) == 0.0          # the delta/2 event fits in delta
+    assert exact_epsilon(spec, hist["support_change_singleton"], 0.0) == math.inf
+    m = _pairs(catalogue, "private_littlestone_learner")
+    eps = exact_epsilon(catalogue["private_littlestone_learner"], m["pattern_final_sample_first_example"])
+    assert 0.4 < eps < 0.5                                                        # parallel composition: <= epsilon/2
+
+
+def test_m_exact_law_matches_the_sampler(catalogue):
+    pair = _pairs(catalogue, "private_littlestone_learner")["pattern_final_sample_first_example"]
+    law = m_output_law(pair.neighbour, pair.env)
+    params = {k: v for k, v in pair.params.items() if k != "beta"}
+    out = private_littlestone_learner.batch(pair.neighbour, 100_000, rng=np.random.default_rng(0), **params)
+    t2 = int(C.hypothesis_id(np.array([-1, 1])))
+    assert np.mean(np.all(out == [-1, 1], axis=1)) == pytest.approx(law[t2], abs=0.005)
+
+
+def test_marker_stub_drives_the_delta_event_through_m():
+    """Note 003 Section 6.4 (iv): a marker in batch 1 is a count-1 item for Hist; with eta small the
+    pruning threshold 3 eta k/4 is below tau, so M outputs the signature with probability exactly
+    P[1 + Lap(4/epsilon) >= tau] = delta/2 (GenericLearner then picks it surely), and never without."""
+    H = [[1, 1], [-1, 1], [-1, -1]]
+    params = {"epsilon": 1.0, "delta": 0.02, "alpha": 0.4, "d": 1, "eta": 0.05, "c": 4.0, "k": 128, "n_prime": 200}
+    base = {"H": H, "fill_x": 0, "fill_y": 1, "idx": [0]}
+    rng = np.random.default_rng(1)
+    marked = private_learner_marker_stub.batch({**base, "x": [1], "y": [-1]}, 400_000, rng=rng, **params)
+    clean = private_learner_marker_stub.batch({**base, "x": [0], "y": [1]}, 400_000, rng=rng, **params)
+    p = np.mean(np.all(marked == 1, axis=1))
+    assert not np.any(np.all(clean == 1, axis=1))
+    lo, hi = stats.binomtest(int(p * 400_000), 400_000).proportion_ci(0.999)
+    assert lo <= params["delta"] / 2 <= hi
+
+
+def test_mutants_load_and_privacy_ones_have_killers():
+    assert len(MUTANTS) >= 20
+    for m in MUTANTS:
+        assert callable(load_implementation(m.implementation))
+        assert m.killed_by, m.id
+    privacy = [m for m in MUTANTS if m.breaks == "privacy"]
+    assert len(privacy) >= 9
+
+
+def test_errata_registered():
+    ids = {e for e in registered() if e.startswith("003-")}
+    assert ids == {f"003-E{i}" for i in range(1, 15)}
+
+
+def test_pilot_supports_eta():
+    assert pilot_eta(1, 0.4, 4.0, 1000, seed=7) >= _ETA_PILOT
