@@ -123,6 +123,8 @@ DIFFERS = "differs from the spec"
 TOLERANCE = 1e-9
 K_MAX = 3
 KEEP_PAIRS = 2
+BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
+MIN_BATCHED_SAMPLES = 100_000
 SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
 MAX_PAIRS = 16
 MAX_COORD_VIEWS = 16
@@ -766,15 +768,15 @@ class _Auditor:
         return info, chosen, kept
 
 
-def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> None:
+def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> np.ndarray:
     """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
     randomness from rng, and for an implementation other than the spec's reference, the
     reference's output encoding."""
     reference = None
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
         reference = as_runnable(spec.implementation)
-    probe_contract(lambda data, n, rng: runner.sample(data, n, rng=rng, params=pair.params), pair.data, pair.params,
-                   reference=reference, timeout=timeout)
+    return probe_contract(lambda data, n, rng: runner.sample(data, n, rng=rng, params=pair.params), pair.data,
+                          pair.params, reference=reference, timeout=timeout)
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -824,7 +826,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
     ``samples``: samples per side per pair for a single round (default: automatic rounds);
-    ``batched_samples``: the same, only when the implementation has a batch sampler.
+    ``batched_samples``: the same, only when the implementation has a batch sampler (capped at
+    BATCHED_ELEMENTS output values per side, at least MIN_BATCHED_SAMPLES runs).
     ``timeout``: seconds per call of a user implementation. ``isolate``: see
     :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced).
     """
@@ -868,7 +871,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     runner = None
     try:
         runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
-        _probe(spec, runner, ref, pairs[0], timeout)
+        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], timeout).shape[1:])))
     except ImplementationError as exc:
         if runner is not None:
             runner.close()
@@ -877,7 +880,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         return result
     if rounds is None:
         if samples is None and batched_samples is not None and runner.batched:
-            samples = batched_samples
+            # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
+            samples = int(min(batched_samples, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)))
         if samples is not None:
             rounds = [int(samples)]
         elif runner.batched:

@@ -525,18 +525,19 @@ PROBE_RUNS = 16
 
 
 def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Callable | str | None = None,
-                   timeout: float = 60.0) -> None:
+                   timeout: float = 60.0) -> np.ndarray:
     """Raise :class:`ImplementationError` ("contract violation: ...") when the implementation that
     ``sample(data, n, rng)`` runs breaks the contract on ``data``: two runs from generators with the
     same seed differ (its randomness does not come from ``rng``), or its outputs do not have the
-    encoding of the spec's ``reference`` outputs (shape; integer values where the reference's are)."""
+    encoding of the spec's ``reference`` outputs (shape; integer values where the reference's are).
+    Returns the probe's outputs."""
     runs = [sample(data, PROBE_RUNS, np.random.default_rng(PROBE_SEED)) for _ in range(2)]
     if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
         raise ImplementationError(
             "contract violation: randomness not from rng: two runs with generators of the same seed gave different "
             "outputs (draw every random number from the rng argument, not from np.random, random or the OS)")
     if reference is None:
-        return
+        return runs[0]
     expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
                           timeout=timeout, isolate=None)
     got = runs[0]
@@ -548,6 +549,7 @@ def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Call
         raise ImplementationError(
             f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
             f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
+    return got
 
 
 def missing_reference(ref: str | None) -> str | None:
