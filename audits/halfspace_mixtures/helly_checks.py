@@ -87,7 +87,7 @@ def _observation42(ctx: Context) -> dict:
 @experiment(SPEC, "Corollary 4.4", "t-at-most-d", "property",
             title="some T of at most d sets from {members containing Q} and Aff has (cap T) cap h* empty (LP)",
             instance=_INSTANCE, predicate="failure: every such T meets h*",
-            trials={"quick": 1, "full": 10}, params={"d": 2, "n_pub": 3})
+            trials={"quick": 1, "full": 10}, controls=(_AXIS,), params={"d": 2, "n_pub": 3})
 def _corollary44(ctx: Context) -> dict:
     return _run(ctx, "corollary")
 
@@ -96,6 +96,6 @@ def _corollary44(ctx: Context) -> dict:
             title="Helly certificate on the family's sets: at most d + 1 of {members containing Q, Aff, h*} "
                   "already have empty intersection (T of Corollary 4.4 plus h*)",
             instance=_INSTANCE, predicate="failure: no certificate of size <= d + 1 (h* included) is found",
-            trials={"quick": 1, "full": 10}, params={"d": 2, "n_pub": 3})
+            trials={"quick": 1, "full": 10}, controls=(_AXIS,), params={"d": 2, "n_pub": 3})
 def _lemma43(ctx: Context) -> dict:
     return _run(ctx, "corollary")
