@@ -36,6 +36,8 @@ import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
 
+MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
+                 2: "ERROR: some mutants could not be checked"}
 FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
 PANELS_PER_ROW = 3  # a theorem's checks wrap onto rows, so a plot reads at page width
 STATUS_TEXT = {0: "PASS: every outcome as expected", 1: "FAIL: unexpected outcome(s)", 2: "ERROR: some items could not run"}
@@ -552,12 +554,19 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     if not run.get("complete", True):
         h.append(f'<div class="status s2">INCOMPLETE RUN: {_esc(run.get("items_done"))} of {_esc(run.get("items_planned"))} items '
                  "finished; the rest are missing from this report.</div>")
-    h.append(f'<div class="status s{code}"><b>{_esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
-             f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
-             f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
-             + (f", {len(errors)} report errors" if errors else "") +
-             f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
-             + _inconclusive_html(summary) + '</div>')
+    if document.get("mutants"):  # a mutants run: each check is a trial of a mutant, the banner is the kill rate
+        o = document["mutants"].get("overall") or {}
+        counted = o.get("mutants", 0) - o.get("equivalent", 0)
+        h.append(f'<div class="status s{code}"><b>{_esc(MUTANT_STATUS.get(code, code))}</b> (exit code {code}) · '
+                 f'{_esc(o.get("killed", 0))} of {_esc(counted)} non-equivalent mutants killed, '
+                 f'{_esc(summary.get("items", 0))} check runs</div>')
+    else:
+        h.append(f'<div class="status s{code}"><b>{_esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
+                 f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
+                 f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
+                 + (f", {len(errors)} report errors" if errors else "") +
+                 f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
+                 + _inconclusive_html(summary) + '</div>')
     if document.get("mutants"):
         h.extend(_kill_matrix_html(document["mutants"], family))
         h.append("<details><summary>every item of the run</summary>")
@@ -921,7 +930,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     if not run.get("complete", True):
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
     if document.get("mutants"):
-        lines += _kill_matrix_md(document["mutants"])
+        lines = lines[:4] + [f"**{MUTANT_STATUS.get(code, code)}** (exit code {code})", ""] + _kill_matrix_md(document["mutants"])
     lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
