@@ -40,6 +40,8 @@ import numpy as np
 
 from dptestbed.spec import Spec, resolve_stress_values
 
+from .serialize import jsonable
+
 GENERATED_KINDS = {
     "vector_l1": {"vector", "real_vector", "query_answers"},
     "vector_l2": {"vector", "real_vector", "query_answers"},
@@ -66,20 +68,8 @@ class Pair:
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "source": self.source, "data": _plain(self.data),
-                "neighbour": _plain(self.neighbour), "description": self.description}
-
-
-def _plain(value):
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
+        return {"name": self.name, "source": self.source, "data": jsonable(self.data),
+                "neighbour": jsonable(self.neighbour), "description": self.description}
 
 
 def _as_data(value):

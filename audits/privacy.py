@@ -103,6 +103,7 @@ from .runner import (
     missing_reference,
     probe_contract,
 )
+from .serialize import jsonable
 from .stats import (
     best_predicted,
     bonferroni,
@@ -245,24 +246,8 @@ def _num(x) -> float:
 
 
 def _plain(value):
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _plain(value.tolist())
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        if math.isnan(v):
-            return None
-        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
-    if hasattr(value, "source") and hasattr(value, "latex"):
-        return value.source
-    return value
+    """JSON values with infinite losses kept as "inf" (results.json)."""
+    return jsonable(value, infinite="string")
 
 
 # =========================================================================== views and events

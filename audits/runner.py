@@ -228,6 +228,7 @@ def _worker_main(impl, conn, counter) -> None:
     try:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # multiprocessing terminates daemonic workers with it
     except Exception:  # noqa: BLE001
         pass
     while True:

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
-def jsonable(value):
-    """numpy scalars/arrays and formulas -> plain JSON values (NaN/inf -> null)."""
+def jsonable(value, *, infinite: str = "null"):
+    """numpy scalars/arrays and formulas -> plain JSON values. NaN -> null; an infinity -> null,
+    or with ``infinite="string"`` the strings "inf" / "-inf" (a privacy loss that is infinite)."""
     if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v, infinite=infinite) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
+        return [jsonable(v, infinite=infinite) for v in value]
     if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
+        return jsonable(value.tolist(), infinite=infinite)
     if isinstance(value, (np.bool_, bool)):
         return bool(value)
-    if isinstance(value, (np.integer,)):
+    if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value) if np.isfinite(value) else None
+        v = float(value)
+        if math.isfinite(v):
+            return v
+        return ("inf" if v > 0 else "-inf") if infinite == "string" and not math.isnan(v) else None
     if hasattr(value, "source") and hasattr(value, "latex"):
         return value.source
     return value

@@ -273,6 +273,7 @@ def _child(item, catalogue, plan_, seed, conn):
     die_with_parent()  # and a killed run (even SIGKILL) takes its items with it
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command line's handler: a terminated item just ends
     except (ValueError, OSError):
         pass
     try:
