@@ -125,6 +125,10 @@ def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = N
             where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
             res = {"verdict": "inconclusive", "measurement": f"measurement failed: {type(exc).__name__}: {exc}{where}",
                    "details": {}}
+        if res.get("verdict") not in VERDICTS:
+            res = {**res, "verdict": "inconclusive",
+                   "measurement": f"the measurement returned verdict {res.get('verdict')!r}, not one of {VERDICTS}: "
+                                  f"{res.get('measurement')}"}
         spec_erratum = (catalogue[e.printed].erratum if e.printed in catalogue else None) or {}
         out.append({"id": e.id, "title": e.id, "kind": e.kind, "description": spec_erratum.get("description"),
                     "printed": e.printed, "corrected": e.corrected,

@@ -76,9 +76,6 @@ class Catalogue(dict):
         self.clear()
         self.update((spec.id, spec) for spec in specs)
 
-    def of_paper(self, paper: str) -> list[Spec]:
-        return [spec for spec in self.values() if spec.paper == paper]
-
 
 def load_catalogue(directory: str | Path | None = None) -> Catalogue:
     """Load every ``*.toml`` spec below ``directory`` (default: the packaged catalogue)."""
