@@ -155,12 +155,13 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
          papers: list[str] | None = None, audit_params: dict | None = None) -> Plan:
     """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
     privacy audit run against that implementation instead of the reference one, and the
-    broken-spec audits (controls of the auditor, not of the user's code) are left out. The
+    broken-spec audits (controls of the auditor, not of the user's code) are left out, as they are
+    with ``controls=False`` (a false-alarm measurement runs only the reference items). The
     audits visit :func:`audit_points`; ``audit_params`` (``--param``) replaces them by one point."""
     if suite not in ("quick", "full"):
         raise ValueError(f"unknown suite {suite!r}; choose quick or full")
     specs = select_specs(catalogue, suite, spec_ids, papers)
-    if implementation is not None:
+    if implementation is not None or not controls:
         specs = [s for s in specs if not s.broken]
     items: list[Item] = []
     not_checked: list[dict] = []

@@ -55,6 +55,9 @@ def register(subparsers) -> None:
     p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
     p.add_argument("--paper", nargs="+", action="extend", metavar="NAME",
                    help="only the specs of these papers (folders of spec/, see 'dptestbed specs')")
+    p.add_argument("--no-controls", action="store_true",
+                   help="skip the negative controls (deliberately broken specs and implementations): the "
+                        "reference items alone, e.g. to measure the false-alarm rate over seeds")
     _common(p)
     p.set_defaults(func=cmd_verify)
 
@@ -171,7 +174,8 @@ def cmd_verify(args) -> int:
 
     catalogue = _catalogue(args)
     try:
-        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper)
+        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper,
+                           controls=not args.no_controls)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     return _run(args, "verify", plan_)
