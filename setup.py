@@ -1,6 +1,8 @@
 """Package discovery: the top-level folders ``spec/``, ``impl/`` and ``audits/`` are the
 subpackages of the ``dptestbed`` namespace (itself implicit, so no bare ``spec``, ``impl`` or
-``audits`` module is ever installed), each with every paper subpackage found below it."""
+``audits`` module is ever installed), each with every paper subpackage found below it. The
+folder ``entry/`` holds the namespace's one module of its own, ``dptestbed.__main__`` (so that
+``python -m dptestbed`` runs the command line)."""
 
 from setuptools import find_packages, setup
 
@@ -13,4 +15,6 @@ for folder, name in ROOTS.items():
         packages.append(f"{name}.{sub}")
         package_dir[f"{name}.{sub}"] = f"{folder}/{sub.replace('.', '/')}"
 
+packages.append("dptestbed")
+package_dir["dptestbed"] = "entry"
 setup(packages=packages, package_dir=package_dir)

@@ -32,3 +32,11 @@ def test_every_audits_paper_has_an_impl_paper():
     import dptestbed.impl as impl
 
     assert set(discovery.paper_packages()) <= set(discovery.paper_packages(impl))
+
+
+def test_python_dash_m_runs_the_command_line():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "dptestbed", "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("dptestbed "), out.stderr

@@ -1,0 +1,5 @@
+"""``python -m dptestbed``: the same command line as the ``dptestbed`` script."""
+
+from dptestbed.audits.cli import main
+
+raise SystemExit(main())
