@@ -301,9 +301,10 @@ def _kill_group(proc) -> None:
 
 def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
             on_result: Callable[[Item, dict], None] | None = None, on_start: Callable[[Item], None] | None = None,
-            time_scale: float = 1.0) -> list[tuple[Item, dict]]:
-    """Run every item of the plan; returns ``(item, result)`` pairs in plan order."""
-    order = sorted(range(len(plan_.items)), key=lambda i: -plan_.items[i].cost)
+            time_scale: float = 1.0, skip: set[str] = frozenset()) -> list[tuple[Item, dict]]:
+    """Run every item of the plan but those whose id is in ``skip``; returns ``(item, result)``
+    pairs in plan order."""
+    order = sorted((i for i, item in enumerate(plan_.items) if item.id not in skip), key=lambda i: -plan_.items[i].cost)
     results: dict[int, dict] = {}
     if not isolate:
         for i in order:
@@ -313,7 +314,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
             results[i] = run_item(item, catalogue, plan_, seed, isolate_calls=None)
             if on_result:
                 on_result(item, results[i])
-        return [(plan_.items[i], results[i]) for i in range(len(plan_.items))]
+        return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
 
     import multiprocessing as mp
     from multiprocessing.connection import wait
@@ -609,17 +610,54 @@ def output_lock(out_dir: Path):
         os.close(fd)
 
 
+class ResumeError(ValueError):
+    """The results file in the output folder is not a run this plan can continue."""
+
+
+def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
+    """The finished items of an earlier run's ``document`` that this run may re-use: the earlier
+    run must be the same command, suite, seed, implementation, commit and plan (the same item ids);
+    items whose verdict was ``error`` (a crash, a time limit, an interruption) are run again.
+    Raises :class:`ResumeError` saying what differs."""
+    run_ = document.get("run") if isinstance(document, dict) else None
+    if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
+        raise ResumeError("not a dptestbed results file")
+    mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation}
+    for key, value in mine.items():
+        if run_.get(key) != value:
+            raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")
+    commit = git_commit()
+    if run_.get("commit") and commit and run_["commit"] != commit:
+        raise ResumeError(f"it was computed by commit {run_['commit']}, this is {commit}")
+    earlier = [r for key in ("privacy", "theorems") for r in document.get(key) or []]
+    ids = {r.get("id") for r in earlier} | set(run_.get("pending") or [])
+    by_id = {item.id: item for item in plan_.items}
+    if ids != by_id.keys():
+        raise ResumeError(f"its plan differs from this one ({len(ids ^ by_id.keys())} items are in one plan only)")
+    return [(by_id[r["id"]], r) for r in earlier if r.get("verdict") != "error"]
+
+
 def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
-        progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0) -> dict:
+        progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0,
+        resume: bool = False) -> dict:
     """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document.
-    (The command line holds :func:`output_lock` around the run and the report.)"""
+    With ``resume``, the finished items of the results.json already in ``out_dir`` are kept
+    (:func:`resumable`) and only the others run. (The command line holds :func:`output_lock`
+    around the run and the report.)"""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    records = [spec_record(s, plan_) for s in plan_.specs]
-    done: list[tuple[Item, dict]] = []
-    bar = Progress(len(plan_.items), enabled=progress)
     path = out_dir / "results.json"
+    done: list[tuple[Item, dict]] = []
+    if resume:
+        try:
+            earlier = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ResumeError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        done = resumable(plan_, earlier, seed=seed, command=command)
+    reused = {item.id for item, _ in done}
+    records = [spec_record(s, plan_) for s in plan_.specs]
+    bar = Progress(len(plan_.items), enabled=progress, done=len(done))
     write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
                                      command=command, jobs=jobs, spec_records=records))
 
@@ -629,7 +667,10 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
         write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
                                          command=command, jobs=jobs, spec_records=records))
 
-    execute(plan_, catalogue, seed=seed, jobs=jobs, isolate=isolate, on_result=on_result, time_scale=time_scale)
+    if resume:
+        print(f"dptestbed: resuming {path}: {len(reused)} of {len(plan_.items)} items re-used", file=sys.stderr)
+    execute(plan_, catalogue, seed=seed, jobs=jobs, isolate=isolate, on_result=on_result, time_scale=time_scale,
+            skip=reused)
     errata = run_errata(plan_, catalogue, done, seed, progress)
     document = assemble(plan_, done, seed=seed, started=started, complete=True, command=command, jobs=jobs,
                         spec_records=records, errata=errata)

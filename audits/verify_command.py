@@ -93,9 +93,15 @@ def _common(p) -> None:
     p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run whose results.json is in --out (same command, suite, seed, "
+                        "implementation, commit and plan): its finished items are kept, the others run (items "
+                        "that ended in an error run again)")
 
 
 def _out_dir(args, command: str) -> Path:
+    if args.resume and not args.out:
+        raise UserError("--resume needs --out: the folder of the run to continue")
     if args.out:
         out = Path(args.out)
         if out.exists() and not out.is_dir():
@@ -135,7 +141,9 @@ def _run_and_render(args, command, plan_, out, jobs, progress, summary) -> int:
 
     try:
         document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
-                             command=command, time_scale=args.timeout_scale)
+                             command=command, time_scale=args.timeout_scale, resume=args.resume)
+    except suite.ResumeError as exc:
+        raise UserError(f"--resume: {out / 'results.json'}: {exc}") from None
     except KeyboardInterrupt:
         print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
         try:

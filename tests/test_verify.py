@@ -272,3 +272,41 @@ def test_results_do_not_depend_on_jobs_or_selection(tmp_path):
     counts = {t["id"]: (t["failures"], t["trials"]) for t in two["theorems"]}
     for t in one["theorems"]:
         assert counts[t["id"]] == (t["failures"], t["trials"])
+
+
+def _verdicts(document):
+    keys = ("verdict", "outcome", "epsilon_lower_bound", "failures", "trials", "p_value", "p_value_adjusted")
+    return {r["id"]: tuple(r.get(k) for k in keys) for part in ("privacy", "theorems") for r in document[part]}
+
+
+def test_resume_keeps_finished_items_and_equals_an_uninterrupted_run(tmp_path, monkeypatch):
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    whole = suite.run(plan_, CATALOGUE, tmp_path / "whole", seed=4, isolate=False)
+    # an interrupted run: the first two items finished, one ended in an error, the rest pending
+    done = [(item, r) for item in plan_.items[:3] for r in whole["privacy"] + whole["theorems"] if r["id"] == item.id]
+    done[2] = (done[2][0], suite.error_result(done[2][0], "interrupted"))
+    partial = suite.assemble(plan_, done, seed=4, started=time.time(), complete=False)
+    suite.write_json_atomic(tmp_path / "cut" / "results.json", partial)
+    ran = []
+    resumed = suite.run(plan_, CATALOGUE, tmp_path / "cut", seed=4, isolate=False, resume=True)
+    assert resumed["run"]["complete"] and _verdicts(resumed) == _verdicts(whole)
+    # the two finished items were re-used, the error and the pending ones ran again
+    suite.write_json_atomic(tmp_path / "cut" / "results.json", partial)
+    monkeypatch.setattr(suite, "execute", lambda p, *a, skip, **k: ran.extend(i.id for i in p.items if i.id not in skip))
+    suite.run(plan_, CATALOGUE, tmp_path / "cut", seed=4, isolate=False, resume=True)
+    assert ran == [i.id for i in plan_.items[2:]]
+
+
+def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
+    out = tmp_path / "r"
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    suite.run(plan_, CATALOGUE, out, seed=1, isolate=False)
+    with pytest.raises(suite.ResumeError, match="seed 1"):
+        suite.run(plan_, CATALOGUE, out, seed=2, isolate=False, resume=True)
+    other = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    with pytest.raises(suite.ResumeError, match="plan differs"):
+        suite.run(other, CATALOGUE, out, seed=1, isolate=False, resume=True)
+    assert main(["verify", "--spec", "laplace_mechanism", "--resume"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+    assert main(["verify", "--spec", "laplace_mechanism", "--resume", "--out", str(tmp_path / "empty")]) == 2
+    assert "cannot read" in capsys.readouterr().err
