@@ -3,9 +3,11 @@
 A user's implementation (any reference outside ``dptestbed.impl``) is never imported by the
 auditor. It is loaded and called only in a worker: a fresh interpreter
 (``python -m dptestbed.audits.sandbox FD REF``, never a fork of the auditor) in a session and
-process group of its own, killed with the auditor (``PR_SET_PDEATHSIG`` on Linux) and with an
-address-space limit (``DPTESTBED_WORKER_MEMORY`` bytes, default 16 GiB). Its standard output
-goes to the auditor's standard error.
+process group of its own, killed with the auditor (``PR_SET_PDEATHSIG`` on Linux), with an
+address-space limit (``DPTESTBED_WORKER_MEMORY`` bytes, default 16 GiB) and a CPU-time limit
+(``DPTESTBED_WORKER_CPU`` seconds over the worker's life, default 7200: above the full suite's
+longest item; a worker past it gets SIGXCPU, which ends it (SIGKILL 5 s later if it ignores
+that), and its call is an implementation error). Its standard output goes to the auditor's standard error.
 
 Protocol, on one dedicated socket: frames ``MAGIC | kind (1 byte) | length (8 bytes, big
 endian) | payload``. The auditor sends tasks (``T``: a pickle, the auditor being trusted by
@@ -41,6 +43,7 @@ MAX_FRAME = 1 << 34  # 16 GiB: larger is garbage
 IMPORT_TIMEOUT = 30.0  # seconds allowed for importing the implementation
 PROGRESS_EVERY = 0.05  # seconds between progress frames of a running loop
 MEMORY_LIMIT = int(os.environ.get("DPTESTBED_WORKER_MEMORY", str(16 << 30)))
+CPU_LIMIT = int(os.environ.get("DPTESTBED_WORKER_CPU", "7200"))
 PR_SET_PDEATHSIG = 1
 
 
@@ -168,12 +171,13 @@ def die_with_parent() -> None:
 
 
 def _limit_child() -> None:
-    """In the worker, between fork and exec: die with the auditor; cap the address space."""
+    """In the worker, between fork and exec: die with the auditor; cap the address space and the CPU time."""
     die_with_parent()
     try:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 5))
     except (ImportError, ValueError, OSError):
         pass
 
@@ -275,6 +279,9 @@ class SandboxWorker:
         except subprocess.TimeoutExpired:
             return "the worker closed its channel while running the implementation"
         if code is not None and code < 0:
+            if -code == signal.SIGXCPU:
+                return (f"the worker exceeded its CPU-time limit of {CPU_LIMIT} s (raise it with the environment "
+                        "variable DPTESTBED_WORKER_CPU)")
             return f"the worker process died (signal {-code}: {signal.Signals(-code).name}) while running the implementation"
         return f"the worker process died (exit code {code}) while running the implementation"
 

@@ -29,6 +29,10 @@ if MODE == "patch_auditor":  # tries to silence the auditor from inside the impl
 def noiseless(data, *, rng, epsilon, gamma):
     return np.asarray(data, dtype=float) + 0.0 * rng.random()
 
+def spins(data, *, rng, epsilon, gamma):
+    while True:
+        pass
+
 def forks(data, *, rng, epsilon, gamma):
     if os.fork() == 0:
         time.sleep(600)
@@ -75,6 +79,21 @@ def test_a_hang_at_import_meets_the_import_time_limit(hostile, monkeypatch):
     with pytest.raises(ImplementationError, match="importing the implementation took longer than 2 s"):
         sandbox.SandboxWorker(f"{hostile}:noiseless", import_timeout=2.0)
     assert time.monotonic() - t0 < 20
+
+
+def test_a_worker_past_its_cpu_time_limit_is_an_implementation_error(hostile, monkeypatch):
+    monkeypatch.setattr(sandbox, "CPU_LIMIT", 1)
+    worker = sandbox.SandboxWorker(f"{hostile}:spins")
+    try:
+        worker.submit(("single", np.zeros(1), 1, 0, {"epsilon": 1.0, "gamma": 1.0}))
+        t0 = time.monotonic()
+        while (answer := worker.result(60.0)) is None:
+            time.sleep(0.05)
+            assert time.monotonic() - t0 < 30
+    finally:
+        worker.close()
+    assert answer == ("error", "the worker exceeded its CPU-time limit of 1 s (raise it with the environment "
+                               "variable DPTESTBED_WORKER_CPU)")
 
 
 def test_user_code_cannot_patch_the_auditor(hostile):
