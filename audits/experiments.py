@@ -75,6 +75,18 @@ class Experiment:
     def id(self) -> str:
         return f"{self.spec}/{self.ref}/{self.name}"
 
+    def __reduce_ex__(self, protocol):
+        """A registered experiment pickles as its registry key (its ``run`` may be a closure), so
+        plan items can be sent to the workers of a remote executor; others pickle as usual."""
+        if any(e is self for e in REGISTRY.get((self.spec, self.ref), ())):
+            return registered_experiment, (self.spec, self.ref, self.name)
+        return super().__reduce_ex__(protocol)
+
+
+def registered_experiment(spec: str, ref: str, name: str) -> Experiment:
+    """The experiment registered as ``name`` for theorem ``ref`` of ``spec``."""
+    return next(e for e in load_registry()[(spec, ref)] if e.name == name)
+
 
 REGISTRY: dict[tuple[str, str], list[Experiment]] = {}
 

@@ -299,79 +299,128 @@ def _kill_group(proc) -> None:
     proc.join(2.0)
 
 
-def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
-            on_result: Callable[[Item, dict], None] | None = None, on_start: Callable[[Item], None] | None = None,
-            time_scale: float = 1.0, skip: set[str] = frozenset()) -> list[tuple[Item, dict]]:
-    """Run every item of the plan but those whose id is in ``skip``; returns ``(item, result)``
-    pairs in plan order."""
-    order = sorted((i for i, item in enumerate(plan_.items) if item.id not in skip), key=lambda i: -plan_.items[i].cost)
-    results: dict[int, dict] = {}
-    if not isolate:
-        for i in order:
-            item = plan_.items[i]
-            if on_start:
-                on_start(item)
-            results[i] = run_item(item, catalogue, plan_, seed, isolate_calls=None)
-            if on_result:
-                on_result(item, results[i])
-        return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
+class ItemProcess:
+    """One item running in a forked child process (its own process group) with a time limit of
+    ``limit`` seconds: :meth:`poll` returns its result once it has one, an error result once the
+    child died without one or the limit has passed (the child's group is then killed), else None."""
 
-    import multiprocessing as mp
+    def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float):
+        import multiprocessing as mp
+
+        self.item, self.limit = item, limit
+        ctx = mp.get_context("fork")
+        self.conn, child = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child), daemon=False)
+        self.proc.start()
+        child.close()
+        self.started = time.monotonic()
+
+    @property
+    def waitables(self) -> list:
+        return [self.conn, self.proc.sentinel]
+
+    def poll(self) -> dict | None:
+        proc, item, elapsed = self.proc, self.item, time.monotonic() - self.started
+        if self.conn.poll(0):
+            try:
+                result = self.conn.recv()
+            except (EOFError, OSError):
+                result = error_result(item, f"the item's process died (exit code {proc.exitcode})", elapsed)
+            proc.join(5.0)
+            if proc.is_alive():
+                _kill_group(proc)
+        elif not proc.is_alive():
+            proc.join()
+            result = error_result(item, f"the item's process died (exit code {proc.exitcode}) without a result",
+                                  elapsed)
+        elif elapsed > self.limit:
+            _kill_group(proc)
+            result = error_result(item, f"timed out after {self.limit:g} s", elapsed)
+        else:
+            return None
+        self.conn.close()
+        return result
+
+    def kill(self) -> None:
+        _kill_group(self.proc)
+
+
+def run_in_child(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float) -> dict:
+    """Run one item in a forked child with a time limit and wait for it (what a remote worker
+    of :mod:`.dask_executor` runs per item); never raises for the item's own failures."""
     from multiprocessing.connection import wait
 
-    ctx = mp.get_context("fork")
-    pending = list(order)
-    running: dict[int, tuple] = {}  # index -> (proc, conn, started)
-    jobs = max(1, int(jobs))
+    child = ItemProcess(item, catalogue, plan_, seed, limit)
     try:
-        while pending or running:
-            while pending and len(running) < jobs:
-                i = pending.pop(0)
-                item = plan_.items[i]
-                if on_start:
-                    on_start(item)
-                parent, child = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child), daemon=False)
-                proc.start()
-                child.close()
-                running[i] = (proc, parent, time.monotonic())
-            waitables = []
-            for proc, conn, _ in running.values():
-                waitables += [conn, proc.sentinel]
-            wait(waitables, timeout=0.5)
-            now = time.monotonic()
-            for i in list(running):
-                proc, conn, started = running[i]
-                item = plan_.items[i]
-                result = None
-                if conn.poll(0):
-                    try:
-                        result = conn.recv()
-                    except (EOFError, OSError):
-                        result = error_result(item, f"the item's process died (exit code {proc.exitcode})",
-                                              now - started)
-                    proc.join(5.0)
-                    if proc.is_alive():
-                        _kill_group(proc)
-                elif not proc.is_alive():
-                    proc.join()
-                    result = error_result(item, f"the item's process died (exit code {proc.exitcode}) "
-                                                "without a result", now - started)
-                elif now - started > item.timeout * time_scale:
-                    _kill_group(proc)
-                    result = error_result(item, f"timed out after {item.timeout * time_scale:g} s", now - started)
-                if result is None:
-                    continue
-                conn.close()
-                del running[i]
-                results[i] = result
-                if on_result:
-                    on_result(item, result)
+        while (result := child.poll()) is None:
+            wait(child.waitables, timeout=0.5)
     except BaseException:
-        for proc, _conn, _started in running.values():
-            _kill_group(proc)
+        child.kill()
         raise
-    return [(plan_.items[i], results[i]) for i in range(len(plan_.items)) if i in results]
+    return result
+
+
+class ExecutorUnavailable(RuntimeError):
+    """An executor cannot run items at all (a missing package, an unreachable cluster)."""
+
+
+class LocalExecutor:
+    """The default executor: at most ``jobs`` forked item processes on this machine.
+
+    An executor has one method, ``run(items, catalogue, plan_, seed, limit, on_result)``: run every
+    item (most expensive first, in the order given) as :func:`run_in_child` would, each within
+    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes.
+    A crashed, killed or hung item yields an error result; the others go on."""
+
+    name = "local"
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+
+    def run(self, items: list[Item], catalogue: Catalogue, plan_: Plan, seed: int,
+            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None]) -> None:
+        from multiprocessing.connection import wait
+
+        pending = list(items)
+        running: list[ItemProcess] = []
+        try:
+            while pending or running:
+                while pending and len(running) < self.jobs:
+                    item = pending.pop(0)
+                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item)))
+                wait([w for child in running for w in child.waitables], timeout=0.5)
+                for child in list(running):
+                    result = child.poll()
+                    if result is not None:
+                        running.remove(child)
+                        on_result(child.item, result)
+        except BaseException:
+            for child in running:
+                child.kill()
+            raise
+
+
+def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
+            on_result: Callable[[Item, dict], None] | None = None, time_scale: float = 1.0,
+            skip: set[str] = frozenset(), executor=None) -> list[tuple[Item, dict]]:
+    """Run every item of the plan but those whose id is in ``skip`` on ``executor`` (default:
+    :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);
+    returns ``(item, result)`` pairs in plan order."""
+    order = sorted((item for item in plan_.items if item.id not in skip), key=lambda item: -item.cost)
+    results: dict[str, dict] = {}
+
+    def finished(item: Item, result: dict) -> None:
+        results[item.id] = result
+        if on_result:
+            on_result(item, result)
+
+    if not isolate:
+        for item in order:
+            finished(item, run_item(item, catalogue, plan_, seed, isolate_calls=None))
+    else:
+        executor = executor or LocalExecutor(jobs)
+        executor.run(order, catalogue, plan_, seed, lambda item: item.timeout * time_scale, finished)
+    return [(item, results[item.id]) for item in plan_.items if item.id in results]
 
 
 # --------------------------------------------------------------------------- results document
@@ -452,7 +501,7 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
 
 def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
              command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
-             errata: list[dict] | None = None) -> dict:
+             errata: list[dict] | None = None, executor: str = "local") -> dict:
     """The results document (``results.json``), with the multiple-testing correction applied
     to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
     ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
@@ -486,7 +535,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "command": command, "suite": plan_.suite, "seed": seed, "commit": git_commit(),
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "jobs": jobs, "implementation": plan_.implementation,
+            "jobs": jobs, "executor": executor, "implementation": plan_.implementation,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
@@ -639,8 +688,9 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
 
 def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs: int = 1,
         progress: bool = False, isolate: bool = True, command: str = "verify", time_scale: float = 1.0,
-        resume: bool = False) -> dict:
-    """Execute the plan, writing ``out_dir/results.json`` after every item; returns the document.
+        resume: bool = False, executor=None) -> dict:
+    """Execute the plan on ``executor`` (default: :class:`LocalExecutor` with ``jobs``), writing
+    ``out_dir/results.json`` after every item; returns the document.
     With ``resume``, the finished items of the results.json already in ``out_dir`` are kept
     (:func:`resumable`) and only the others run. (The command line holds :func:`output_lock`
     around the run and the report.)"""
@@ -656,23 +706,23 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
             raise ResumeError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
         done = resumable(plan_, earlier, seed=seed, command=command)
     reused = {item.id for item, _ in done}
+    executor = executor or LocalExecutor(jobs)
     records = [spec_record(s, plan_) for s in plan_.specs]
     bar = Progress(len(plan_.items), enabled=progress, done=len(done))
-    write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
-                                     command=command, jobs=jobs, spec_records=records))
+    fixed = {"seed": seed, "started": started, "command": command, "jobs": jobs, "spec_records": records,
+             "executor": executor.name if isolate else "in-process"}
+    write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
     def on_result(item, result):
         done.append((item, result))
         bar.finish(item, result)
-        write_json_atomic(path, assemble(plan_, done, seed=seed, started=started, complete=False,
-                                         command=command, jobs=jobs, spec_records=records))
+        write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
     if resume:
         print(f"dptestbed: resuming {path}: {len(reused)} of {len(plan_.items)} items re-used", file=sys.stderr)
-    execute(plan_, catalogue, seed=seed, jobs=jobs, isolate=isolate, on_result=on_result, time_scale=time_scale,
-            skip=reused)
+    execute(plan_, catalogue, seed=seed, isolate=isolate, on_result=on_result, time_scale=time_scale,
+            skip=reused, executor=executor)
     errata = run_errata(plan_, catalogue, done, seed, progress)
-    document = assemble(plan_, done, seed=seed, started=started, complete=True, command=command, jobs=jobs,
-                        spec_records=records, errata=errata)
+    document = assemble(plan_, done, complete=True, errata=errata, **fixed)
     write_json_atomic(path, document)
     return document

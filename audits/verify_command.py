@@ -84,6 +84,11 @@ def _common(p) -> None:
     p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
     p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
                    help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs))")
+    p.add_argument("--executor", choices=("local", "dask"), default=None,
+                   help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
+                        "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the items on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
     p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
                    help="seconds allowed for one call of an implementation (default 60)")
     p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
@@ -115,6 +120,23 @@ def _jobs(args) -> int:
     return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
 
 
+def _executor(args, jobs: int):
+    """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
+    from . import suite
+
+    if (args.executor or ("dask" if args.scheduler else "local")) == "local":
+        if args.scheduler:
+            raise UserError("--scheduler runs on a Dask cluster: drop --executor local")
+        return suite.LocalExecutor(jobs)
+    from .dask_executor import DaskExecutor, require
+
+    try:
+        require()
+    except suite.ExecutorUnavailable as exc:
+        raise UserError(str(exc)) from None
+    return DaskExecutor(args.scheduler, workers=jobs)
+
+
 def _run(args, command: str, plan_, summary=None) -> int:
     from . import suite
 
@@ -123,27 +145,31 @@ def _run(args, command: str, plan_, summary=None) -> int:
     out = _out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     jobs = _jobs(args)
+    executor = _executor(args, jobs)
     if progress:
         print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
               f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
-              f"{jobs} job(s), writing to {out}", file=sys.stderr, flush=True)
+              + (f"{jobs} job(s)" if executor.name == "local" else executor.name)
+              + f", writing to {out}", file=sys.stderr, flush=True)
     try:
         with suite.output_lock(out):
-            return _run_and_render(args, command, plan_, out, jobs, progress, summary)
+            return _run_and_render(args, command, plan_, out, jobs, executor, progress, summary)
     except suite.OutputBusy as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"--out {out}: {exc.strerror or exc}") from None
 
 
-def _run_and_render(args, command, plan_, out, jobs, progress, summary) -> int:
+def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
     from . import report, suite
 
     try:
         document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
-                             command=command, time_scale=args.timeout_scale, resume=args.resume)
+                             command=command, time_scale=args.timeout_scale, resume=args.resume, executor=executor)
     except suite.ResumeError as exc:
         raise UserError(f"--resume: {out / 'results.json'}: {exc}") from None
+    except suite.ExecutorUnavailable as exc:
+        raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
         try:

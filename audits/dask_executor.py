@@ -1,0 +1,107 @@
+"""``--executor dask`` / ``--scheduler ADDRESS``: the items of a run on a Dask distributed cluster.
+
+An executor of :mod:`.suite` (see :class:`.suite.LocalExecutor` for the contract). Every item is
+one Dask task that runs :func:`.suite.run_in_child` on a worker: the item in a forked child
+process of the worker, in its own process group, killed at the item's time limit, exactly as the
+local executor runs it (and the item's code runs user implementations in the sandbox, as
+locally). Dask cannot stop a running task; the child's deadline does. Results come back to this
+process, which writes results.json after each one. The catalogue and the plan travel once, as
+the result of one task (a worker that dies with them is recomputed from the task); every item
+task names its item by its index in the plan.
+
+A worker that dies mid-item (killed, out of memory) loses its task: the scheduler runs it again
+on another worker (an item is determined by the run seed and its id, so the retry gives the same
+result), up to ``distributed.scheduler.allowed-failures`` times (default 3); past that the item
+is an error item (``KilledWorker``) and the run goes on.
+
+Without a scheduler address a ``LocalCluster`` of ``workers`` processes (one thread each) is
+started on this machine for the run. ``distributed`` is imported only here, only when asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import pickle
+from collections.abc import Callable
+
+from .suite import ExecutorUnavailable, error_result, run_in_child
+
+INSTALL = "pip install 'dptestbed[dask]'"
+CONNECT_TIMEOUT = 30.0  # seconds to reach the scheduler
+WORKER_WAIT = 120.0  # seconds to wait for the cluster's first worker
+
+
+def require() -> None:
+    """Raise :class:`.suite.ExecutorUnavailable` (one line, with the install command) without dask.distributed."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ExecutorUnavailable(f"the Dask executor (--executor dask, --scheduler) needs dask.distributed: {INSTALL}") from None
+
+
+def _run_item(shared, index: int, seed: int, limit: float) -> dict:
+    """On a worker: item ``index`` of the plan in a forked child with its time limit."""
+    import multiprocessing
+
+    # A Dask worker is a daemonic process, which multiprocessing forbids to have children; the
+    # item's child is joined by run_in_child and dies with this worker (PR_SET_PDEATHSIG).
+    multiprocessing.current_process().daemon = False
+    catalogue, plan_ = shared
+    return run_in_child(plan_.items[index], catalogue, plan_, seed, limit)
+
+
+class DaskExecutor:
+    """Items as tasks of the Dask cluster at ``scheduler`` (``tcp://host:8786``), or of a
+    LocalCluster of ``workers`` single-threaded worker processes started for the run."""
+
+    def __init__(self, scheduler: str | None = None, workers: int = 1):
+        self.scheduler, self.workers = scheduler, max(1, int(workers))
+        self.name = f"dask {scheduler}" if scheduler else f"dask LocalCluster ({self.workers} workers)"
+
+    @contextlib.contextmanager
+    def client(self):
+        """A connected ``distributed.Client`` with at least one worker (closed afterwards)."""
+        require()
+        from distributed import Client, LocalCluster
+
+        with contextlib.ExitStack() as stack:
+            try:
+                if self.scheduler:
+                    client = stack.enter_context(Client(self.scheduler, timeout=CONNECT_TIMEOUT))
+                else:
+                    cluster = stack.enter_context(LocalCluster(
+                        n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        memory_limit=0, silence_logs=logging.ERROR))
+                    client = stack.enter_context(Client(cluster))
+                client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except (OSError, TimeoutError) as exc:
+                where = f"the scheduler at {self.scheduler}" if self.scheduler else "a LocalCluster"
+                raise ExecutorUnavailable(f"--executor dask: cannot use {where}: {type(exc).__name__}: {exc}") from None
+            yield client
+
+    def run(self, items, catalogue, plan_, seed: int, limit: Callable, on_result: Callable) -> None:
+        from distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        index = {item.id: k for k, item in enumerate(plan_.items)}
+        with self.client() as client:
+            # one task holding (catalogue, plan); pickled here, so Dask neither walks nor rebuilds them
+            shared = client.submit(pickle.loads, pickle.dumps((catalogue, plan_)), pure=False)
+            futures = {client.submit(_run_item, shared, index[item.id], seed, limit(item), pure=False,
+                                     priority=len(items) - rank): item
+                       for rank, item in enumerate(items)}
+            try:
+                for future in as_completed(futures):
+                    item = futures[future]
+                    try:
+                        result = future.result()
+                    except KilledWorker as exc:
+                        result = error_result(item, f"every Dask worker that ran it died (KilledWorker: {exc})")
+                    except Exception as exc:  # noqa: BLE001 (a task that failed on the cluster is an error item)
+                        result = error_result(item, f"the Dask task failed: {type(exc).__name__}: {exc}")
+                    future.release()
+                    on_result(item, result)
+            except BaseException:
+                client.cancel(list(futures))
+                raise
