@@ -71,7 +71,7 @@ class DaskExecutor:
                     client = stack.enter_context(Client(self.scheduler, timeout=CONNECT_TIMEOUT))
                 else:
                     cluster = stack.enter_context(LocalCluster(
-                        n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                         memory_limit=0, silence_logs=logging.ERROR))
                     client = stack.enter_context(Client(cluster))
                 client.wait_for_workers(1, timeout=WORKER_WAIT)

@@ -1,0 +1,122 @@
+"""The Dask executor (``--executor dask``, ``--scheduler ADDRESS``) on a real LocalCluster of two
+worker processes: the same results as the local executor at the same seed, a hanging item cut
+at its limit, a worker killed mid-run survived with nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from dptestbed.audits import suite
+from dptestbed.audits.cli import main
+from dptestbed.audits.dask_executor import DaskExecutor
+from dptestbed.spec import load_catalogue
+
+distributed = pytest.importorskip("distributed")
+
+CATALOGUE = load_catalogue()
+TIMING = {"seconds", "samples_per_second"}  # executor-dependent fields of an item's result
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  memory_limit=0, silence_logs=50) as local:
+        yield local
+
+
+def _items(document: dict) -> dict:
+    """Every item's result but its timing fields, by id."""
+    return {r["id"]: {k: v for k, v in r.items() if k not in TIMING}
+            for part in ("privacy", "theorems") for r in document[part]}
+
+
+def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path):
+    common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
+    assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
+    assert main([*common, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
+    local, dask = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("local", "dask"))
+    assert dask["run"]["executor"] == f"dask {cluster.scheduler_address}" and local["run"]["executor"] == "local"
+    assert _items(dask) == _items(local) and len(_items(local)) == 7
+    for key in ("family", "summary", "not_checked", "specs"):
+        assert dask[key] == local[key]
+
+
+HANGS = '''
+import time
+
+def mech(data, *, rng, epsilon, gamma):
+    time.sleep(600)
+'''
+
+
+@pytest.mark.slow
+def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_path):
+    impl = tmp_path / "hang.py"
+    impl.write_text(HANGS)
+    t0 = time.monotonic()
+    # the call limit (600 s) is far away: only the items' own limits (x 0.02: 2.4 to 4.8 s) cut them
+    code = main(["check", "laplace_mechanism", "--impl", f"{impl}:mech", "--out", str(tmp_path / "out"), "--quiet",
+                 "--no-plots", "--no-controls", "--call-timeout", "600", "--timeout-scale", "0.02",
+                 "--executor", "dask", "--jobs", "2"])
+    assert time.monotonic() - t0 < 45
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert code == 2 and doc["run"]["complete"] and doc["run"]["executor"] == "dask LocalCluster (2 workers)"
+    items = doc["privacy"] + doc["theorems"]
+    assert len(items) == 4 and all(r["outcome"] == "error" for r in items)
+    assert all(r["error"].startswith("timed out after") for r in items)
+
+
+def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
+    killed = []
+
+    def kill_a_busy_worker(client):
+        pids = client.run(os.getpid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            busy = [w for w, keys in client.processing().items() if keys]
+            if busy:
+                time.sleep(1.0)  # the worker has started its item's child
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed.append(json.loads((tmp_path / "dask" / "results.json").read_text())["run"]["items_done"])
+                return
+            time.sleep(0.05)
+
+    with distributed.Client(cluster) as client:
+        watcher = threading.Thread(target=kill_a_busy_worker, args=(client,))
+        watcher.start()
+        executor = DaskExecutor(cluster.scheduler_address)
+        document = suite.run(plan_, CATALOGUE, tmp_path / "dask", seed=3, executor=executor)
+        watcher.join()
+    assert killed and killed[0] < len(plan_.items)  # killed before the run ended
+    # the killed worker's items ran again elsewhere: every item done, the same results, no error
+    assert document["run"]["complete"] and document["summary"]["errors"] == 0
+    assert _items(document) == _items(reference)
+
+
+def test_the_command_line_imports_dask_only_when_asked(tmp_path):
+    code = ("import sys; from dptestbed.audits import cli, dask_executor, mutants_command, suite, verify_command; "
+            "cli.main(['specs', '--paper', 'calibration']); print('distributed' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().endswith("False")
+
+
+def test_without_dask_the_dask_executor_is_a_one_line_error(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    assert main(["verify", "--spec", "laplace_mechanism", "--executor", "dask"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "pip install 'dptestbed[dask]'" in err
+
+
+def test_a_scheduler_with_the_local_executor_is_a_one_line_error(capsys):
+    assert main(["verify", "--spec", "laplace_mechanism", "--executor", "local", "--scheduler", "tcp://x:1"]) == 2
+    assert "--scheduler" in capsys.readouterr().err
