@@ -6,10 +6,11 @@ size of the multiple-testing correction is known before anything runs. Then
 :func:`execute` runs the items:
 
 * each item in its own process (``fork``; its own process group, so a hung implementation
-  and any workers it started are killed together), at most ``jobs`` at a time, each with a
-  time limit; a crash, a hang or an exception makes that item an ``error`` and the rest of
-  the run goes on (``isolate=False`` runs items in this process, for tests and the pytest
-  plugin);
+  and any workers it started are killed together), each with a time limit; a crash, a hang or
+  an exception makes that item an ``error`` and the rest of the run goes on (``isolate=False``
+  runs items in this process, for tests and the pytest plugin). Where those processes run is
+  the *executor*'s business: :class:`LocalExecutor` (default) forks at most ``jobs`` of them
+  here; :class:`.dask_executor.DaskExecutor` forks each on a worker of a Dask cluster;
 * one seed per run: item ``i`` draws from ``SeedSequence(seed, spawn_key=(crc32(item id),))``,
   a spawned child keyed by the item's id, so a result does not depend on which other items
   run, in which order, or on how many workers;

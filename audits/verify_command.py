@@ -83,7 +83,7 @@ def _common(p) -> None:
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
     p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
     p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
-                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs))")
+                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs)); with --scheduler the cluster's own")
     p.add_argument("--executor", choices=("local", "dask"), default=None,
                    help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
                         "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
