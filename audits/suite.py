@@ -558,6 +558,25 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     }
 
 
+# Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
+# timings, and per audit pair the exact loss of pairs without a candidate (computed while a
+# wall-clock budget lasts, privacy.EXACT_BUDGET).
+TIMED_FIELDS = frozenset({"seconds", "samples_per_second"})
+TIMED_PAIR_FIELDS = frozenset({"exact_epsilon", "exact_error"})
+
+
+def comparable(document: dict) -> dict:
+    """Every item's result of a results document, by id, without its time-dependent fields: equal
+    for two runs of the same plan and seed whatever the executor and the number of workers."""
+    def fields(result):
+        out = {k: v for k, v in result.items() if k not in TIMED_FIELDS}
+        if isinstance(out.get("pairs"), list):
+            out["pairs"] = [{k: v for k, v in p.items() if k not in TIMED_PAIR_FIELDS} for p in out["pairs"]]
+        return out
+
+    return {r["id"]: fields(r) for part in ("privacy", "theorems") for r in document.get(part) or []}
+
+
 def write_json_atomic(path: Path, document: dict) -> None:
     """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``."""
     path = Path(path)

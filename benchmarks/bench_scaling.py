@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-TIMING = {"seconds", "samples_per_second"}  # executor-dependent fields of an item's result
+from dptestbed.audits.suite import comparable
 
 
 def item_seconds(document: dict) -> list[float]:
@@ -40,11 +40,6 @@ def list_schedule(seconds: list[float], workers: int) -> float:
     for s in sorted(seconds, reverse=True):
         heapq.heapreplace(free, free[0] + s)
     return max(free)
-
-
-def verdicts(document: dict) -> dict:
-    return {r["id"]: {k: v for k, v in r.items() if k not in TIMING}
-            for part in ("privacy", "theorems") for r in document.get(part, [])}
 
 
 def measure(workers: int, args) -> tuple[float, dict]:
@@ -87,7 +82,7 @@ def main() -> None:
     for w in args.workers:
         wall, document = measure(w, args)
         first = first or (wall, document)
-        same = "yes" if verdicts(document) == verdicts(first[1]) else "NO"
+        same = "yes" if comparable(document) == comparable(first[1]) else "NO"
         print(f"{w:>7}  {wall:>6.1f} s  {len(item_seconds(document)):>6}  {document['summary']['errors']:>6}  {same}",
               flush=True)
     estimate(first[1], args.workers + args.estimate, first[0])

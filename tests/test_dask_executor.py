@@ -22,7 +22,6 @@ from dptestbed.spec import load_catalogue
 distributed = pytest.importorskip("distributed")
 
 CATALOGUE = load_catalogue()
-TIMING = {"seconds", "samples_per_second"}  # executor-dependent fields of an item's result
 
 
 @pytest.fixture(scope="module")
@@ -32,19 +31,13 @@ def cluster():
         yield local
 
 
-def _items(document: dict) -> dict:
-    """Every item's result but its timing fields, by id."""
-    return {r["id"]: {k: v for k, v in r.items() if k not in TIMING}
-            for part in ("privacy", "theorems") for r in document[part]}
-
-
 def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path):
     common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
     assert main([*common, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
     local, dask = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("local", "dask"))
     assert dask["run"]["executor"] == f"dask {cluster.scheduler_address}" and local["run"]["executor"] == "local"
-    assert _items(dask) == _items(local) and len(_items(local)) == 7
+    assert suite.comparable(dask) == suite.comparable(local) and len(suite.comparable(local)) == 7
     for key in ("family", "summary", "not_checked", "specs"):
         assert dask[key] == local[key]
 
@@ -100,7 +93,7 @@ def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path
     assert killed and killed[0] < len(plan_.items)  # killed before the run ended
     # the killed worker's items ran again elsewhere: every item done, the same results, no error
     assert document["run"]["complete"] and document["summary"]["errors"] == 0
-    assert _items(document) == _items(reference)
+    assert suite.comparable(document) == suite.comparable(reference)
 
 
 def test_the_command_line_imports_dask_only_when_asked(tmp_path):
