@@ -12,10 +12,13 @@ task names its item by its index in the plan.
 A worker that dies mid-item (killed, out of memory) loses its task: the scheduler runs it again
 on another worker (an item is determined by the run seed and its id, so the retry gives the same
 result), up to ``distributed.scheduler.allowed-failures`` times (default 3); past that the item
-is an error item (``KilledWorker``) and the run goes on.
+is an error item (``KilledWorker``) and the run goes on. The scheduler counts such a death
+against every task assigned to the worker; with ``distributed.scheduler.worker-saturation`` 1.0
+a worker is assigned only the items it runs (items are long: nothing is gained by queueing more
+on a worker, and the longest-first order is kept across workers).
 
-Without a scheduler address a ``LocalCluster`` of ``workers`` processes (one thread each) is
-started on this machine for the run. ``distributed`` is imported only here, only when asked.
+Without a scheduler address a ``LocalCluster`` of ``workers`` processes (one thread each,
+worker-saturation 1.0) is started on this machine for the run. ``distributed`` is imported only here, only when asked.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import pickle
+import uuid
 from collections.abc import Callable
 
 from .suite import ExecutorUnavailable, error_result, run_in_child
@@ -63,6 +67,7 @@ class DaskExecutor:
     def client(self):
         """A connected ``distributed.Client`` with at least one worker (closed afterwards)."""
         require()
+        import dask
         from distributed import Client, LocalCluster
 
         with contextlib.ExitStack() as stack:
@@ -70,6 +75,7 @@ class DaskExecutor:
                 if self.scheduler:
                     client = stack.enter_context(Client(self.scheduler, timeout=CONNECT_TIMEOUT))
                 else:
+                    stack.enter_context(dask.config.set({"distributed.scheduler.worker-saturation": 1.0}))
                     cluster = stack.enter_context(LocalCluster(
                         n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                         memory_limit=0, silence_logs=logging.ERROR))
@@ -87,9 +93,10 @@ class DaskExecutor:
         index = {item.id: k for k, item in enumerate(plan_.items)}
         with self.client() as client:
             # one task holding (catalogue, plan); pickled here, so Dask neither walks nor rebuilds them
-            shared = client.submit(pickle.loads, pickle.dumps((catalogue, plan_)), pure=False)
-            futures = {client.submit(_run_item, shared, index[item.id], seed, limit(item), pure=False,
-                                     priority=len(items) - rank): item
+            run_key = uuid.uuid4().hex
+            shared = client.submit(pickle.loads, pickle.dumps((catalogue, plan_)), key=f"dptestbed-plan-{run_key}")
+            futures = {client.submit(_run_item, shared, index[item.id], seed, limit(item), priority=len(items) - rank,
+                                     key=f"dptestbed-item-{index[item.id]}-{run_key}"): item
                        for rank, item in enumerate(items)}
             try:
                 for future in as_completed(futures):

@@ -24,10 +24,18 @@ distributed = pytest.importorskip("distributed")
 CATALOGUE = load_catalogue()
 
 
+def _local_cluster(workers: int, **config):
+    """A LocalCluster of ``workers`` single-threaded processes, configured as the executor's own."""
+    import dask
+
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0, **config}):
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=":0", memory_limit=0, silence_logs=50)
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  memory_limit=0, silence_logs=50) as local:
+    with _local_cluster(2) as local:
         yield local
 
 
@@ -67,33 +75,52 @@ def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_pa
     assert all(r["error"].startswith("timed out after") for r in items)
 
 
-def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
-    reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
+def _run_killing_a_busy_worker(cluster, plan_, out, seed):
+    """Run ``plan_`` on ``cluster`` and SIGKILL a worker process one second into its first item;
+    returns the results document and how many items were done at the kill."""
     killed = []
 
     def kill_a_busy_worker(client):
         pids = client.run(os.getpid)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            busy = [w for w, keys in client.processing().items() if keys]
+            busy = [w for w, keys in client.processing().items() if any(k.startswith("dptestbed-item-") for k in keys)]
             if busy:
                 time.sleep(1.0)  # the worker has started its item's child
                 os.kill(pids[busy[0]], signal.SIGKILL)
-                killed.append(json.loads((tmp_path / "dask" / "results.json").read_text())["run"]["items_done"])
+                killed.append(json.loads((out / "results.json").read_text())["run"]["items_done"])
                 return
             time.sleep(0.05)
 
     with distributed.Client(cluster) as client:
         watcher = threading.Thread(target=kill_a_busy_worker, args=(client,))
         watcher.start()
-        executor = DaskExecutor(cluster.scheduler_address)
-        document = suite.run(plan_, CATALOGUE, tmp_path / "dask", seed=3, executor=executor)
+        document = suite.run(plan_, CATALOGUE, out, seed=seed, executor=DaskExecutor(cluster.scheduler_address))
         watcher.join()
     assert killed and killed[0] < len(plan_.items)  # killed before the run ended
+    return document
+
+
+def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)  # 3 audits of seconds each
+    reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
+    document = _run_killing_a_busy_worker(cluster, plan_, tmp_path / "dask", seed=3)
     # the killed worker's items ran again elsewhere: every item done, the same results, no error
     assert document["run"]["complete"] and document["summary"]["errors"] == 0
     assert suite.comparable(document) == suite.comparable(reference)
+
+
+@pytest.mark.slow
+def test_an_item_whose_workers_keep_dying_is_an_error_item_and_the_run_completes(tmp_path):
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)  # 3 audits, one after the other
+    # no death allowed: the item running on the killed worker is given up at once (the default allows 3)
+    with _local_cluster(1, **{"distributed.scheduler.allowed-failures": 0}) as one:
+        document = _run_killing_a_busy_worker(one, plan_, tmp_path, seed=3)
+    errors = [r for r in document["privacy"] if r["verdict"] == "error"]
+    assert len(errors) == 1 and "KilledWorker" in errors[0]["error"]
+    # the worker came back (and recomputed the plan it had held): the other items ran
+    assert document["run"]["complete"] and document["run"]["items_done"] == 3
+    assert all(r["verdict"] != "error" for r in document["privacy"] if r is not errors[0])
 
 
 def test_the_command_line_imports_dask_only_when_asked(tmp_path):
