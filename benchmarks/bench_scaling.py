@@ -77,14 +77,15 @@ def main() -> None:
         return
     print(f"suite {args.suite}" + (f", papers {' '.join(args.paper)}" if args.paper else "")
           + f", seed {args.seed}, {os.cpu_count()} CPUs")
-    print(f"{'workers':>7}  {'wall':>8}  {'items':>6}  {'errors':>6}  verdicts as with {args.workers[0]} worker(s)")
+    print(f"{'workers':>7}  {'wall':>8}  {'items':>6}  {'errors':>6}  {'load':>5}  verdicts as with {args.workers[0]} worker(s)")
     first = None
     for w in args.workers:
         wall, document = measure(w, args)
         first = first or (wall, document)
         same = "yes" if comparable(document) == comparable(first[1]) else "NO"
-        print(f"{w:>7}  {wall:>6.1f} s  {len(item_seconds(document)):>6}  {document['summary']['errors']:>6}  {same}",
-              flush=True)
+        load = os.getloadavg()[1]  # the machine's 5-minute load average at the end: others' work shares the cores
+        print(f"{w:>7}  {wall:>6.1f} s  {len(item_seconds(document)):>6}  {document['summary']['errors']:>6}  "
+              f"{load:>5.1f}  {same}", flush=True)
     estimate(first[1], args.workers + args.estimate, first[0])
 
 
