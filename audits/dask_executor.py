@@ -109,6 +109,10 @@ class DaskExecutor:
                         result = error_result(item, f"the Dask task failed: {type(exc).__name__}: {exc}")
                     future.release()
                     on_result(item, result)
-            except BaseException:
-                client.cancel(list(futures))
+            except BaseException as exc:
+                with contextlib.suppress(Exception):
+                    client.cancel(list(futures))
+                if isinstance(exc, OSError):  # the connection to the scheduler was lost
+                    raise ExecutorUnavailable(f"--executor dask: lost {self.name}: {type(exc).__name__}: {exc}; "
+                                              "the finished items are in results.json (--resume continues)") from None
                 raise
