@@ -39,10 +39,19 @@ def cluster():
         yield local
 
 
-def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path):
+def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path, monkeypatch):
     common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
+    written = []
+    original = suite.write_json_atomic
+
+    def checked_write(path, document):
+        original(path, document)
+        written.append(json.loads(path.read_text())["run"]["items_done"])  # a valid file after every write
+
+    monkeypatch.setattr(suite, "write_json_atomic", checked_write)
     assert main([*common, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
+    assert written[:9] == list(range(8)) + [7]  # at the start, after each of the 7 items, at the end
     local, dask = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("local", "dask"))
     assert dask["run"]["executor"] == f"dask {cluster.scheduler_address}" and local["run"]["executor"] == "local"
     assert suite.comparable(dask) == suite.comparable(local) and len(suite.comparable(local)) == 7
