@@ -61,6 +61,7 @@ def test_parameter_numbers_beyond_float64_are_one_line_errors(tmp_path, old, new
     _one_line_exit_2(*_cli("show", "laplace_mechanism", "--dir", str(folder)))
 
 
+@pytest.mark.slow
 def test_a_spec_never_names_a_file_as_its_implementation(tmp_path):
     folder = _variant(tmp_path, 'implementation = "dptestbed.impl.calibration.laplace:laplace_mechanism"',
                       'implementation = "evil.py:run"')
@@ -76,6 +77,7 @@ def test_a_formula_with_a_huge_literal_is_refused_at_load(tmp_path):
         load_catalogue(folder)
 
 
+@pytest.mark.slow
 def test_an_infinite_claim_is_not_audited(tmp_path):
     folder = _variant(tmp_path, 'epsilon = "epsilon"', 'epsilon = "inf"')
     code, err = _cli("audit", "laplace_mechanism", "--dir", str(folder))
@@ -83,6 +85,7 @@ def test_an_infinite_claim_is_not_audited(tmp_path):
     assert "not a finite epsilon" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["verify", "--call-timeout", "nan"], ["verify", "--timeout-scale", "inf"],
                                   ["verify", "--jobs", "100000"], ["verify", "--seed", "-1"],
                                   ["audit", "laplace_mechanism", "--param", "p=1e300"],
@@ -97,6 +100,7 @@ def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
     _one_line_exit_2(*_cli("report", str(path)))
 
 
+@pytest.mark.slow
 def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     from dptestbed.audits import report, suite
 
@@ -151,6 +155,7 @@ def _run_cli_in_process(args, seconds=20):
     return code, err.getvalue().strip()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_fuzzed_spec_folders_give_one_line_and_exit_2_through_the_cli(tmp_path, data):
