@@ -161,7 +161,7 @@ def _register(monkeypatch, name, run, seconds=30.0, controls=()):
     exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", name, "bound", f"test {name}", "i", "p", run,
                        {"quick": 100, "full": 100}, seconds={"quick": seconds, "full": seconds}, controls=controls)
     key = ("laplace_mechanism", "Fact A1 (Laplace tail)")
-    monkeypatch.setitem(E.REGISTRY, key, E.REGISTRY[key] + [exp])
+    monkeypatch.setitem(E.REGISTRY, key, E.load_registry()[key] + [exp])
     return exp
 
 
@@ -237,7 +237,7 @@ def test_a_hanging_implementation_is_an_error_for_every_item(tmp_path):
 
 def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
     weak = E.Control("not_broken", "dptestbed.impl.calibration.laplace:laplace_mechanism", "the reference itself")
-    exp = next(e for e in E.REGISTRY[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
+    exp = next(e for e in E.load_registry()[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
     monkeypatch.setitem(E.REGISTRY, ("laplace_mechanism", "Fact A1 (Laplace tail)"),
                         [E.Experiment(**{**exp.__dict__, "controls": (weak,)})])
     plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
