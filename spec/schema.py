@@ -8,6 +8,7 @@ single place that enforces them.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
@@ -83,9 +84,13 @@ class Parameter:
         if self.type == "choice":
             return None if value in self.choices else f"must be {self.domain_text()}"
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-            return f"must be a number, got {value!r}"
-        if not np.isfinite(value):
-            return "must be finite"
+            return f"must be a number, got {str(value)[:40]!r}"
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an integer beyond float64
+            finite = False
+        if not finite:
+            return "must be finite (and within float64)"
         if self.type == "integer" and float(value) != int(value):
             return f"must be an integer, got {value!r}"
         too_low = self.min is not None and (value < self.min or (value == self.min and not self.min_inclusive))
@@ -229,6 +234,17 @@ class _Reader:
         if types is not None and (not isinstance(value, types) or isinstance(value, bool) and bool not in _tuple(types)):
             names = "/".join(t.__name__ for t in _tuple(types))
             raise self.error(name, f"must be {names}, got {type(value).__name__} {value!r}")
+        return value
+
+    def number(self, name: str) -> int | float | None:
+        """An optional finite number that float64 can hold."""
+        value = self.get(name, (int, float))
+        try:
+            finite = value is None or math.isfinite(float(value))
+        except OverflowError:
+            finite = False
+        if not finite:
+            raise self.error(name, f"must be a finite number within float64, got {str(value)[:40]}")
         return value
 
     def text(self, name: str, required: bool = False, default: str = "") -> str:
@@ -449,13 +465,12 @@ def _read_parameters(file: str, table: dict) -> dict[str, Parameter]:
         if not NAME_PATTERN.match(name) or name in CONSTANTS:
             raise reader.error("", f"{name!r} is not a valid parameter name")
         ptype = reader.choice("type", PARAMETER_TYPES, required=True)
-        bound_types = (int, float)
         param = Parameter(
             name=name,
             type=ptype,
             description=reader.text("description", required=True),
-            min=reader.get("min", bound_types),
-            max=reader.get("max", bound_types),
+            min=reader.number("min"),
+            max=reader.number("max"),
             min_inclusive=reader.get("min_inclusive", bool, default=True),
             max_inclusive=reader.get("max_inclusive", bool, default=True),
             choices=tuple(reader.get("choices", list, required=ptype == "choice", default=[])),

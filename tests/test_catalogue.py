@@ -120,6 +120,7 @@ def _parameter_strategy(p):
 OBLIGATIONS = [(s, o) for s in SPECS for o in s.obligations]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec, obligation", OBLIGATIONS, ids=lambda x: getattr(x, "id", getattr(x, "name", "")))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())

@@ -6,8 +6,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dptestbed.spec import SpecError, load_catalogue, load_spec, spec_file
 
@@ -48,6 +52,16 @@ def _variant(tmp_path, old, new):
     return tmp_path
 
 
+@pytest.mark.parametrize("old,new", [("min = 0", "min = " + "9" * 400), ("default = 1.0", "default = " + "9" * 400),
+                                     ("min = 0", "min = nan")])
+def test_parameter_numbers_beyond_float64_are_one_line_errors(tmp_path, old, new):
+    folder = _variant(tmp_path, old, new)
+    with pytest.raises(SpecError, match="finite"):
+        load_catalogue(folder)
+    _one_line_exit_2(*_cli("show", "laplace_mechanism", "--dir", str(folder)))
+
+
+@pytest.mark.slow
 def test_a_spec_never_names_a_file_as_its_implementation(tmp_path):
     folder = _variant(tmp_path, 'implementation = "dptestbed.impl.calibration.laplace:laplace_mechanism"',
                       'implementation = "evil.py:run"')
@@ -63,6 +77,7 @@ def test_a_formula_with_a_huge_literal_is_refused_at_load(tmp_path):
         load_catalogue(folder)
 
 
+@pytest.mark.slow
 def test_an_infinite_claim_is_not_audited(tmp_path):
     folder = _variant(tmp_path, 'epsilon = "epsilon"', 'epsilon = "inf"')
     code, err = _cli("audit", "laplace_mechanism", "--dir", str(folder))
@@ -70,6 +85,7 @@ def test_an_infinite_claim_is_not_audited(tmp_path):
     assert "not a finite epsilon" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["verify", "--call-timeout", "nan"], ["verify", "--timeout-scale", "inf"],
                                   ["verify", "--jobs", "100000"], ["verify", "--seed", "-1"],
                                   ["audit", "laplace_mechanism", "--param", "p=1e300"],
@@ -84,6 +100,7 @@ def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
     _one_line_exit_2(*_cli("report", str(path)))
 
 
+@pytest.mark.slow
 def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     from dptestbed.audits import report, suite
 
@@ -100,3 +117,69 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     (out / "index.html").symlink_to(target)
     report.write_file(out / "index.html", "new")
     assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
+
+
+# ----------------------------------------------------------------- fuzzed spec folders through the CLI
+
+NASTY_VALUES = ["9" * 400, "1e400", "-1e400", "inf", "nan", "-0", "0", "true", '"x"', "[1, [2]]", "{a = 1}", '"""',
+                "'", '"10 ** 10 ** 10"', '"epsilon ** 1e9"', '"1 / 0"', '"log(0)"', '"sqrt(-1)"', '"exp(1e6)"',
+                '"epsilon * (" ', '"__import__(\'os\')"', '"9' + "9" * 400 + '"', '"ceil(1e300) * 2"', "[]", '""']
+
+
+SPARSE_VECTOR = spec_file("sparse_vector").read_text()
+
+
+def _run_cli_in_process(args, seconds=20):
+    """``main(args)`` here, with an alarm for hangs; (exit code, stderr)."""
+    import contextlib
+    import io
+    import signal
+
+    from dptestbed.audits.cli import main
+
+    def hang(*_):
+        raise TimeoutError(f"dptestbed {' '.join(args)} hung for {seconds} s")
+
+    err, out = io.StringIO(), io.StringIO()
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(seconds)
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            try:
+                code = main(args)
+            except SystemExit as exc:  # argparse
+                code = exc.code
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return code, err.getvalue().strip()
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_fuzzed_spec_folders_give_one_line_and_exit_2_through_the_cli(tmp_path, data):
+    lines = SPARSE_VECTOR.splitlines()
+    op = data.draw(st.sampled_from(["value", "delete", "duplicate", "truncate", "insert"]))
+    k = data.draw(st.integers(0, len(lines) - 1))
+    if op == "value":
+        assignments = [i for i, line in enumerate(lines) if " = " in line and not line.lstrip().startswith("#")]
+        k = data.draw(st.sampled_from(assignments))
+        lines[k] = lines[k].split(" = ", 1)[0] + " = " + data.draw(st.sampled_from(NASTY_VALUES))
+    elif op == "delete":
+        del lines[k]
+    elif op == "duplicate":
+        lines.insert(k, lines[k])
+    elif op == "truncate":
+        lines[k] = lines[k][: data.draw(st.integers(0, len(lines[k])))]
+        del lines[k + 1:]
+    else:
+        lines.insert(k, data.draw(st.text(max_size=40)))
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    (folder / "sparse_vector.toml").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    for args in (["specs", "--dir", str(folder)], ["show", "sparse_vector", "--dir", str(folder)],
+                 ["show", "sparse_vector", "--param", "epsilon=0.5", "--dir", str(folder)]):
+        code, err = _run_cli_in_process(args)
+        assert code in (0, 2), (args, code, err)
+        if code == 2:
+            _one_line_exit_2(code, err)

@@ -1,6 +1,7 @@
 """The chunk learners are exact ERMs (checked against brute force) and vectorised over chunks."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -23,6 +24,7 @@ def _errors(pred, y):
     return (pred != y).sum(axis=-1)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(samples)
 def test_threshold_and_interval_erm_match_brute_force(sample):

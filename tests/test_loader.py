@@ -104,6 +104,7 @@ UNSAFE = ["__import__('os').system('id')", "open('/etc/passwd').read()", "(1).__
           "globals()", "[x for x in ()]", "lam[0]", "f'{1}'", "exec('1')", "sqrt(1)(2)"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_mutations_are_rejected_naming_the_key(data):
@@ -172,6 +173,7 @@ def test_duplicate_ids_and_dangling_variant(tmp_path):
         load_catalogue(tmp_path)
 
 
+@pytest.mark.slow
 def test_cli_rejects_a_malformed_spec_folder_with_exit_2(tmp_path):
     text = (spec_file("laplace_mechanism")).read_text().replace('type = "integer"', 'type = "int"')
     _write(tmp_path, "user_spec.toml", text)
@@ -182,6 +184,7 @@ def test_cli_rejects_a_malformed_spec_folder_with_exit_2(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_formula_code_is_never_executed(tmp_path):
     marker = tmp_path / "pwned"
     text = (spec_file("laplace_mechanism")).read_text().replace(

@@ -30,6 +30,7 @@ def run(tmp_path_factory, monkeypatch_module=None):
     return plan, doc, out
 
 
+@pytest.mark.slow
 def test_plan_runs_every_check_against_every_mutant(run):
     plan, _, _ = run
     assert len(plan.mutants) == 3

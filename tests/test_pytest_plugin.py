@@ -3,6 +3,8 @@ in a subprocess, with the plugin loaded from dptestbed's entry point."""
 
 from __future__ import annotations
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 IMPLEMENTATIONS = '''
@@ -27,6 +29,7 @@ def _project(pytester, tests: str):
     pytester.makepyfile(test_user=tests)
 
 
+@pytest.mark.slow
 def test_the_plugin_is_registered_by_entry_point(pytester):
     _project(pytester, "def test_fixture(dptestbed):\n    assert hasattr(dptestbed, 'check')\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--help")
@@ -35,6 +38,7 @@ def test_the_plugin_is_registered_by_entry_point(pytester):
     result.assert_outcomes(passed=1)
 
 
+@pytest.mark.slow
 def test_a_correct_implementation_passes_and_a_broken_one_fails_with_the_evidence(pytester):
     _project(pytester, '''
 from mymech import stab, stab_log10
@@ -59,6 +63,7 @@ def test_broken_privacy(dptestbed):
     assert "On the neighbouring pair" in text and "so epsilon >= " in text  # the counterexample, as sentences
 
 
+@pytest.mark.slow
 def test_an_unknown_spec_fails_cleanly(pytester):
     _project(pytester, '''
 from mymech import stab

@@ -68,6 +68,7 @@ def _cli(*args, env=None, timeout=120):
                            *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
 
 
+@pytest.mark.slow
 def test_exit_at_import_is_an_implementation_error_not_a_pass(hostile):
     proc = _cli("audit", "laplace_mechanism", "--impl", f"{hostile}:noiseless", env={"HOSTILE": "exit_at_import"})
     assert proc.returncode == 2 and "implementation error" in proc.stdout and "died" in proc.stdout
@@ -81,6 +82,7 @@ def test_a_hang_at_import_meets_the_import_time_limit(hostile, monkeypatch):
     assert time.monotonic() - t0 < 20
 
 
+@pytest.mark.slow
 def test_a_worker_past_its_cpu_time_limit_is_an_implementation_error(hostile, monkeypatch):
     monkeypatch.setattr(sandbox, "CPU_LIMIT", 1)
     worker = sandbox.SandboxWorker(f"{hostile}:spins")
@@ -96,6 +98,7 @@ def test_a_worker_past_its_cpu_time_limit_is_an_implementation_error(hostile, mo
                                "variable DPTESTBED_WORKER_CPU)")
 
 
+@pytest.mark.slow
 def test_user_code_cannot_patch_the_auditor(hostile):
     proc = _cli("audit", "laplace_mechanism", "--impl", f"{hostile}:noiseless", "--samples", "20000",
                 env={"HOSTILE": "patch_auditor"})
@@ -138,6 +141,7 @@ def test_a_timed_out_worker_and_the_children_it_forked_are_killed(hostile):
     assert not [p for pgid in pgids for p in _alive(pgid)]
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_check_with_exit_2_and_no_survivors(hostile, tmp_path):
     script = textwrap.dedent(f"""
         import sys

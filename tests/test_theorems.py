@@ -80,6 +80,7 @@ def test_holm_controls_the_family_and_counts_planned_checks():
     assert family["checks"] == 5 and family["audit_confidence"] == pytest.approx(1 - 0.01 / 5)
 
 
+@pytest.mark.slow
 def test_holm_matches_statsmodels():
     from statsmodels.stats.multitest import multipletests
 
@@ -93,6 +94,7 @@ def test_holm_matches_statsmodels():
             assert np.allclose(adjusted, ref_adjusted)
 
 
+@pytest.mark.slow
 def test_family_wise_false_alarm_rate_is_controlled():
     """Ten checks whose failure rate equals the bound: the run reports a violation in at
     most ~1% of runs (the stated family-wise rate)."""
@@ -199,6 +201,7 @@ BASE_EXPERIMENTS = [e for e in REGISTERED if e.run.__module__ in BASE_MODULES]
 assert BASE_EXPERIMENTS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exp", BASE_EXPERIMENTS, ids=lambda e: e.id)
 def test_reference_is_consistent_and_every_control_is_flagged(exp):
     """Every check can fail: its controls are reported violated, its reference consistent."""

@@ -28,6 +28,7 @@ def verified(tmp_path_factory):
     return code, out, json.loads((out / "results.json").read_text())
 
 
+@pytest.mark.slow
 def test_verify_writes_every_output_and_passes(verified):
     code, out, doc = verified
     assert code == 0, doc["summary"]
@@ -39,6 +40,7 @@ def test_verify_writes_every_output_and_passes(verified):
     assert any(p.name.startswith("sweep-") for p in pngs)
 
 
+@pytest.mark.slow
 def test_results_json_holds_the_required_fields(verified):
     _, _, doc = verified
     run = doc["run"]
@@ -63,12 +65,14 @@ def test_results_json_holds_the_required_fields(verified):
     assert s["controls"] >= 5 and s["controls_flagged"] == s["controls"] and s["exit_code"] == 0
 
 
+@pytest.mark.slow
 def test_controls_are_violated_and_references_consistent(verified):
     _, _, doc = verified
     for t in doc["theorems"]:
         assert t["verdict"] == ("violated" if t["control"] else "consistent"), t["id"]
 
 
+@pytest.mark.slow
 def test_report_is_self_contained_with_summary_first(verified):
     _, out, doc = verified
     page = (out / "index.html").read_text()
@@ -82,6 +86,7 @@ def test_report_is_self_contained_with_summary_first(verified):
     assert "| spec | item |" in md and "controls flagged" in md
 
 
+@pytest.mark.slow
 def test_junit_has_one_testcase_per_item(verified):
     _, out, doc = verified
     root = ET.parse(out / "junit.xml").getroot()
@@ -90,6 +95,7 @@ def test_junit_has_one_testcase_per_item(verified):
     assert root.get("failures") == "0" and root.get("errors") == "0"
 
 
+@pytest.mark.slow
 def test_report_rerenders_from_json_alone(verified, tmp_path, monkeypatch):
     _, out, _ = verified
     monkeypatch.setattr(suite, "run", lambda *a, **k: pytest.fail("report must not run anything"))
@@ -127,6 +133,7 @@ def stab(data, *, rng, epsilon, delta):
 '''
 
 
+@pytest.mark.slow
 def test_check_runs_against_an_implementation_given_by_file_path(tmp_path):
     impl = tmp_path / "mine.py"
     impl.write_text(BAD_STAB)
@@ -154,7 +161,7 @@ def _register(monkeypatch, name, run, seconds=30.0, controls=()):
     exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", name, "bound", f"test {name}", "i", "p", run,
                        {"quick": 100, "full": 100}, seconds={"quick": seconds, "full": seconds}, controls=controls)
     key = ("laplace_mechanism", "Fact A1 (Laplace tail)")
-    monkeypatch.setitem(E.REGISTRY, key, E.REGISTRY[key] + [exp])
+    monkeypatch.setitem(E.REGISTRY, key, E.load_registry()[key] + [exp])
     return exp
 
 
@@ -170,6 +177,7 @@ def _die(ctx):
     os._exit(3)
 
 
+@pytest.mark.slow
 def test_crashes_hangs_and_deaths_are_errors_and_the_run_completes(tmp_path, monkeypatch):
     _register(monkeypatch, "crashes", _crash)
     _register(monkeypatch, "hangs", _hang, seconds=2.0)
@@ -210,6 +218,7 @@ def mech(data, *, rng, epsilon, gamma):
 '''
 
 
+@pytest.mark.slow
 def test_a_hanging_implementation_is_an_error_for_every_item(tmp_path):
     impl = tmp_path / "hang.py"
     impl.write_text(HANGS)
@@ -228,7 +237,7 @@ def test_a_hanging_implementation_is_an_error_for_every_item(tmp_path):
 
 def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
     weak = E.Control("not_broken", "dptestbed.impl.calibration.laplace:laplace_mechanism", "the reference itself")
-    exp = next(e for e in E.REGISTRY[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
+    exp = next(e for e in E.load_registry()[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
     monkeypatch.setitem(E.REGISTRY, ("laplace_mechanism", "Fact A1 (Laplace tail)"),
                         [E.Experiment(**{**exp.__dict__, "controls": (weak,)})])
     plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
@@ -238,6 +247,7 @@ def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
     assert doc["summary"]["exit_code"] == 1
 
 
+@pytest.mark.slow
 def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_path, monkeypatch):
     _, out, doc = verified
 
@@ -264,6 +274,7 @@ def test_item_seeds_depend_only_on_the_run_seed_and_the_item():
     assert (a == b).all() and not (a == c).all() and not (a == d).all()
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_jobs_or_selection(tmp_path):
     small = suite.plan(CATALOGUE, "quick", ["distance_to_instability"], audits=False, controls=False)
     big = suite.plan(CATALOGUE, "quick", ["distance_to_instability", "laplace_mechanism"], audits=False)
@@ -279,6 +290,7 @@ def _verdicts(document):
     return {r["id"]: tuple(r.get(k) for k in keys) for part in ("privacy", "theorems") for r in document[part]}
 
 
+@pytest.mark.slow
 def test_resume_keeps_finished_items_and_equals_an_uninterrupted_run(tmp_path, monkeypatch):
     plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
     whole = suite.run(plan_, CATALOGUE, tmp_path / "whole", seed=4, isolate=False)
