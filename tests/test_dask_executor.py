@@ -149,3 +149,13 @@ def test_without_dask_the_dask_executor_is_a_one_line_error(monkeypatch, capsys)
 def test_a_scheduler_with_the_local_executor_is_a_one_line_error(capsys):
     assert main(["verify", "--spec", "laplace_mechanism", "--executor", "local", "--scheduler", "tcp://x:1"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(monkeypatch, tmp_path, capsys):
+    from dptestbed.audits import dask_executor
+
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
+    assert main(["verify", "--spec", "laplace_mechanism", "--scheduler", "tcp://127.0.0.1:1", "--quiet",
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cannot use the scheduler at tcp://127.0.0.1:1" in err
