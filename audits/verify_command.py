@@ -8,6 +8,9 @@ report folder: index.html, report.md, results.json, junit.xml, plots/*.png.
 check of spec ID against a user implementation (``path/to/file.py:function`` or
 ``package.module:function``); same outputs and exit codes.
 
+``--executor dask`` or ``--scheduler ADDRESS`` (verify, check, mutants) runs the items on a Dask
+cluster instead of forked local processes (:mod:`.dask_executor`); the results are the same.
+
 ``report RESULTS.json --out DIR`` re-renders a report from a results file, without running
 anything.
 
