@@ -59,12 +59,7 @@ def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_pa
         assert dask[key] == local[key]
 
 
-HANGS = '''
-import time
-
-def mech(data, *, rng, epsilon, gamma):
-    time.sleep(600)
-'''
+HANGS = "import time\n\ndef mech(data, *, rng, **params):\n    time.sleep(600)\n"
 
 
 @pytest.mark.slow
