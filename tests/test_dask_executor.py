@@ -71,7 +71,7 @@ def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_pa
     code = main(["check", "laplace_mechanism", "--impl", f"{impl}:mech", "--out", str(tmp_path / "out"), "--quiet",
                  "--no-plots", "--no-controls", "--call-timeout", "600", "--timeout-scale", "0.02",
                  "--executor", "dask", "--jobs", "2"])
-    assert time.monotonic() - t0 < 45
+    assert time.monotonic() - t0 < 150  # far below one call's 600 s (48 s measured at load 11 on 2 cores)
     doc = json.loads((tmp_path / "out" / "results.json").read_text())
     assert code == 2 and doc["run"]["complete"] and doc["run"]["executor"] == "dask LocalCluster (2 workers)"
     items = doc["privacy"] + doc["theorems"]
