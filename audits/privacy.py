@@ -86,6 +86,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -116,6 +117,7 @@ from .stats import (
 
 __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
+SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
@@ -257,7 +259,7 @@ def _as2d(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     if x.ndim == 1:
         return x[:, None]
-    return x.reshape(x.shape[0], -1)
+    return x if x.ndim == 2 else x.reshape(x.shape[0], -1)
 
 
 def _integral(x: np.ndarray) -> bool:
@@ -275,17 +277,22 @@ class Featurizer:
     def __init__(self, x1: np.ndarray, x2: np.ndarray):
         x1, x2 = _as2d(x1), _as2d(x2)
         self.d = x1.shape[1]
-        pooled = np.concatenate([x1, x2])
         self.views: list[str] = []
+        self._cache: list = []
         if self.d == 1:
             self.views.append("value")
             return
-        self.int_cols = np.array([j for j in range(self.d) if _integral(pooled[:, j])], dtype=np.int64)
+        head = np.concatenate([x1[:20_000], x2[:max(0, 20_000 - x1.shape[0])]])  # decides the columns' kinds
+        self.int_cols = np.array([j for j in range(self.d) if _integral(head[:, j])], dtype=np.int64)
         self.cont_cols = np.setdiff1d(np.arange(self.d), self.int_cols)
         self.views += [f"coord[{j}]" for j in range(min(self.d, MAX_COORD_VIEWS))]
         self.views.append("sum")
         if self.int_cols.size:
-            self.symbols = np.unique(pooled[:, self.int_cols])
+            self.symbols = _small_int_counts(x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel())
+            if self.symbols is None:
+                self.symbols = np.unique(np.concatenate([x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel()]))
+            else:
+                self.symbols = self.symbols[0]
             self._fit_rows()
             self.views.append("row")
             if len(self.symbols) <= 6:
@@ -308,12 +315,22 @@ class Featurizer:
         rng = np.random.default_rng(12345)
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 
+    def _known(self, x: np.ndarray) -> np.ndarray:
+        """1 + symbol index of each integer-valued column, 0 if unseen (cached for the last ``x``:
+        the row, count and first views of one sample share it)."""
+        for ref, known in self._cache:
+            if ref() is x:
+                return known
+        known = _lookup(self.symbols, x[:, self.int_cols])
+        known = known.astype(np.int16) if len(self.symbols) < 2**15 else known
+        self._cache = [(weakref.ref(x), known)] + self._cache[:3]  # the select and rank halves of both sides
+        return known
+
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
-        x = x[:, self.int_cols]
-        known = _lookup(self.symbols, x)          # 1 + symbol index, 0 if unseen
+        known = self._known(x)
         if self.exact_rows:
             code = np.zeros(x.shape[0], dtype=np.int64)
-            for j in range(x.shape[1]):
+            for j in range(known.shape[1]):
                 code = code * (self.radix + 1) + known[:, j]
             return code
         with np.errstate(over="ignore"):
@@ -330,7 +347,7 @@ class Featurizer:
                 ca = np.bincount(_lookup(cats, a), minlength=len(cats) + 1)[1:]
                 cb = np.bincount(_lookup(cats, b), minlength=len(cats) + 1)[1:]
                 llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
-                self.nb.append(("cat", cats, llr))
+                self.nb.append(("cat", cats, np.concatenate([[0.0], llr])))
             else:
                 pooled = np.concatenate([a, b]).astype(float)
                 edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 33)[1:-1]))
@@ -344,8 +361,7 @@ class Featurizer:
         for j, (kind, keys, llr) in enumerate(self.nb):
             col = x[:, j]
             if kind == "cat":
-                idx = np.clip(np.searchsorted(keys, col), 0, len(keys) - 1)
-                score += np.where(keys[idx] == col, llr[idx], 0.0)
+                score += llr[_lookup(keys, col)]  # llr[0] = 0: an unseen category
             else:
                 score += llr[np.searchsorted(keys, col, side="right")]
         return score
@@ -365,12 +381,10 @@ class Featurizer:
             return x[:, self.cont_cols].astype(float) @ self.direction
         if view == "nb":
             return self._nb_score(x)
-        if view.startswith("count(=="):
-            v = float(view[8:-1])
-            return (x[:, self.int_cols] == v).sum(axis=1)
-        if view.startswith("first(=="):
-            v = float(view[8:-1])
-            hit = x[:, self.int_cols] == v
+        if view.startswith("count(==") or view.startswith("first(=="):
+            hit = self._known(x) == 1 + int(np.searchsorted(self.symbols, float(view[8:-1])))
+            if view.startswith("count"):
+                return hit.sum(axis=1)
             return np.where(hit.any(axis=1), hit.argmax(axis=1), self.int_cols.size)
         raise KeyError(view)
 
@@ -390,9 +404,57 @@ class Featurizer:
 
 
 def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """1 + index of each x in sorted ``keys``, 0 where x is not a key."""
+    """1 + index of each x in sorted unique ``keys``, 0 where x is not a key (a direct table
+    when the keys are integers spanning fewer than SMALL_SPAN values, else binary search)."""
+    if keys.size == 0:
+        return np.zeros(np.shape(x), dtype=np.int64)
+    table = _key_table(keys)
+    if table is not None:
+        with np.errstate(invalid="ignore"):
+            off = np.asarray(x) - keys[0]
+            idx = off.astype(np.int64)
+        np.clip(idx, -1, table.size, out=idx)
+        out = np.concatenate([[0], table, [0]])[idx + 1]  # out of range -> 0
+        if off.dtype.kind == "f":
+            out[idx != off] = 0  # not an integer (or NaN)
+        return out
     idx = np.clip(np.searchsorted(keys, x), 0, len(keys) - 1)
     return np.where(keys[idx] == x, idx + 1, 0)
+
+
+def _key_table(keys: np.ndarray) -> np.ndarray | None:
+    """``table[v - keys[0]] = 1 + index of v`` for integer-valued sorted keys of small span."""
+    if keys.dtype.kind not in "biuf" or not np.isfinite(keys[[0, -1]]).all():
+        return None
+    span = float(keys[-1]) - float(keys[0])
+    if span >= SMALL_SPAN or (keys.dtype.kind == "f" and not np.all(keys == np.floor(keys))):
+        return None
+    table = np.zeros(int(span) + 1, dtype=np.int64)
+    table[(keys - keys[0]).astype(np.int64)] = np.arange(1, keys.size + 1)
+    return table
+
+
+def _small_int_counts(*samples: np.ndarray):
+    """``(values, k_1, k_2, ...)``: the distinct values of all samples, sorted, and each sample's
+    count of each, by ``np.bincount`` when all are integer-valued within a span below SMALL_SPAN
+    (linear passes, no sort); None otherwise (or when a sample is empty)."""
+    if any(s.size == 0 or s.dtype.kind not in "biuf" for s in samples):
+        return None
+    lo = min(s.min() for s in samples)
+    hi = max(s.max() for s in samples)
+    if not (np.isfinite(lo) and np.isfinite(hi)) or float(hi) - float(lo) >= SMALL_SPAN:
+        return None
+    size = int(float(hi) - float(lo)) + 1
+    counts = []
+    for s in samples:
+        off = s - lo
+        idx = off.astype(np.int64)
+        if s.dtype.kind == "f" and not np.array_equal(idx, off):
+            return None
+        counts.append(np.bincount(idx, minlength=size))
+    seen = np.flatnonzero(np.sum(counts, axis=0) > 0)
+    values = (seen + lo).astype(np.result_type(*(s.dtype for s in samples)))
+    return (values, *(k[seen] for k in counts))
 
 
 def _fmt(v) -> str:
@@ -412,7 +474,20 @@ class Event:
             return s >= self.threshold
         if self.kind == "le":
             return s <= self.threshold
-        return np.isin(s, self.values)
+        return _lookup(self.values, s) > 0
+
+    def count(self, s: np.ndarray, counted: tuple | None = None) -> int:
+        """How many of ``s`` fall in the event; ``counted`` = ``(values, counts)`` of ``s``
+        (sorted distinct values, as from :func:`_small_int_counts`) counts without a pass over ``s``."""
+        if counted is None:
+            return int(self.indicator(s).sum())
+        values, k = counted
+        if self.kind == "ge":
+            return int(k[np.searchsorted(values, self.threshold, "left"):].sum())
+        if self.kind == "le":
+            return int(k[:np.searchsorted(values, self.threshold, "right")].sum())
+        idx = np.clip(np.searchsorted(values, self.values), 0, len(values) - 1)
+        return int(k[idx[values[idx] == self.values]].sum())
 
     def describe(self, featurizer: Featurizer | None = None) -> str:
         if self.kind in ("ge", "le"):
@@ -464,22 +539,32 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
     n1, n2 = s1.shape[0], s2.shape[0]
     out = []
     tried = 0
-    a, b = np.sort(s1), np.sort(s2)
-    pooled = np.sort(np.concatenate([a, b]), kind="mergesort")
-    new = np.empty(pooled.size, dtype=bool)
-    new[0] = True
-    np.not_equal(pooled[1:], pooled[:-1], out=new[1:])
-    n_values = int(new.sum())
-    values = pooled[new] if n_values <= 200_000 else None
+    counted = _small_int_counts(s1, s2)
+    if counted is not None:  # integer-valued: counts per value by bincount, thresholds at every value
+        values, k1, k2 = counted
+        k1, k2 = k1.astype(float), k2.astype(float)
+        n_values = values.size
+        grid = values
+        le1, le2 = np.cumsum(k1) / n1, np.cumsum(k2) / n2
+        ge1, ge2 = np.cumsum(k1[::-1])[::-1] / n1, np.cumsum(k2[::-1])[::-1] / n2
+    else:
+        a, b = np.sort(s1), np.sort(s2)
+        pooled = np.sort(np.concatenate([a, b]), kind="mergesort")
+        new = np.empty(pooled.size, dtype=bool)
+        new[0] = True
+        np.not_equal(pooled[1:], pooled[:-1], out=new[1:])
+        n_values = int(new.sum())
+        values = pooled[new] if n_values <= 200_000 else None
+        # threshold events {s >= t}, {s <= t}
+        grid = _threshold_grid(pooled, values)
+        grid = grid[~np.isnan(grid)] if grid.dtype.kind == "f" else grid
+        ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
+        ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
+        le1 = np.searchsorted(a, grid, "right") / n1
+        le2 = np.searchsorted(b, grid, "right") / n2
+        k1 = k2 = None
     if discrete is None:
         discrete = n_values <= 4096
-    # threshold events {s >= t}, {s <= t}
-    grid = _threshold_grid(pooled, values)
-    grid = grid[~np.isnan(grid)] if grid.dtype.kind == "f" else grid
-    ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
-    ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
-    le1 = np.searchsorted(a, grid, "right") / n1
-    le2 = np.searchsorted(b, grid, "right") / n2
     for orient in (1, -1):
         best = None
         for kind, p1, p2 in (("ge", ge1, ge2), ("le", le1, le2)):
@@ -492,8 +577,9 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             out.append((orient, "threshold", best[0], best[1]))
     # likelihood-ratio ordered unions of outcomes (discrete views)
     if discrete and values is not None and len(values) > 2:
-        k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
-        k2 = (np.searchsorted(b, values, "right") - np.searchsorted(b, values, "left")).astype(float)
+        if k1 is None:
+            k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
+            k2 = (np.searchsorted(b, values, "right") - np.searchsorted(b, values, "left")).astype(float)
         for orient in (1, -1):
             num, den, nn, nd = (k1, k2, n1, n2) if orient == 1 else (k2, k1, n2, n1)
             ratio = ((num + 0.5) / nn) / ((den + 0.5) / nd)
@@ -507,7 +593,7 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             if np.isfinite(pred):
                 chosen = np.sort(values[order[: i + 1]])
                 out.append((orient, "lr_union", Event(view, "in", values=chosen), pred))
-    if not discrete:
+    if not discrete and counted is None:
         found, n_support = _support_events(a, b, n_test, delta, alpha, view)
         out += found
         tried += n_support
@@ -516,20 +602,24 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
 
 def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alpha: float, view: str):
     """Floating-point support leaks on a continuous view (sorted samples ``a`` of D, ``b`` of D'):
-    the values seen on one side and never on the other, tried when values repeat within that side.
+    the values seen on one side and never on the other, tried when those values repeat within that side.
     Continuous noise never repeats a value; a sampler on a coarse grid (float32 uniforms, rounding)
     does, and when the two sides' grids differ the event {output on D's grid} has probability 0 on
     D' (infinite loss), which no threshold event sees. Scored like every event on fresh samples."""
     out, tried = [], 0
     for orient, x, y in ((1, a, b), (-1, b, a)):
-        repeated = int(np.count_nonzero(x[1:] == x[:-1]))
-        if repeated < MIN_SUPPORT_REPEATS:
+        if int(np.count_nonzero(x[1:] == x[:-1])) < MIN_SUPPORT_REPEATS:
             continue
-        vals = np.unique(x)
-        vals = vals[_lookup(y, vals) == 0]  # never seen on the other side (y is sorted)
+        starts = np.flatnonzero(np.concatenate([[True], x[1:] != x[:-1]]))
+        vals, counts = x[starts], np.diff(np.append(starts, x.size))
+        only = np.searchsorted(y, vals) == np.searchsorted(y, vals, "right")  # never seen on the other side
+        # an atom both sides share (a released 0) repeats too; what leaks is repeats off y's support
+        if int((counts[only] - 1).sum()) < MIN_SUPPORT_REPEATS:
+            continue
+        vals = vals[only]
         tried += 1
         if vals.size:
-            p_num = float((_lookup(vals, x) > 0).mean())
+            p_num = float(counts[only].sum() / x.size)
             pred = float(predicted_eps_lower_bound(p_num, 0.0, n_test, delta, alpha))
             if np.isfinite(pred):
                 out.append((orient, "support", Event(view, "in", values=vals), pred))
@@ -636,9 +726,11 @@ class _Auditor:
         cache: dict = {}
         for c in cands:
             if c.event.view not in cache:
-                cache[c.event.view] = (feat.stat(c.event.view, r1), feat.stat(c.event.view, r2))
-            a, b = cache[c.event.view]
-            k1, k2 = int(c.event.indicator(a).sum()), int(c.event.indicator(b).sum())
+                a, b = feat.stat(c.event.view, r1), feat.stat(c.event.view, r2)
+                counted = _small_int_counts(a, b)  # an integer view: counts per value, once
+                cache[c.event.view] = (a, b, counted and (counted[0], counted[1]), counted and (counted[0], counted[2]))
+            a, b, ca, cb = cache[c.event.view]
+            k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
             (k_num, n_num), (k_den, n_den) = ((k1, a.size), (k2, b.size))[:: c.orient]
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
             # winner among many noisy small-count events does not look better than it is
