@@ -362,7 +362,18 @@ class Featurizer:
     def _fit_nb(self, x1: np.ndarray, x2: np.ndarray) -> None:
         self.nb = []
         n1, n2 = x1.shape[0], x2.shape[0]
+        position = {int(j): jj for jj, j in enumerate(getattr(self, "int_cols", []))}
+        small = hasattr(self, "symbols") and len(self.symbols) <= 64
+        if small:
+            known1, known2 = self._known(x1), self._known(x2)
         for j in range(self.d):
+            if small and j in position:  # an integer column over few symbols: a table on the symbol index
+                ca = np.bincount(known1[:, position[j]], minlength=len(self.symbols) + 1)
+                cb = np.bincount(known2[:, position[j]], minlength=len(self.symbols) + 1)
+                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                llr[0] = 0.0  # an unseen value
+                self.nb.append(("sym", position[j], llr))
+                continue
             a, b = x1[:, j], x2[:, j]
             cats = np.unique(np.concatenate([a[:5000], b[:5000]]))
             if len(cats) <= 64 and _integral(cats):
@@ -381,6 +392,9 @@ class Featurizer:
     def _nb_score(self, x: np.ndarray) -> np.ndarray:
         score = np.zeros(x.shape[0])
         for j, (kind, keys, llr) in enumerate(self.nb):
+            if kind == "sym":
+                score += llr[self._known(x)[:, keys]]
+                continue
             col = x[:, j]
             if kind == "cat":
                 score += llr[_lookup(keys, col)]  # llr[0] = 0: an unseen category
@@ -394,7 +408,7 @@ class Featurizer:
         if view == "value":
             return x[:, 0]
         if view.startswith("coord["):
-            return x[:, int(view[6:-1])]
+            return np.ascontiguousarray(x[:, int(view[6:-1])])  # one strided pass; the searches then run on contiguous data
         if view == "sum":
             return x.sum(axis=1, dtype=float)
         if view == "row":
@@ -634,10 +648,12 @@ def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alp
             continue
         starts = np.flatnonzero(np.concatenate([[True], x[1:] != x[:-1]]))
         vals, counts = x[starts], np.diff(np.append(starts, x.size))
-        only = np.searchsorted(y, vals) == np.searchsorted(y, vals, "right")  # never seen on the other side
         # an atom both sides share (a released 0) repeats too; what leaks is repeats off y's support
-        if int((counts[only] - 1).sum()) < MIN_SUPPORT_REPEATS:
+        rep = counts > 1
+        off_y = np.searchsorted(y, vals[rep]) == np.searchsorted(y, vals[rep], "right")
+        if int((counts[rep][off_y] - 1).sum()) < MIN_SUPPORT_REPEATS:
             continue
+        only = np.searchsorted(y, vals) == np.searchsorted(y, vals, "right")  # never seen on the other side
         vals = vals[only]
         tried += 1
         if vals.size:
