@@ -53,8 +53,9 @@ no violation and round 1's test estimates predict that round 2 would bound the l
 rate). ``samples=N`` runs a single round of N samples per side (full alpha).
 
 Tight round (``tight=True``, ``dptestbed audit --tight``). After the verdict's rounds, the
-winning candidate (pair, event, orientation: fixed by data the new samples are independent of)
-is estimated once more on fresh samples (K = 1, its own share of alpha, as above), as many per
+candidate with the best bound predicted at the tight round's largest size (from its test-split
+estimates shrunk to one-sigma bounds; pair, event and orientation are thus fixed by data the new
+samples are independent of) is estimated once more on fresh samples (K = 1, its own share of alpha, as above), as many per
 side as its estimated probabilities say the bound needs to reach TIGHT_TARGET of its plug-in
 loss ln((p1 - delta)/p2), at most TIGHT_MAX_SAMPLES (and TIGHT_MAX_ELEMENTS output values).
 The reported bound is then typically within a few percent of the exact loss of the winning
@@ -1049,9 +1050,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             elif not chosen:
                 break
         if tight and all_chosen:
-            best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))
             cap = (min(TIGHT_MAX_SAMPLES, max(MIN_BATCHED_SAMPLES, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
                    if runner.batched else 10 * max(rounds))
+            best = max(all_chosen, key=lambda c: aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)))
             n = _tight_samples(best, aud.claims[best.pair_index][1], alpha_round, cap)
             final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
             aud.estimate(len(rounds), [final], n, alpha_round, aud.width)
@@ -1090,6 +1091,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _bound_at(c: _Candidate, delta: float, alpha: float, n: int) -> float:
+    """The bound the candidate would give on ``n`` fresh samples per side, predicted from its
+    estimated probabilities shrunk to their one-sigma bounds (which candidate wins at the tight
+    round's size: not always the one with the best bound at the verdict's size)."""
+    k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
+    return float(predicted_eps_lower_bound(cp_lower(k_num, c.n, RANK_SHRINK), cp_upper(k_den, c.n, RANK_SHRINK),
+                                           n, delta, alpha))
 
 
 def _tight_samples(c: _Candidate, delta: float, alpha: float, cap: int) -> int:
