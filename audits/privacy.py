@@ -339,14 +339,20 @@ class Featurizer:
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 
     def _known(self, x: np.ndarray) -> np.ndarray:
-        """1 + symbol index of each integer-valued column, 0 if unseen (cached for the last ``x``:
-        the row, count and first views of one sample share it)."""
-        for ref, known in self._cache:
-            if ref() is x:
+        """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last four
+        samples (the select and rank halves of both sides: the row, count, first and naive-Bayes
+        views share it). A sample is known by its memory (address, shape, strides) while the
+        array owning that memory is alive, so a reshaped view of it hits the cache too."""
+        owner = x
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        key = (x.__array_interface__["data"][0], x.shape, x.strides)
+        for ref, k, known in self._cache:
+            if k == key and ref() is owner:
                 return known
         known = _lookup(self.symbols, x[:, self.int_cols])
         known = known.astype(np.int16) if len(self.symbols) < 2**15 else known
-        self._cache = [(weakref.ref(x), known)] + self._cache[:3]  # the select and rank halves of both sides
+        self._cache = [(weakref.ref(owner), key, known)] + self._cache[:3]
         return known
 
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
