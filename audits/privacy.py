@@ -55,9 +55,10 @@ rate). ``samples=N`` runs a single round of N samples per side (full alpha).
 Tight round (``tight=True``, ``dptestbed audit --tight``). After the verdict's rounds, the
 candidate with the best bound predicted at the tight round's largest size (from its test-split
 estimates shrunk to one-sigma bounds; pair, event and orientation are thus fixed by data the new
-samples are independent of) is estimated once more on fresh samples (K = 1, its own share of alpha, as above), as many per
-side as its estimated probabilities say the bound needs to reach TIGHT_TARGET of its plug-in
-loss ln((p1 - delta)/p2), at most TIGHT_MAX_SAMPLES (and TIGHT_MAX_ELEMENTS output values).
+samples are independent of) is estimated once more on fresh samples (K = 1, its own share of
+alpha, as above), as many per side as its estimated probabilities say the bound needs to reach
+TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2), at most TIGHT_MAX_SAMPLES (and
+TIGHT_MAX_ELEMENTS output values).
 The reported bound is then typically within a few percent of the exact loss of the winning
 event's pair; the default stays sized for verdicts.
 
