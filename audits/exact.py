@@ -150,10 +150,8 @@ def gaussian_delta(eps, l2: float, sigma: float):
         return 0.0
     a = l2 / (2 * sigma)
     b = eps * sigma / l2
-    # e^eps Phi(-a - b) computed in log space
-    from scipy import stats
-
-    return stats.norm.cdf(a - b) - np.exp(eps + stats.norm.logcdf(-a - b))
+    # e^eps Phi(-a - b) computed in log space (ndtr, log_ndtr: the normal cdf without loading scipy.stats)
+    return special.ndtr(a - b) - np.exp(eps + special.log_ndtr(-a - b))
 
 
 def gaussian_epsilon(shift, sigma: float, delta: float) -> float:
