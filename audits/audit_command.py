@@ -30,6 +30,9 @@ def register(subparsers) -> None:
     p.add_argument("--samples", type=int, metavar="N",
                    help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
                         "implementations, 10^5 for single-run ones)")
+    p.add_argument("--tight", action="store_true",
+                   help="after the verdict, estimate the winning event once more on fresh samples sized for a "
+                        "bound close to the exact loss (slower; the default is sized for verdicts)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="confidence level (default 0.95)")
     p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
@@ -59,7 +62,8 @@ def cmd_audit(args) -> int:
     with contextlib.redirect_stdout(sys.stderr):
         try:
             result = audit(spec, implementation=args.impl, params=params, samples=args.samples,
-                           confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True)
+                           confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
+                           tight=args.tight)
         except AuditError as exc:
             raise UserError(str(exc)) from None
     if args.json:
@@ -127,6 +131,9 @@ def _human(r) -> str:
         lines.append("  no event with a positive lower bound was found")
     if r.expected == "violation" and r.verdict != "violation":
         lines.append("  note: this spec is a deliberately broken variant, but no violation was found at this sample size")
+    tight = [info for info in r.rounds if info.get("tight")]
+    if tight:
+        lines.append(f"  tight round: {tight[0]['samples_per_side']:,} fresh samples per side on the best event")
     lines.append(f"  {r.samples_per_side:,} samples per side per pair in {len(r.rounds)} round(s); "
                  f"{r.pairs_tried} pairs, {r.events_tried:,} events tried; {j['seconds']:.2f} s")
     return "\n".join(lines)

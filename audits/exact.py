@@ -55,17 +55,37 @@ def register(*refs: str):
 
 def exact_epsilon(spec, pair, delta: float | None = None):
     """Exact epsilon at ``delta`` (default: the spec's claimed delta) on ``pair``, or None."""
-    from .discovery import load_papers
-
-    load_papers("exact_profiles")  # the papers register their profiles when imported
     ref = spec.implementation
     fn = PROFILES.get(ref) if ref else None
+    if fn is None and ref:
+        _load_profiles(ref)
+        fn = PROFILES.get(ref)
     if fn is None:
         return None
     if delta is None:
         delta = float(spec.privacy.delta.evaluate(pair.env))
     value = fn(pair.data, pair.neighbour, pair.env, float(delta))
     return None if value is None else float(value)
+
+
+def _load_profiles(ref: str) -> None:
+    """Register the exact profiles that may cover ``ref``: a paper registers the profiles of its
+    own implementations, so ``dptestbed.impl.<paper>...`` needs only
+    ``dptestbed.audits.<paper>.exact_profiles`` (importing every paper's costs seconds); any
+    other reference loads them all."""
+    import importlib
+    import importlib.util
+
+    from .discovery import load_papers
+
+    parts = ref.split(":")[0].split(".")
+    if len(parts) > 3 and parts[:2] == ["dptestbed", "impl"]:
+        if importlib.util.find_spec(f"dptestbed.audits.{parts[2]}") is not None:
+            name = f"dptestbed.audits.{parts[2]}.exact_profiles"
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+        return
+    load_papers("exact_profiles")  # the papers register their profiles when imported
 
 
 # =========================================================================== generic tools
@@ -130,10 +150,8 @@ def gaussian_delta(eps, l2: float, sigma: float):
         return 0.0
     a = l2 / (2 * sigma)
     b = eps * sigma / l2
-    # e^eps Phi(-a - b) computed in log space
-    from scipy import stats
-
-    return stats.norm.cdf(a - b) - np.exp(eps + stats.norm.logcdf(-a - b))
+    # e^eps Phi(-a - b) computed in log space (ndtr, log_ndtr: the normal cdf without loading scipy.stats)
+    return special.ndtr(a - b) - np.exp(eps + special.log_ndtr(-a - b))
 
 
 def gaussian_epsilon(shift, sigma: float, delta: float) -> float:

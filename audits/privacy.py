@@ -38,7 +38,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    Otherwise "no violation found", with tightness eps_lb / epsilon.
 
 Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
-before any sampling: two for a default audit of a batched implementation, one otherwise) and
+before any sampling: two for a default audit of a batched implementation, one otherwise, plus
+one for the tight round when asked) and
 Bonferroni-split over the K candidates of each round; a candidate's two intervals get half
 each. Everything chosen (pairs, views, events, K) is chosen on data that the bound never uses.
 So, whatever the mechanism, P[some reported bound exceeds the true privacy loss of its pair
@@ -50,6 +51,23 @@ batched implementation; 10^5 for a single-run (looped) one. Round 2 runs only wh
 no violation and round 1's test estimates predict that round 2 would bound the loss above
 1.05 x the claim (a power heuristic: it can change only the time taken, never the error
 rate). ``samples=N`` runs a single round of N samples per side (full alpha).
+
+Tight round (``tight=True``, ``dptestbed audit --tight``). After the verdict's rounds, the
+candidate with the best bound predicted at the tight round's largest size (from its test-split
+estimates shrunk to one-sigma bounds; pair, event and orientation are thus fixed by data the new
+samples are independent of) is estimated once more on fresh samples (K = 1, its own share of
+alpha, as above), as many per side as its estimated probabilities say the bound needs to reach
+TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2), at most TIGHT_MAX_SAMPLES (and
+TIGHT_MAX_ELEMENTS output values).
+The reported bound is then typically within a few percent of the exact loss of the winning
+event's pair; the default stays sized for verdicts.
+
+Speed. Selection counts instead of sorting where it can: an integer-valued view spanning fewer
+than SMALL_SPAN values is counted per value with ``np.bincount`` (both sides, one pass each);
+its threshold and likelihood-ratio events are cumulative sums of those counts, and the rank
+half counts every event of the view from one per-value count. Membership of an event's values
+is a table lookup for small integers, binary search otherwise (never ``np.isin``).
+``result.timing`` splits the audit's in-process seconds into selection, sampling, statistics.
 
 Reproducibility: one seed per audit; every (round, pair, side, split) draws from
 ``SeedSequence(seed, spawn_key=(round, pair, side, split))``.
@@ -69,7 +87,8 @@ loss on a pair: it leaks more than the spec's mechanism, though not above the cl
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
 ``best`` (the same object for the best candidate, whatever the verdict), ``reason``,
-``seconds``, ``seed``, ``pairs_tried``, ``events_tried``, ``rounds``, ``candidates``, ``pairs``.
+``seconds``, ``timing`` (selection / sampling / statistics seconds), ``seed``, ``pairs_tried``,
+``events_tried``, ``rounds`` (the tight round marked ``"tight": true``), ``candidates``, ``pairs``.
 
 Implementation errors (raises, wrong type or shape, NaN, a hang past ``timeout``, a dead
 worker) end the audit with verdict "implementation error" and the reason; they never
@@ -86,7 +105,8 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -116,6 +136,7 @@ from .stats import (
 
 __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
+SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
@@ -133,6 +154,9 @@ MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training 
 TEST_CHUNK_ELEMENTS = 8_000_000
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
+TIGHT_TARGET = 0.98       # the tight round aims at this fraction of the winning event's estimated loss
+TIGHT_MAX_SAMPLES = 30_000_000
+TIGHT_MAX_ELEMENTS = 300_000_000  # output values per side in the tight round (sampled in chunks)
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
 
 
@@ -169,6 +193,7 @@ class AuditResult:
     samples_per_second: float | None = None
     runs: int = 0
     spec_implementation: str | None = None
+    timing: dict = field(default_factory=dict)
 
     @property
     def exact_exceeds_claim(self) -> bool | None:
@@ -232,6 +257,7 @@ class AuditResult:
             "events_tried": self.events_tried,
             "runs": self.runs,
             "samples_per_second": num(self.samples_per_second),
+            "timing": self.timing,
             "rounds": self.rounds,
             "candidates": self.candidates,
             "pairs": self.pairs,
@@ -257,7 +283,7 @@ def _as2d(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     if x.ndim == 1:
         return x[:, None]
-    return x.reshape(x.shape[0], -1)
+    return x if x.ndim == 2 else x.reshape(x.shape[0], -1)
 
 
 def _integral(x: np.ndarray) -> bool:
@@ -275,17 +301,22 @@ class Featurizer:
     def __init__(self, x1: np.ndarray, x2: np.ndarray):
         x1, x2 = _as2d(x1), _as2d(x2)
         self.d = x1.shape[1]
-        pooled = np.concatenate([x1, x2])
         self.views: list[str] = []
+        self._cache: list = []
         if self.d == 1:
             self.views.append("value")
             return
-        self.int_cols = np.array([j for j in range(self.d) if _integral(pooled[:, j])], dtype=np.int64)
+        head = np.concatenate([x1[:20_000], x2[:max(0, 20_000 - x1.shape[0])]])  # decides the columns' kinds
+        self.int_cols = np.array([j for j in range(self.d) if _integral(head[:, j])], dtype=np.int64)
         self.cont_cols = np.setdiff1d(np.arange(self.d), self.int_cols)
         self.views += [f"coord[{j}]" for j in range(min(self.d, MAX_COORD_VIEWS))]
         self.views.append("sum")
         if self.int_cols.size:
-            self.symbols = np.unique(pooled[:, self.int_cols])
+            self.symbols = _small_int_counts(x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel())
+            if self.symbols is None:
+                self.symbols = np.unique(np.concatenate([x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel()]))
+            else:
+                self.symbols = self.symbols[0]
             self._fit_rows()
             self.views.append("row")
             if len(self.symbols) <= 6:
@@ -308,12 +339,28 @@ class Featurizer:
         rng = np.random.default_rng(12345)
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 
+    def _known(self, x: np.ndarray) -> np.ndarray:
+        """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last four
+        samples (the select and rank halves of both sides: the row, count, first and naive-Bayes
+        views share it). A sample is known by its memory (address, shape, strides) while the
+        array owning that memory is alive, so a reshaped view of it hits the cache too."""
+        owner = x
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        key = (x.__array_interface__["data"][0], x.shape, x.strides)
+        for ref, k, known in self._cache:
+            if k == key and ref() is owner:
+                return known
+        known = _lookup(self.symbols, x[:, self.int_cols])
+        known = known.astype(np.int16) if len(self.symbols) < 2**15 else known
+        self._cache = [(weakref.ref(owner), key, known)] + self._cache[:3]
+        return known
+
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
-        x = x[:, self.int_cols]
-        known = _lookup(self.symbols, x)          # 1 + symbol index, 0 if unseen
+        known = self._known(x)
         if self.exact_rows:
             code = np.zeros(x.shape[0], dtype=np.int64)
-            for j in range(x.shape[1]):
+            for j in range(known.shape[1]):
                 code = code * (self.radix + 1) + known[:, j]
             return code
         with np.errstate(over="ignore"):
@@ -323,14 +370,25 @@ class Featurizer:
     def _fit_nb(self, x1: np.ndarray, x2: np.ndarray) -> None:
         self.nb = []
         n1, n2 = x1.shape[0], x2.shape[0]
+        position = {int(j): jj for jj, j in enumerate(getattr(self, "int_cols", []))}
+        small = hasattr(self, "symbols") and len(self.symbols) <= 64
+        if small:
+            known1, known2 = self._known(x1), self._known(x2)
         for j in range(self.d):
+            if small and j in position:  # an integer column over few symbols: a table on the symbol index
+                ca = np.bincount(known1[:, position[j]], minlength=len(self.symbols) + 1)
+                cb = np.bincount(known2[:, position[j]], minlength=len(self.symbols) + 1)
+                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                llr[0] = 0.0  # an unseen value
+                self.nb.append(("sym", position[j], llr))
+                continue
             a, b = x1[:, j], x2[:, j]
             cats = np.unique(np.concatenate([a[:5000], b[:5000]]))
             if len(cats) <= 64 and _integral(cats):
                 ca = np.bincount(_lookup(cats, a), minlength=len(cats) + 1)[1:]
                 cb = np.bincount(_lookup(cats, b), minlength=len(cats) + 1)[1:]
                 llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
-                self.nb.append(("cat", cats, llr))
+                self.nb.append(("cat", cats, np.concatenate([[0.0], llr])))
             else:
                 pooled = np.concatenate([a, b]).astype(float)
                 edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 33)[1:-1]))
@@ -342,10 +400,12 @@ class Featurizer:
     def _nb_score(self, x: np.ndarray) -> np.ndarray:
         score = np.zeros(x.shape[0])
         for j, (kind, keys, llr) in enumerate(self.nb):
+            if kind == "sym":
+                score += llr[self._known(x)[:, keys]]
+                continue
             col = x[:, j]
             if kind == "cat":
-                idx = np.clip(np.searchsorted(keys, col), 0, len(keys) - 1)
-                score += np.where(keys[idx] == col, llr[idx], 0.0)
+                score += llr[_lookup(keys, col)]  # llr[0] = 0: an unseen category
             else:
                 score += llr[np.searchsorted(keys, col, side="right")]
         return score
@@ -356,7 +416,7 @@ class Featurizer:
         if view == "value":
             return x[:, 0]
         if view.startswith("coord["):
-            return x[:, int(view[6:-1])]
+            return np.ascontiguousarray(x[:, int(view[6:-1])])  # one strided pass; the searches then run on contiguous data
         if view == "sum":
             return x.sum(axis=1, dtype=float)
         if view == "row":
@@ -365,12 +425,10 @@ class Featurizer:
             return x[:, self.cont_cols].astype(float) @ self.direction
         if view == "nb":
             return self._nb_score(x)
-        if view.startswith("count(=="):
-            v = float(view[8:-1])
-            return (x[:, self.int_cols] == v).sum(axis=1)
-        if view.startswith("first(=="):
-            v = float(view[8:-1])
-            hit = x[:, self.int_cols] == v
+        if view.startswith("count(==") or view.startswith("first(=="):
+            hit = self._known(x) == 1 + int(np.searchsorted(self.symbols, float(view[8:-1])))
+            if view.startswith("count"):
+                return hit.sum(axis=1)
             return np.where(hit.any(axis=1), hit.argmax(axis=1), self.int_cols.size)
         raise KeyError(view)
 
@@ -390,9 +448,57 @@ class Featurizer:
 
 
 def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """1 + index of each x in sorted ``keys``, 0 where x is not a key."""
+    """1 + index of each x in sorted unique ``keys``, 0 where x is not a key (a direct table
+    when the keys are integers spanning fewer than SMALL_SPAN values, else binary search)."""
+    if keys.size == 0:
+        return np.zeros(np.shape(x), dtype=np.int64)
+    table = _key_table(keys)
+    if table is not None:
+        with np.errstate(invalid="ignore"):
+            off = np.asarray(x) - keys[0]
+            idx = off.astype(np.int64)
+        np.clip(idx, -1, table.size, out=idx)
+        out = np.concatenate([[0], table, [0]])[idx + 1]  # out of range -> 0
+        if off.dtype.kind == "f":
+            out[idx != off] = 0  # not an integer (or NaN)
+        return out
     idx = np.clip(np.searchsorted(keys, x), 0, len(keys) - 1)
     return np.where(keys[idx] == x, idx + 1, 0)
+
+
+def _key_table(keys: np.ndarray) -> np.ndarray | None:
+    """``table[v - keys[0]] = 1 + index of v`` for integer-valued sorted keys of small span."""
+    if keys.dtype.kind not in "biuf" or not np.isfinite(keys[[0, -1]]).all():
+        return None
+    span = float(keys[-1]) - float(keys[0])
+    if span >= SMALL_SPAN or (keys.dtype.kind == "f" and not np.all(keys == np.floor(keys))):
+        return None
+    table = np.zeros(int(span) + 1, dtype=np.int64)
+    table[(keys - keys[0]).astype(np.int64)] = np.arange(1, keys.size + 1)
+    return table
+
+
+def _small_int_counts(*samples: np.ndarray):
+    """``(values, k_1, k_2, ...)``: the distinct values of all samples, sorted, and each sample's
+    count of each, by ``np.bincount`` when all are integer-valued within a span below SMALL_SPAN
+    (linear passes, no sort); None otherwise (or when a sample is empty)."""
+    if any(s.size == 0 or s.dtype.kind not in "biuf" for s in samples):
+        return None
+    lo = np.min([s.min() for s in samples])  # NaN propagates (Python's min would drop it)
+    hi = np.max([s.max() for s in samples])
+    if not (np.isfinite(lo) and np.isfinite(hi)) or float(hi) - float(lo) >= SMALL_SPAN:
+        return None
+    size = int(float(hi) - float(lo)) + 1
+    counts = []
+    for s in samples:
+        off = s - lo
+        idx = off.astype(np.int64)
+        if off.dtype.kind == "f" and not np.array_equal(idx, off):
+            return None
+        counts.append(np.bincount(idx, minlength=size))
+    seen = np.flatnonzero(np.sum(counts, axis=0) > 0)
+    values = (seen + lo).astype(np.result_type(*(s.dtype for s in samples)))
+    return (values, *(k[seen] for k in counts))
 
 
 def _fmt(v) -> str:
@@ -412,7 +518,20 @@ class Event:
             return s >= self.threshold
         if self.kind == "le":
             return s <= self.threshold
-        return np.isin(s, self.values)
+        return _lookup(self.values, s) > 0
+
+    def count(self, s: np.ndarray, counted: tuple | None = None) -> int:
+        """How many of ``s`` fall in the event; ``counted`` = ``(values, counts)`` of ``s``
+        (sorted distinct values, as from :func:`_small_int_counts`) counts without a pass over ``s``."""
+        if counted is None:
+            return int(self.indicator(s).sum())
+        values, k = counted
+        if self.kind == "ge":
+            return int(k[np.searchsorted(values, self.threshold, "left"):].sum())
+        if self.kind == "le":
+            return int(k[:np.searchsorted(values, self.threshold, "right")].sum())
+        idx = np.clip(np.searchsorted(values, self.values), 0, len(values) - 1)
+        return int(k[idx[values[idx] == self.values]].sum())
 
     def describe(self, featurizer: Featurizer | None = None) -> str:
         if self.kind in ("ge", "le"):
@@ -464,22 +583,32 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
     n1, n2 = s1.shape[0], s2.shape[0]
     out = []
     tried = 0
-    a, b = np.sort(s1), np.sort(s2)
-    pooled = np.sort(np.concatenate([a, b]), kind="mergesort")
-    new = np.empty(pooled.size, dtype=bool)
-    new[0] = True
-    np.not_equal(pooled[1:], pooled[:-1], out=new[1:])
-    n_values = int(new.sum())
-    values = pooled[new] if n_values <= 200_000 else None
+    counted = _small_int_counts(s1, s2)
+    if counted is not None:  # integer-valued: counts per value by bincount, thresholds at every value
+        values, k1, k2 = counted
+        k1, k2 = k1.astype(float), k2.astype(float)
+        n_values = values.size
+        grid = values
+        le1, le2 = np.cumsum(k1) / n1, np.cumsum(k2) / n2
+        ge1, ge2 = np.cumsum(k1[::-1])[::-1] / n1, np.cumsum(k2[::-1])[::-1] / n2
+    else:
+        a, b = np.sort(s1), np.sort(s2)
+        pooled = np.sort(np.concatenate([a, b]), kind="mergesort")
+        new = np.empty(pooled.size, dtype=bool)
+        new[0] = True
+        np.not_equal(pooled[1:], pooled[:-1], out=new[1:])
+        n_values = int(new.sum())
+        values = pooled[new] if n_values <= 200_000 else None
+        # threshold events {s >= t}, {s <= t}
+        grid = _threshold_grid(pooled, values)
+        grid = grid[~np.isnan(grid)] if grid.dtype.kind == "f" else grid
+        ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
+        ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
+        le1 = np.searchsorted(a, grid, "right") / n1
+        le2 = np.searchsorted(b, grid, "right") / n2
+        k1 = k2 = None
     if discrete is None:
         discrete = n_values <= 4096
-    # threshold events {s >= t}, {s <= t}
-    grid = _threshold_grid(pooled, values)
-    grid = grid[~np.isnan(grid)] if grid.dtype.kind == "f" else grid
-    ge1 = (n1 - np.searchsorted(a, grid, "left")) / n1
-    ge2 = (n2 - np.searchsorted(b, grid, "left")) / n2
-    le1 = np.searchsorted(a, grid, "right") / n1
-    le2 = np.searchsorted(b, grid, "right") / n2
     for orient in (1, -1):
         best = None
         for kind, p1, p2 in (("ge", ge1, ge2), ("le", le1, le2)):
@@ -492,8 +621,9 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             out.append((orient, "threshold", best[0], best[1]))
     # likelihood-ratio ordered unions of outcomes (discrete views)
     if discrete and values is not None and len(values) > 2:
-        k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
-        k2 = (np.searchsorted(b, values, "right") - np.searchsorted(b, values, "left")).astype(float)
+        if k1 is None:
+            k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
+            k2 = (np.searchsorted(b, values, "right") - np.searchsorted(b, values, "left")).astype(float)
         for orient in (1, -1):
             num, den, nn, nd = (k1, k2, n1, n2) if orient == 1 else (k2, k1, n2, n1)
             ratio = ((num + 0.5) / nn) / ((den + 0.5) / nd)
@@ -507,7 +637,7 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             if np.isfinite(pred):
                 chosen = np.sort(values[order[: i + 1]])
                 out.append((orient, "lr_union", Event(view, "in", values=chosen), pred))
-    if not discrete:
+    if not discrete and counted is None:
         found, n_support = _support_events(a, b, n_test, delta, alpha, view)
         out += found
         tried += n_support
@@ -516,20 +646,26 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
 
 def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alpha: float, view: str):
     """Floating-point support leaks on a continuous view (sorted samples ``a`` of D, ``b`` of D'):
-    the values seen on one side and never on the other, tried when values repeat within that side.
+    the values seen on one side and never on the other, tried when those values repeat within that side.
     Continuous noise never repeats a value; a sampler on a coarse grid (float32 uniforms, rounding)
     does, and when the two sides' grids differ the event {output on D's grid} has probability 0 on
     D' (infinite loss), which no threshold event sees. Scored like every event on fresh samples."""
     out, tried = [], 0
     for orient, x, y in ((1, a, b), (-1, b, a)):
-        repeated = int(np.count_nonzero(x[1:] == x[:-1]))
-        if repeated < MIN_SUPPORT_REPEATS:
+        if int(np.count_nonzero(x[1:] == x[:-1])) < MIN_SUPPORT_REPEATS:
             continue
-        vals = np.unique(x)
-        vals = vals[_lookup(y, vals) == 0]  # never seen on the other side (y is sorted)
+        starts = np.flatnonzero(np.concatenate([[True], x[1:] != x[:-1]]))
+        vals, counts = x[starts], np.diff(np.append(starts, x.size))
+        # an atom both sides share (a released 0) repeats too; what leaks is repeats off y's support
+        rep = counts > 1
+        off_y = np.searchsorted(y, vals[rep]) == np.searchsorted(y, vals[rep], "right")
+        if int((counts[rep][off_y] - 1).sum()) < MIN_SUPPORT_REPEATS:
+            continue
+        only = np.searchsorted(y, vals) == np.searchsorted(y, vals, "right")  # never seen on the other side
+        vals = vals[only]
         tried += 1
         if vals.size:
-            p_num = float((_lookup(vals, x) > 0).mean())
+            p_num = float(counts[only].sum() / x.size)
             pred = float(predicted_eps_lower_bound(p_num, 0.0, n_test, delta, alpha))
             if np.isfinite(pred):
                 out.append((orient, "support", Event(view, "in", values=vals), pred))
@@ -603,6 +739,7 @@ class _Auditor:
         self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
         self.progress = progress
         self.events_tried = 0
+        self.select_seconds = 0.0
         self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
 
@@ -618,6 +755,13 @@ class _Auditor:
     # selection on training data ------------------------------------------------------
     def select(self, i, x1, x2, n_test, alpha_pred):
         """Candidates for pair i from training outputs (select half / rank half)."""
+        t0 = time.perf_counter()
+        try:
+            return self._select(i, x1, x2, n_test, alpha_pred)
+        finally:
+            self.select_seconds += time.perf_counter() - t0
+
+    def _select(self, i, x1, x2, n_test, alpha_pred):
         delta = self.claims[i][1]
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
@@ -636,9 +780,11 @@ class _Auditor:
         cache: dict = {}
         for c in cands:
             if c.event.view not in cache:
-                cache[c.event.view] = (feat.stat(c.event.view, r1), feat.stat(c.event.view, r2))
-            a, b = cache[c.event.view]
-            k1, k2 = int(c.event.indicator(a).sum()), int(c.event.indicator(b).sum())
+                a, b = feat.stat(c.event.view, r1), feat.stat(c.event.view, r2)
+                counted = _small_int_counts(a, b)  # an integer view: counts per value, once
+                cache[c.event.view] = (a, b, counted and (counted[0], counted[1]), counted and (counted[0], counted[2]))
+            a, b, ca, cb = cache[c.event.view]
+            k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
             (k_num, n_num), (k_den, n_den) = ((k1, a.size), (k2, b.size))[:: c.orient]
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
             # winner among many noisy small-count events does not look better than it is
@@ -668,6 +814,34 @@ class _Auditor:
                 chosen.append(c)
                 seen.add((c.pair_index, c.orient))
         return chosen
+
+    # estimation on fresh samples ----------------------------------------------------
+    def estimate(self, r: int, chosen: list[_Candidate], n: int, alpha_c: float, width: int) -> None:
+        """Count each candidate's event on ``n`` fresh samples per side of its pair (split 2 of
+        round ``r``, never seen by any selection) and set its bounds at level ``alpha_c``."""
+        test_pairs = sorted({c.pair_index for c in chosen})
+        self.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
+        chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+        for i in test_pairs:
+            mine = [c for c in chosen if c.pair_index == i]
+            counts = np.zeros((len(mine), 2), dtype=np.int64)
+            for side in (0, 1):
+                rng = self.rng(r, i, side, 2)
+                data = self.pairs[i].data if side == 0 else self.pairs[i].neighbour
+                done = 0
+                while done < n:
+                    m = min(chunk, n - done)
+                    x = self.runner.sample(data, m, rng=rng, params=self.pairs[i].params, progress=self.progress.add)
+                    for j, c in enumerate(mine):
+                        counts[j, side] += c.event.count(c.featurizer.stat(c.event.view, x))
+                    done += m
+            delta = self.claims[i][1]
+            for j, c in enumerate(mine):
+                k_num, k_den = (counts[j, 0], counts[j, 1]) if c.orient == 1 else (counts[j, 1], counts[j, 0])
+                c.k1, c.k2, c.n, c.alpha = int(counts[j, 0]), int(counts[j, 1]), n, alpha_c
+                c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))
+                c.p_hi = float(cp_upper(k_den, n, alpha_c / 2))
+                c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
 
     # one round -------------------------------------------------------------------------
     def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None):
@@ -723,31 +897,7 @@ class _Auditor:
             info.update(K=0, eps_lb=None)
             return info, [], kept
         K = len(chosen)
-        alpha_c = bonferroni(alpha_round, K)
-        # test split, in chunks
-        test_pairs = sorted({c.pair_index for c in chosen})
-        self.progress.stage(f"round {r + 1}: estimation", 2 * n_test * len(test_pairs))
-        chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
-        for i in test_pairs:
-            mine = [c for c in chosen if c.pair_index == i]
-            counts = np.zeros((len(mine), 2), dtype=np.int64)
-            for side in (0, 1):
-                rng = self.rng(r, i, side, 2)
-                data = self.pairs[i].data if side == 0 else self.pairs[i].neighbour
-                done = 0
-                while done < n_test:
-                    m = min(chunk, n_test - done)
-                    x = self.runner.sample(data, m, rng=rng, params=self.pairs[i].params, progress=self.progress.add)
-                    for j, c in enumerate(mine):
-                        counts[j, side] += int(c.event.indicator(c.featurizer.stat(c.event.view, x)).sum())
-                    done += m
-            for j, c in enumerate(mine):
-                delta = self.claims[i][1]
-                k_num, k_den = (counts[j, 0], counts[j, 1]) if c.orient == 1 else (counts[j, 1], counts[j, 0])
-                c.k1, c.k2, c.n, c.alpha = int(counts[j, 0]), int(counts[j, 1]), n_test, alpha_c
-                c.p_lo = float(cp_lower(k_num, n_test, alpha_c / 2))
-                c.p_hi = float(cp_upper(k_den, n_test, alpha_c / 2))
-                c.eps_lb = float(eps_lower_bound(k_num, n_test, k_den, n_test, delta, alpha_c))
+        self.estimate(r, chosen, n_test, bonferroni(alpha_round, K), width)
         info["K"] = K
         info["eps_lb"] = max(c.eps_lb for c in chosen)
         return info, chosen, kept
@@ -806,7 +956,8 @@ def _candidate_json(aud: _Auditor, c: _Candidate) -> dict:
 def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
-          rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None) -> AuditResult:
+          rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
+          tight: bool = False) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
@@ -814,7 +965,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     ``batched_samples``: the same, only when the implementation has a batch sampler (capped at
     BATCHED_ELEMENTS output values per side, at least MIN_BATCHED_SAMPLES runs).
     ``timeout``: seconds per call of a user implementation. ``isolate``: see
-    :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced).
+    :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
+    the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
+    its estimated probabilities (:func:`_tight_samples`), for a bound close to the exact loss.
     """
     t0 = time.perf_counter()
     if spec.privacy is None:
@@ -877,7 +1030,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
-    alpha_round = alpha / len(rounds)
+    alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
     aud = _Auditor(spec, pairs, runner, int(seed), bar)
     all_chosen: list[_Candidate] = []
     kept = None
@@ -903,11 +1056,25 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                     break
             elif not chosen:
                 break
+        if tight and all_chosen:
+            cap = (min(TIGHT_MAX_SAMPLES, max(MIN_BATCHED_SAMPLES, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
+                   if runner.batched else 10 * max(rounds))
+            best = max(all_chosen, key=lambda c: aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)))
+            n = _tight_samples(best, aud.claims[best.pair_index][1], alpha_round, cap)
+            final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
+            aud.estimate(len(rounds), [final], n, alpha_round, aud.width)
+            all_chosen.append(final)
+            result.samples_per_side += n
+            result.rounds.append({"round": len(rounds) + 1, "tight": True, "samples_per_side": n, "test": n,
+                                  "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1})
     except ImplementationError as exc:
         result.verdict, result.reason = IMPL_ERROR, exc.reason
     finally:
         runner.close()
         bar.close()
+    seconds = time.perf_counter() - t0
+    result.timing = {"selection": aud.select_seconds, "sampling": runner.seconds,
+                     "statistics": max(seconds - aud.select_seconds - runner.seconds, 0.0)}
     result.events_tried = aud.events_tried
     result.runs = runner.calls
     result.samples_per_second = runner.calls / runner.seconds if runner.seconds > 0 else None
@@ -931,6 +1098,30 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _bound_at(c: _Candidate, delta: float, alpha: float, n: int) -> float:
+    """The bound the candidate would give on ``n`` fresh samples per side, predicted from its
+    estimated probabilities shrunk to their one-sigma bounds (which candidate wins at the tight
+    round's size: not always the one with the best bound at the verdict's size)."""
+    k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
+    return float(predicted_eps_lower_bound(cp_lower(k_num, c.n, RANK_SHRINK), cp_upper(k_den, c.n, RANK_SHRINK),
+                                           n, delta, alpha))
+
+
+def _tight_samples(c: _Candidate, delta: float, alpha: float, cap: int) -> int:
+    """Samples per side for the tight round: the fewest on a geometric grid (from 10^6, at most
+    ``cap``) at which the candidate's bound, predicted from its estimated probabilities, reaches
+    TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2); ``cap`` when none does (or p2 = 0)."""
+    k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
+    p1, p2 = k_num / c.n, k_den / c.n
+    if not (p1 > delta and p2 > 0):
+        return cap
+    plug = math.log((p1 - delta) / p2)
+    for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
+        if predicted_eps_lower_bound(p1, p2, int(n), delta, alpha) >= TIGHT_TARGET * plug:
+            return int(n)
+    return cap
 
 
 def _exceeds_exact(aud: _Auditor, c: _Candidate) -> bool:

@@ -112,7 +112,7 @@ def approx_predicted_eps_lower_bound(p1, p2, n, delta=0.0, alpha=0.05):
         return np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(hi), -np.inf)
 
 
-def best_predicted(p1, p2, n, delta=0.0, alpha=0.05, screen: int = 24):
+def best_predicted(p1, p2, n, delta=0.0, alpha=0.05, screen: int = 8):
     """``(index, bound)`` of the candidate with the largest :func:`predicted_eps_lower_bound`
     among arrays ``p1``, ``p2``: screened with the Wilson approximation, the best ``screen``
     candidates scored exactly."""

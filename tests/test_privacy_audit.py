@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dptestbed.audits import privacy
 from dptestbed.audits.cli import main
 from dptestbed.audits.pairs import candidate_pairs, generated_pairs, stress_pairs
 from dptestbed.audits.privacy import (
@@ -31,6 +32,7 @@ from dptestbed.audits.privacy import (
     VIOLATION,
     AuditError,
     Featurizer,
+    _small_int_counts,
     audit,
     search_events,
 )
@@ -121,7 +123,7 @@ def test_default_audit_is_reproducible_and_records_seed():
     b = audit(spec_of("randomized_response"), samples=50_000, seed=7).to_json()
     c = audit(spec_of("randomized_response"), samples=50_000, seed=8).to_json()
     for d in (a, b, c):
-        d.pop("seconds"), d.pop("samples_per_second")
+        d.pop("seconds"), d.pop("samples_per_second"), d.pop("timing")
     assert a == b and a["seed"] == 7
     assert a["epsilon_lower_bound"] != c["epsilon_lower_bound"]
 
@@ -340,6 +342,35 @@ def test_event_search_finds_disjoint_support():
     found, _ = search_events(a, b, 10_000, 0.0, 0.05)
     best = max(found, key=lambda f: f[3])
     assert best[3] > 5  # {0, 1, 2} never happens under D'
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-40, 40), min_size=5, max_size=200), st.lists(st.integers(-40, 40), min_size=5, max_size=200),
+       st.booleans())
+def test_counting_matches_the_indicator(s1, s2, as_float):
+    """Selection by counting (bincount per value, events counted from per-value counts) agrees
+    with a pass of each event's indicator over the sample."""
+    a, b = (np.array(v, float if as_float else np.int64) for v in (s1, s2))
+    values, k1, k2 = _small_int_counts(a, b)
+    u, c = np.unique(np.concatenate([a, b]), return_counts=True)
+    assert np.array_equal(values, u) and np.array_equal(k1 + k2, c)
+    found, _ = search_events(a, b, 10_000, 0.0, 0.05)
+    for _orient, _family, event, _pred in found:
+        assert event.count(a, (values, k1)) == event.count(a) == int(event.indicator(a).sum())
+    assert _small_int_counts(a + 0.5, b) is None and _small_int_counts(a, np.array([np.nan])) is None
+
+
+def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, spec_dir):
+    monkeypatch.setattr(privacy, "TIGHT_MAX_SAMPLES", 200_000)
+    result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=2, tight=True)
+    out = result.to_json()
+    assert [r.get("tight", False) for r in out["rounds"]] == [False, True]
+    assert out["rounds"][1]["alpha"] == pytest.approx(0.025) == out["rounds"][0]["alpha"]  # alpha split over both
+    assert 20_000 < out["samples_per_side"] <= 220_000 and out["best"]["n_per_side"] > 20_000
+    assert result.verdict == NO_VIOLATION and 0.8 < result.epsilon_lower_bound <= 1.0
+    assert set(out["timing"]) == {"selection", "sampling", "statistics"}
+    code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
+    assert code == 0 and "tight round" in text and "the bound reaches" in text
 
 
 @settings(max_examples=30, deadline=None)
