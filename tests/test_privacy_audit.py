@@ -66,6 +66,7 @@ def _check_sound(result):
             assert c["epsilon_lower_bound"] == "-inf" or c["epsilon_lower_bound"] <= exact + 1e-9, c
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec_id", CORRECT)
 def test_correct_mechanism_passes(spec_id):
     result = audit(spec_of(spec_id), samples=200_000, seed=1)
@@ -91,6 +92,7 @@ def test_broken_mechanism_is_flagged(spec_id):
     _check_sound(result)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec_id", LYU_NOT_PRIVATE)
 def test_lyu_non_private_variants_flagged_at_99_percent(spec_id):
     result = audit(spec_of(spec_id), samples=300_000, confidence=0.99, seed=2)
@@ -118,6 +120,7 @@ def test_laplace_target_tightness():
     assert result.exact_epsilon == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_default_audit_is_reproducible_and_records_seed():
     a = audit(spec_of("randomized_response"), samples=50_000, seed=7).to_json()
     b = audit(spec_of("randomized_response"), samples=50_000, seed=7).to_json()
@@ -135,18 +138,21 @@ def _alarms(spec, seeds, samples=20_000, confidence=0.8):
     return sum(audit(spec, samples=samples, confidence=confidence, seed=s).verdict == VIOLATION for s in seeds)
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_laplace_at_exact_epsilon():
     seeds = range(200)
     alarms = _alarms(spec_of("laplace_mechanism"), seeds)
     assert alarms <= binomial_false_alarm_limit(len(seeds), 0.2, 1e-3)
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_randomized_response_at_exact_epsilon():
     seeds = range(200)
     alarms = _alarms(spec_of("randomized_response"), seeds)
     assert alarms <= binomial_false_alarm_limit(len(seeds), 0.2, 1e-3)
 
 
+@pytest.mark.slow
 def test_false_alarm_harness_has_power(tmp_path):
     """The same harness on a claim 20% below the exact epsilon alarms in most seeds, so the
     false-alarm tests above could fail."""
@@ -208,6 +214,7 @@ def user_file(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_user_file_audited_by_path(user_file):
     spec = spec_of("laplace_mechanism")
     ok = audit(spec, implementation=f"{user_file}:good", samples=30_000, seed=3)
@@ -217,6 +224,7 @@ def test_user_file_audited_by_path(user_file):
     assert bad.verdict == VIOLATION
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,reason", [
     ("raises", "RuntimeError: user bug"),
     ("hangs", "timed out"),
@@ -305,6 +313,7 @@ def test_batch_sampler_validation():
 # =========================================================================== pairs and events
 
 
+@pytest.mark.slow
 def test_generated_pairs_are_neighbours():
     spec = spec_of("sparse_vector")
     pairs = candidate_pairs(spec)
@@ -405,6 +414,7 @@ def _run(capsys, *argv):
     return code, out.out, out.err
 
 
+@pytest.mark.slow
 def test_cli_audit_json(capsys, spec_dir):
     code, out, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--json", "--samples", "100000")
     result = json.loads(out)
@@ -413,6 +423,7 @@ def test_cli_audit_json(capsys, spec_dir):
     assert result["exact_epsilon"] == pytest.approx(1.0) and result["claim"] == {"epsilon": 1.0, "delta": 0.0}
 
 
+@pytest.mark.slow
 def test_cli_broken_exits_1_with_counterexample(capsys, spec_dir):
     code, out, _ = _run(capsys, "audit", "laplace_mechanism_broken", "--dir", str(spec_dir), "--json",
                         "--samples", "100000", "--confidence", "0.99")
@@ -420,6 +431,7 @@ def test_cli_broken_exits_1_with_counterexample(capsys, spec_dir):
     assert code == 1 and result["verdict"] == VIOLATION and result["counterexample"]["pair"]
 
 
+@pytest.mark.slow
 def test_cli_human_output_and_params(capsys, spec_dir):
     code, out, _ = _run(capsys, "audit", "randomized_response", "--dir", str(spec_dir), "--param", "epsilon=0.5",
                         "--samples", "50000", "--seed", "4")
@@ -427,6 +439,7 @@ def test_cli_human_output_and_params(capsys, spec_dir):
     assert "no violation found" in out and "epsilon = 0.5" in out and "exact epsilon" in out
 
 
+@pytest.mark.slow
 def test_cli_implementation_errors_exit_2(capsys, spec_dir, user_file):
     code, out, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--impl", f"{user_file}:raises",
                         "--json")
@@ -437,6 +450,7 @@ def test_cli_implementation_errors_exit_2(capsys, spec_dir, user_file):
     assert code == 2 and result["verdict"] == IMPL_ERROR and "timed out" in result["reason"]
 
 
+@pytest.mark.slow
 def test_cli_bad_input_exits_2(capsys, spec_dir):
     assert _run(capsys, "audit", "nope", "--dir", str(spec_dir))[0] == 2
     code, _, err = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--param", "epsilon=-1")
@@ -458,6 +472,7 @@ def _float32_laplace(data, *, rng, epsilon, gamma):
 _float32_laplace.batch = _float32_laplace_batch
 
 
+@pytest.mark.slow
 def test_floating_point_support_leak_is_flagged():
     """No threshold event sees it (the law is Laplace to 7 digits), the support event does."""
     result = audit(spec_of("laplace_mechanism"), implementation=_float32_laplace, samples=1_000_000, seed=3,

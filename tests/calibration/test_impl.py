@@ -316,6 +316,7 @@ def test_svt_lyu_3_released_value_has_the_exact_law():
     assert stats.kstest(low[low[:, 0] == 1, 1], cdf).pvalue < ALPHA
 
 
+@pytest.mark.slow
 def test_svt_lyu_3_stress_event_attains_m_epsilon_over_2c():
     """bottoms_then_value_m5: the log-ratio of the event is exactly m*epsilon/(2c) = 2.5."""
     d, dp = [1.0, 1.0, 1.0, 1.0, 0.0], [2.0, 2.0, 2.0, 2.0, -1.0]
