@@ -21,6 +21,7 @@ Three ways a bug is introduced:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 
 import numpy as np
@@ -457,6 +458,15 @@ def _right_edge(out, data, rng, params):
 
 soft_label_queries_corrected_shifted_edge = post_processed(
     _sl.soft_label_queries_corrected, _shift_edge, "Alg 6 (corrected) releasing the left edge of the shifted bin.")
+def _constant_score(out, data, rng, params):
+    """Every query answered with the score 1/2 and Flag 0, whatever the data."""
+    out = np.array(out, dtype=float)
+    out[..., 0], out[..., 1] = 0.5, 0.0
+    return out
+
+
+soft_label_queries_corrected_constant_score = post_processed(
+    _sl.soft_label_queries_corrected, _constant_score, "Alg 6 (corrected) releasing the score 1/2 for every query.")
 soft_label_classifier_right_edge = post_processed(
     _sl.soft_label_classifier, _right_edge, "H_Priv releasing the right edge of the regular mode bin.")
 soft_label_classifier_noise_half = with_params(_sl.soft_label_classifier, _scale("lam", 0.5), "H_Priv with lam/2.")
@@ -506,10 +516,21 @@ soft_label_learner_unshuffled = with_params(
 _SLQ_TR, _SLQ_RC, _SLQ_DE = _family_ids("soft_label_queries", "Theorem 5.4")
 _SLC_TR, _SLC_RC, _SLC_DE = _family_ids("soft_label_queries_corrected", "Theorem 5.4")
 _SLH = "soft_label_classifier/Theorem 5.14/release-law"
+_SLC_514 = "soft_label_queries_corrected/Theorem 5.14/alg6-stream"
 _SLL = "soft_label_learner"
+
+
+def _with_killer(mutants: list[Mutant], names: tuple[str, ...], check: str) -> list[Mutant]:
+    """``mutants`` with ``check`` added to the killers of those named ``names``."""
+    return [dataclasses.replace(m, killed_by=(check,) + m.killed_by) if m.name in names else m for m in mutants]
+
+
 _SL = [
     *_release_family("soft_label_queries", "Theorem 5.4", delta_event=False),  # the printed reference leaks (E2)
-    *_release_family("soft_label_queries_corrected", "Theorem 5.4"),
+    *_with_killer(_release_family("soft_label_queries_corrected", "Theorem 5.4"), ("halts_early", "counts_tops"),
+                  _SLC_514),
+    _mutant("soft_label_queries_corrected", "constant_score", "utility", "score 1/2 (Flag 0) for every query",
+            (_SLC_514, _SLC_TR)),
     _mutant("soft_label_queries_corrected", "printed_threshold", "privacy",
             "w = lam log(4m/delta) as printed (erratum E2)", (_SLC_DE, _SLC_RC, AUDIT)),
     _mutant("soft_label_queries_corrected", "shifted_edge", "utility",
