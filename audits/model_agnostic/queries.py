@@ -621,11 +621,53 @@ _APRIV_INSTANCE = ("paper constants: epsilon = 8, delta = 1e-3, alpha = beta = 0
                    "and (0.6, 0.95) in alternate trials (every constant threshold errs 7/8 in half of them), exact "
                    "ERM law; fresh data per trial")
 
-experiment("label_private_learner", "Claim 4.5", "thresholds-realizable", "bound",
-           title="P[err(h_hat) > 3 gamma + 7 alpha] <= 2 beta (realizable 1-D thresholds)",
-           instance=_APRIV_INSTANCE, predicate="failure: err(h_hat) = |t_hat - t*| > 3 gamma + 7 alpha",
-           trials={"quick": 150, "full": 3_000}, params=_LPL, controls=(_CTRL_LPL_INV,),
-           slack_definition="(1 - 2 beta) quantile of err(h_hat) divided by 3 gamma + 7 alpha")(_apriv_bound)
+
+
+def h_priv_error(released: np.ndarray, truth: np.ndarray, rng) -> np.ndarray:
+    """Error of h_priv on the public points: released labels (n, m) of Alg 4 (bottom -1, not answered
+    -2) with every non-label replaced by a fair coin (seed l.350), against the true labels (m,)."""
+    released = np.asarray(released)
+    coin = rng.integers(0, 2, size=released.shape)
+    return np.mean(np.where(released >= 0, released, coin) != truth, axis=-1)
+
+
+def _h_priv_errors(ctx: Context, trials: int) -> tuple[np.ndarray, int, int, int]:
+    """Per trial: err(h_priv) on the run's m public points; also chunks, n', total bottoms + not-answered."""
+    k = _chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
+    m = int(ctx.params["m"])
+    errs, coins = np.empty(trials), 0
+    for j in range(trials):
+        u_star = APRIV_SUPPORTS[j % 2][1]
+        u = ctx.rng.random(m)
+        out = ctx.sample(_votes_on(erm_thresholds_exact(ctx.rng, k, n_prime, u_star), u), 1).reshape(-1)
+        errs[j] = h_priv_error(out, (u >= u_star).astype(np.int64), ctx.rng)
+        coins += int(np.sum(out < 0))
+    return errs, k, n_prime, coins
+
+
+@experiment("private_classification_queries", "Claim 4.5", "h-priv-thresholds", "bound",
+            title="err(h_priv) of A_Priv's labelling step, measured on this component (Alg 4 / Sec. 4.1; A_Priv "
+                  "outputs only h_hat): P[err(h_priv) > 3 gamma + 7 alpha] <= 2 beta, bottom and not-answered "
+                  "replaced by a fair coin (realizable 1-D thresholds)",
+            instance="A_Priv's point (Claim 4.5's constants): epsilon = 8, delta = 1e-3, alpha = beta = 0.1, gamma = 0, "
+                     "m = 1,843 >= m_min = 4 log(1/(alpha beta))/alpha^2 = 1,842.1 public points, T = 841 >= T_cor41, "
+                     "k = ceil(k) = 30,647 chunks of App. A7's realizable n' = 134 records (exact ERM law); public "
+                     "points u ~ U[0, 1] with t* = 0.125 and 0.875 in alternate trials, so a constant label errs 7/8 "
+                     "> 7 alpha in half the trials; fresh data and points per trial; err(h_priv) is its error on the "
+                     "run's m public points (the proof's (1/m) sum_t 1[h_priv(x_t) != y_t]; h_priv is stateful, P25)",
+            predicate="failure: err(h_priv) > 3 gamma + 7 alpha",
+            trials={"quick": 150, "full": 3_000}, params=_LPL, controls=(_CTRL_PCQ_CONST, _CTRL_RUNNER_UP),
+            slack_definition="(1 - 2 beta) quantile of err(h_priv) divided by 3 gamma + 7 alpha")
+def _pcq_claim45(ctx: Context) -> dict:
+    bound, beta_f = scalar(ctx.env["error_bound"]), scalar(ctx.env["failure_probability"])
+    errs, k, n_prime, coins = _h_priv_errors(ctx, ctx.trials)
+    q = float(np.quantile(errs, 1 - beta_f))
+    return {"failures": int(np.sum(errs > bound)), "trials": ctx.trials, "beta": beta_f,
+            "error_quantile": q, "error_bound": bound, "slack": q / bound,
+            "instance": {"chunks": k, "n_prime": n_prime, "m": int(ctx.params["m"]), "t_star": [0.125, 0.875],
+                         "mean_err": float(errs.mean()), "max_err": float(errs.max()),
+                         "coin_labels_per_run": coins / ctx.trials, "v_bar_bound": scalar(ctx.env["v_bar_bound"])}}
 
 
 @experiment("label_private_learner", "Claim 4.5", "v-bar-noiseless", "bound",

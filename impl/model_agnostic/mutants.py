@@ -365,14 +365,15 @@ private_classification_queries_noiseless_after_halt = post_processed(
 
 _PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
 _PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
+_PCQ_H_PRIV = "private_classification_queries/Claim 4.5/h-priv-thresholds"
 _PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
-             "private_classification_queries/Theorem 4.3/thresholds-sweep")
+             "private_classification_queries/Theorem 4.3/thresholds-sweep", _PCQ_H_PRIV)
 _PCQ = [
     *_declare_core("private_classification_queries", _PCQ_BUGS, {"*": (_PCQ_TR,)}),
     _mutant("private_classification_queries", "constant_label", "utility", "label 1 for every query",
             _PCQ_UTIL + (_PCQ_TR,)),
     _mutant("private_classification_queries", "runner_up", "utility", "releases the runner-up label",
-            ("private_classification_queries/Lemma 4.2/counting", _PCQ_TR)),
+            ("private_classification_queries/Lemma 4.2/counting", _PCQ_H_PRIV, _PCQ_TR)),
     _mutant("private_classification_queries", "noiseless_after_halt", "privacy",
             "after the halt, releases the noiseless majority (P8)", (_PCQ_TR, AUDIT)),
     *_declare_core("private_classification_queries_conference", _PCQ_BUGS, {"*": (_PCQC_TR,)}),
@@ -421,10 +422,10 @@ label_private_learner_noiseless_after_halt = _lpl_mutant(
     "A_Priv labelling the points left after the halt with the noiseless majority (P8).",
     after_halt=lambda votes: np.argmax(votes, axis=-1))
 
-_LPL_UTIL = ("label_private_learner/Claim 4.5/thresholds-realizable",)
+_LPL_UTIL = ("label_private_learner/Theorem 4.6/thresholds-end-to-end", "label_private_learner/Theorem 4.6/moderate-epsilon")
 _LPL = [
     _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
-            _LPL_UTIL + ()),
+            _LPL_UTIL),
     _mutant("label_private_learner", "inverted_labels", "utility", "final ERM trained on 1 - y_hat", _LPL_UTIL),
     _mutant("label_private_learner", "noiseless_after_halt", "privacy",
             "points left after the halt get the noiseless majority label (P8)",
