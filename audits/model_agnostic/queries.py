@@ -242,6 +242,26 @@ def erm_thresholds_records(rng, k: int, n_prime: int, eta: float, t_star: float 
     return threshold_erm(X, y)
 
 
+def erm_thresholds_window(rng, k: int, n_prime: int, eta: float, t_star: float = T_STAR,
+                          half_width: float = 0.1) -> np.ndarray:
+    """k chunk thresholds with the law of impl.learners.threshold_erm on n' uniform records with flip
+    noise eta, materialising only the records in W = [t* - h, t* + h] (clipped to [0, 1]; their number
+    is Binomial(n', |W|)). A record outside W adds the same count to the empirical error of every cut
+    inside W, so the minimiser is the same unless the error walk, whose drift is 1 - 2 eta per record
+    away from t*, comes back over about h n' (1 - 2 eta) records (probability about
+    (eta/(1 - eta))^(h n' (1 - 2 eta)), below 1e-50 at the instances here); +inf stands for 'the first
+    record right of W' (no record in [t*, t* + h]: probability (1 - h)^n' per chunk)."""
+    from dptestbed.impl.learners import threshold_erm
+
+    lo, hi = max(0.0, t_star - half_width), min(1.0, t_star + half_width)
+    count = rng.binomial(n_prime, hi - lo, size=k)
+    slots = max(1, int(count.max()))
+    present = np.arange(slots)[None, :] < count[:, None]
+    X = np.where(present, lo + (hi - lo) * rng.random((k, slots)), np.inf)  # absent: (inf, 1), no error below inf
+    y = np.where(present, (X >= t_star) ^ (rng.random((k, slots)) < eta), 1).astype(np.int64)
+    return threshold_erm(X, y)
+
+
 def threshold_error(t, eta: float = 0.0, t_star: float = T_STAR) -> np.ndarray:
     """err(h_t) = eta + (1 - 2 eta)|t - t*| on U[0, 1] (t = inf: everything 0, |1 - t*|)."""
     t = np.asarray(t, dtype=float)
@@ -255,10 +275,13 @@ def _votes_on(thresholds: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.stack([thresholds.size - ones, ones], axis=-1).astype(np.int64)
 
 
-def _classification_trial(ctx: Context, agnostic: bool, n_prime: int, k: int):
-    """One data set: chunk thresholds, queries with hidden labels, votes."""
+def _classification_trial(ctx: Context, agnostic: bool, n_prime: int, k: int, window: float | None = None):
+    """One data set: chunk thresholds, queries with hidden labels, votes (agnostic chunk thresholds from
+    records, or with ``window`` from :func:`erm_thresholds_window`)."""
     eta = float(ctx.params.get("gamma", 0.0)) if agnostic else 0.0
-    if agnostic:
+    if agnostic and window is not None:
+        t = erm_thresholds_window(ctx.rng, k, n_prime, eta, half_width=window)
+    elif agnostic:
         t = erm_thresholds_records(ctx.rng, k, n_prime, eta)
     else:
         t = erm_thresholds_exact(ctx.rng, k, n_prime)
@@ -288,7 +311,8 @@ def _n_prime(ctx: Context, agnostic: bool) -> int:
     return _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
 
 
-def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None = None, mechanism: bool = True):
+def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None = None, mechanism: bool = True,
+                window: float | None = None):
     """Per trial: (end-to-end failure, misclassified fraction, bottoms, halted, pac failure, max mistakes)."""
     env = ctx.env
     T, m = int(ctx.params["T"]), int(ctx.params["m"])
@@ -297,7 +321,7 @@ def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None =
     n_prime = _n_prime(ctx, agnostic) if n_prime is None else n_prime
     rows = []
     for _ in range(trials):
-        t, x, y, votes, eta = _classification_trial(ctx, agnostic, n_prime, k)
+        t, x, y, votes, eta = _classification_trial(ctx, agnostic, n_prime, k, window)
         err = threshold_error(t, eta)
         pred = (x[None, :] >= t[:, None]) if k * m <= 4_000_000 else None
         if pred is not None:
@@ -316,8 +340,8 @@ def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None =
     return rows, k, n_prime
 
 
-def _cor41(ctx: Context, agnostic: bool) -> dict:
-    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials)
+def _cor41(ctx: Context, agnostic: bool, n_prime: int | None = None, window: float | None = None) -> dict:
+    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, n_prime=n_prime, window=window)
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
     fails = sum(r[0] for r in rows)
     mis = np.array([r[1] for r in rows])
@@ -406,8 +430,9 @@ def _pcq_cor41_agnostic(ctx: Context) -> dict:
     return _cor41(ctx, agnostic=True)
 
 
-def _cor41_step(ctx: Context, agnostic: bool, which: str) -> dict:
-    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, mechanism=False)
+def _cor41_step(ctx: Context, agnostic: bool, which: str, n_prime: int | None = None,
+                window: float | None = None) -> dict:
+    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, n_prime=n_prime, mechanism=False, window=window)
     beta = float(ctx.params["beta"])
     if which == "pac":
         failures = sum(r[4] for r in rows)

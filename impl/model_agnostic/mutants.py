@@ -367,7 +367,8 @@ _PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
 _PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
 _PCQ_H_PRIV = "private_classification_queries/Claim 4.5/h-priv-thresholds"
 _PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
-             "private_classification_queries/Theorem 4.3/thresholds-sweep", _PCQ_H_PRIV)
+             "private_classification_queries/Theorem 4.3/thresholds-sweep", _PCQ_H_PRIV,
+             "private_classification_queries/Theorem 4.4/moderate-epsilon")
 _PCQ = [
     *_declare_core("private_classification_queries", _PCQ_BUGS, {"*": (_PCQ_TR,)}),
     _mutant("private_classification_queries", "constant_label", "utility", "label 1 for every query",
@@ -422,7 +423,8 @@ label_private_learner_noiseless_after_halt = _lpl_mutant(
     "A_Priv labelling the points left after the halt with the noiseless majority (P8).",
     after_halt=lambda votes: np.argmax(votes, axis=-1))
 
-_LPL_UTIL = ("label_private_learner/Theorem 4.6/thresholds-end-to-end", "label_private_learner/Theorem 4.6/moderate-epsilon")
+_LPL_UTIL = ("label_private_learner/Theorem 4.6/thresholds-end-to-end", "label_private_learner/Theorem 4.6/moderate-epsilon",
+             "label_private_learner/Theorem 4.7/moderate-epsilon")
 _LPL = [
     _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
             _LPL_UTIL),
