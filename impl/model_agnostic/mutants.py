@@ -525,7 +525,7 @@ _SLL = "soft_label_learner"
 
 def _with_killer(mutants: list[Mutant], names: tuple[str, ...], check: str) -> list[Mutant]:
     """``mutants`` with ``check`` added to the killers of those named ``names``."""
-    return [dataclasses.replace(m, killed_by=(check,) + m.killed_by) if m.name in names else m for m in mutants]
+    return [dataclasses.replace(m, killed_by=m.killed_by + (check,)) if m.name in names else m for m in mutants]
 
 
 _SL = [
@@ -533,7 +533,7 @@ _SL = [
     *_with_killer(_release_family("soft_label_queries_corrected", "Theorem 5.4"), ("halts_early", "counts_tops"),
                   _SLC_514),
     _mutant("soft_label_queries_corrected", "constant_score", "utility", "score 1/2 (Flag 0) for every query",
-            (_SLC_514, _SLC_TR)),
+            (_SLC_TR, _SLC_514)),
     _mutant("soft_label_queries_corrected", "printed_threshold", "privacy",
             "w = lam log(4m/delta) as printed (erratum E2)", (_SLC_DE, _SLC_RC, AUDIT)),
     _mutant("soft_label_queries_corrected", "shifted_edge", "utility",
