@@ -422,7 +422,8 @@ experiment("private_classification_queries", "Theorem 4.4", "pac-moderate-epsilo
                  "<= beta (the theorem's PAC precondition for the scaled n'; the implementation is not involved)",
            instance=_THM44_MODERATE_INSTANCE,
            predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = eta + (1 - 2 eta)|t - t*|",
-           trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(_CTRL_PCQ_UNDERFIT,))(
+           trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(_CTRL_PCQ_UNDERFIT,),
+           seconds={"quick": 300.0, "full": 1800.0})(
     lambda ctx: _cor41_step(ctx, True, "pac", _chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
 
 
@@ -521,5 +522,6 @@ experiment("label_private_learner", "Theorem 4.7", "pac-moderate-epsilon", "boun
            title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
                  "<= beta (the (alpha, beta/k)-PAC precondition for the scaled n'; the implementation is not involved)",
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: max_j err(h_j) > gamma + alpha",
-           trials={"quick": 30, "full": 600}, params=_THM47_MODERATE, setup=True,
+           trials={"quick": 20, "full": 600}, params=_THM47_MODERATE, setup=True,
+           seconds={"quick": 300.0, "full": 1800.0},
            controls=(_CTRL_LPL_UNDERFIT,))(_apriv_pac)

@@ -595,6 +595,7 @@ _CTRL_ALG6_CONSTANT = Control("soft_label_queries_corrected_constant_score",
     params={"epsilon": 8.0, "delta": 1e-3, "T": 2, "m": 4, "beta": 0.1, "gamma": _GAMMA_ALG6, "nu": _NU_ALG6,
             "alpha": _ALPHA_ALG6, "n_prime": _N_PRIME_ALG6},
     controls=(_CTRL_ALG6_HALTS_EARLY, _CTRL_ALG6_COUNTS_TOPS, _CTRL_ALG6_CONSTANT),
+    seconds={"quick": 300.0, "full": 1800.0},
     slack_definition="(1 - beta) quantile of max_l |s(x_l) - E h(x_l)| divided by 8 alpha sqrt(2n') + nu/2",
 )
 def _thm514_alg6(ctx: Context) -> dict:
