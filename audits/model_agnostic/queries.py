@@ -242,6 +242,26 @@ def erm_thresholds_records(rng, k: int, n_prime: int, eta: float, t_star: float 
     return threshold_erm(X, y)
 
 
+def erm_thresholds_window(rng, k: int, n_prime: int, eta: float, t_star: float = T_STAR,
+                          half_width: float = 0.1) -> np.ndarray:
+    """k chunk thresholds with the law of impl.learners.threshold_erm on n' uniform records with flip
+    noise eta, materialising only the records in W = [t* - h, t* + h] (clipped to [0, 1]; their number
+    is Binomial(n', |W|)). A record outside W adds the same count to the empirical error of every cut
+    inside W, so the minimiser is the same unless the error walk, whose drift is 1 - 2 eta per record
+    away from t*, comes back over about h n' (1 - 2 eta) records (probability about
+    (eta/(1 - eta))^(h n' (1 - 2 eta)), below 1e-50 at the instances here); +inf stands for 'the first
+    record right of W' (no record in [t*, t* + h]: probability (1 - h)^n' per chunk)."""
+    from dptestbed.impl.learners import threshold_erm
+
+    lo, hi = max(0.0, t_star - half_width), min(1.0, t_star + half_width)
+    count = rng.binomial(n_prime, hi - lo, size=k)
+    slots = max(1, int(count.max()))
+    present = np.arange(slots)[None, :] < count[:, None]
+    X = np.where(present, lo + (hi - lo) * rng.random((k, slots)), np.inf)  # absent: (inf, 1), no error below inf
+    y = np.where(present, (X >= t_star) ^ (rng.random((k, slots)) < eta), 1).astype(np.int64)
+    return threshold_erm(X, y)
+
+
 def threshold_error(t, eta: float = 0.0, t_star: float = T_STAR) -> np.ndarray:
     """err(h_t) = eta + (1 - 2 eta)|t - t*| on U[0, 1] (t = inf: everything 0, |1 - t*|)."""
     t = np.asarray(t, dtype=float)
@@ -255,10 +275,13 @@ def _votes_on(thresholds: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.stack([thresholds.size - ones, ones], axis=-1).astype(np.int64)
 
 
-def _classification_trial(ctx: Context, agnostic: bool, n_prime: int, k: int):
-    """One data set: chunk thresholds, queries with hidden labels, votes."""
+def _classification_trial(ctx: Context, agnostic: bool, n_prime: int, k: int, window: float | None = None):
+    """One data set: chunk thresholds, queries with hidden labels, votes (agnostic chunk thresholds from
+    records, or with ``window`` from :func:`erm_thresholds_window`)."""
     eta = float(ctx.params.get("gamma", 0.0)) if agnostic else 0.0
-    if agnostic:
+    if agnostic and window is not None:
+        t = erm_thresholds_window(ctx.rng, k, n_prime, eta, half_width=window)
+    elif agnostic:
         t = erm_thresholds_records(ctx.rng, k, n_prime, eta)
     else:
         t = erm_thresholds_exact(ctx.rng, k, n_prime)
@@ -288,7 +311,8 @@ def _n_prime(ctx: Context, agnostic: bool) -> int:
     return _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
 
 
-def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None = None, mechanism: bool = True):
+def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None = None, mechanism: bool = True,
+                window: float | None = None):
     """Per trial: (end-to-end failure, misclassified fraction, bottoms, halted, pac failure, max mistakes)."""
     env = ctx.env
     T, m = int(ctx.params["T"]), int(ctx.params["m"])
@@ -297,7 +321,7 @@ def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None =
     n_prime = _n_prime(ctx, agnostic) if n_prime is None else n_prime
     rows = []
     for _ in range(trials):
-        t, x, y, votes, eta = _classification_trial(ctx, agnostic, n_prime, k)
+        t, x, y, votes, eta = _classification_trial(ctx, agnostic, n_prime, k, window)
         err = threshold_error(t, eta)
         pred = (x[None, :] >= t[:, None]) if k * m <= 4_000_000 else None
         if pred is not None:
@@ -316,8 +340,8 @@ def _cor41_runs(ctx: Context, agnostic: bool, trials: int, n_prime: int | None =
     return rows, k, n_prime
 
 
-def _cor41(ctx: Context, agnostic: bool) -> dict:
-    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials)
+def _cor41(ctx: Context, agnostic: bool, n_prime: int | None = None, window: float | None = None) -> dict:
+    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, n_prime=n_prime, window=window)
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
     fails = sum(r[0] for r in rows)
     mis = np.array([r[1] for r in rows])
@@ -406,8 +430,9 @@ def _pcq_cor41_agnostic(ctx: Context) -> dict:
     return _cor41(ctx, agnostic=True)
 
 
-def _cor41_step(ctx: Context, agnostic: bool, which: str) -> dict:
-    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, mechanism=False)
+def _cor41_step(ctx: Context, agnostic: bool, which: str, n_prime: int | None = None,
+                window: float | None = None) -> dict:
+    rows, k, n_prime = _cor41_runs(ctx, agnostic, ctx.trials, n_prime=n_prime, mechanism=False, window=window)
     beta = float(ctx.params["beta"])
     if which == "pac":
         failures = sum(r[4] for r in rows)
@@ -621,11 +646,53 @@ _APRIV_INSTANCE = ("paper constants: epsilon = 8, delta = 1e-3, alpha = beta = 0
                    "and (0.6, 0.95) in alternate trials (every constant threshold errs 7/8 in half of them), exact "
                    "ERM law; fresh data per trial")
 
-experiment("label_private_learner", "Claim 4.5", "thresholds-realizable", "bound",
-           title="P[err(h_hat) > 3 gamma + 7 alpha] <= 2 beta (realizable 1-D thresholds)",
-           instance=_APRIV_INSTANCE, predicate="failure: err(h_hat) = |t_hat - t*| > 3 gamma + 7 alpha",
-           trials={"quick": 150, "full": 3_000}, params=_LPL, controls=(_CTRL_LPL_INV,),
-           slack_definition="(1 - 2 beta) quantile of err(h_hat) divided by 3 gamma + 7 alpha")(_apriv_bound)
+
+
+def h_priv_error(released: np.ndarray, truth: np.ndarray, rng) -> np.ndarray:
+    """Error of h_priv on the public points: released labels (n, m) of Alg 4 (bottom -1, not answered
+    -2) with every non-label replaced by a fair coin (seed l.350), against the true labels (m,)."""
+    released = np.asarray(released)
+    coin = rng.integers(0, 2, size=released.shape)
+    return np.mean(np.where(released >= 0, released, coin) != truth, axis=-1)
+
+
+def _h_priv_errors(ctx: Context, trials: int) -> tuple[np.ndarray, int, int, int]:
+    """Per trial: err(h_priv) on the run's m public points; also chunks, n', total bottoms + not-answered."""
+    k = _chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = _chunk_size(ctx, scalar(ctx.env["n_prime_realizable"]))
+    m = int(ctx.params["m"])
+    errs, coins = np.empty(trials), 0
+    for j in range(trials):
+        u_star = APRIV_SUPPORTS[j % 2][1]
+        u = ctx.rng.random(m)
+        out = ctx.sample(_votes_on(erm_thresholds_exact(ctx.rng, k, n_prime, u_star), u), 1).reshape(-1)
+        errs[j] = h_priv_error(out, (u >= u_star).astype(np.int64), ctx.rng)
+        coins += int(np.sum(out < 0))
+    return errs, k, n_prime, coins
+
+
+@experiment("private_classification_queries", "Claim 4.5", "h-priv-thresholds", "bound",
+            title="err(h_priv) of A_Priv's labelling step, measured on this component (Alg 4 / Sec. 4.1; A_Priv "
+                  "outputs only h_hat): P[err(h_priv) > 3 gamma + 7 alpha] <= 2 beta, bottom and not-answered "
+                  "replaced by a fair coin (realizable 1-D thresholds)",
+            instance="A_Priv's point (Claim 4.5's constants): epsilon = 8, delta = 1e-3, alpha = beta = 0.1, gamma = 0, "
+                     "m = 1,843 >= m_min = 4 log(1/(alpha beta))/alpha^2 = 1,842.1 public points, T = 841 >= T_cor41, "
+                     "k = ceil(k) = 30,647 chunks of App. A7's realizable n' = 134 records (exact ERM law); public "
+                     "points u ~ U[0, 1] with t* = 0.125 and 0.875 in alternate trials, so a constant label errs 7/8 "
+                     "> 7 alpha in half the trials; fresh data and points per trial; err(h_priv) is its error on the "
+                     "run's m public points (the proof's (1/m) sum_t 1[h_priv(x_t) != y_t]; h_priv is stateful, P25)",
+            predicate="failure: err(h_priv) > 3 gamma + 7 alpha",
+            trials={"quick": 150, "full": 3_000}, params=_LPL, controls=(_CTRL_PCQ_CONST, _CTRL_RUNNER_UP),
+            slack_definition="(1 - 2 beta) quantile of err(h_priv) divided by 3 gamma + 7 alpha")
+def _pcq_claim45(ctx: Context) -> dict:
+    bound, beta_f = scalar(ctx.env["error_bound"]), scalar(ctx.env["failure_probability"])
+    errs, k, n_prime, coins = _h_priv_errors(ctx, ctx.trials)
+    q = float(np.quantile(errs, 1 - beta_f))
+    return {"failures": int(np.sum(errs > bound)), "trials": ctx.trials, "beta": beta_f,
+            "error_quantile": q, "error_bound": bound, "slack": q / bound,
+            "instance": {"chunks": k, "n_prime": n_prime, "m": int(ctx.params["m"]), "t_star": [0.125, 0.875],
+                         "mean_err": float(errs.mean()), "max_err": float(errs.max()),
+                         "coin_labels_per_run": coins / ctx.trials, "v_bar_bound": scalar(ctx.env["v_bar_bound"])}}
 
 
 @experiment("label_private_learner", "Claim 4.5", "v-bar-noiseless", "bound",

@@ -41,12 +41,21 @@ from dptestbed.impl.model_agnostic.subsample_aggregate import (
 from .. import stats
 from ..experiments import Context, Control, experiment, scalar
 from .queries import (
+    _CTRL_LPL_INV,
+    _CTRL_LPL_UNDERFIT,
+    _CTRL_PCQ_CONST,
+    _CTRL_PCQ_UNDERFIT,
+    APRIV_SUPPORTS,
+    APRIV_WIDTH,
     T_STAR_APRIV,
     _chunk_size,
     _chunks,
+    _cor41,
+    _cor41_step,
     _sample_complexity,
     _votes_on,
     erm_thresholds_records,
+    erm_thresholds_window,
     threshold_error,
 )
 
@@ -363,6 +372,14 @@ _CTRL_PCQ64 = Control("pipeline_private_classification_queries_k_over_64",
 _THM44 = {"epsilon": 128.0, "delta": 1e-3, "m": 1843, "T": 1115, "alpha": 0.1, "beta": 0.1, "gamma": 0.05}
 
 
+def agnostic_point(epsilon: float, alpha: float, beta: float, gamma: float, delta: float = 1e-3) -> dict:
+    """Parameters with the smallest m and T the agnostic theorems allow: m = ceil(4 log(1/(alpha beta))/alpha^2)
+    (m_min, Thm 4.4 / Claim 4.5) and T = ceil(3((gamma + alpha) m + sqrt(m log(m/beta)/2))) (T_cor41)."""
+    m = math.ceil(4 * math.log(1 / (alpha * beta)) / alpha ** 2)
+    T = math.ceil(3 * ((gamma + alpha) * m + math.sqrt(m * math.log(m / beta) / 2)))
+    return {"epsilon": epsilon, "delta": delta, "alpha": alpha, "beta": beta, "gamma": gamma, "m": m, "T": T}
+
+
 @experiment("private_classification_queries", "Theorem 4.4", "thresholds-agnostic-sweep", "bound",
             title="agnostic: >= m - T queries correct w.p. >= 1 - 2 beta at n = k n'; misclassification against n",
             instance="SCALED chunk size n' = 400 (App. A7's agnostic n' = 8 log(4k/beta)/alpha^2 = 9,121 is "
@@ -379,35 +396,62 @@ def _pcq_thm44(ctx: Context) -> dict:
     return _sample_complexity(ctx, agnostic=True)
 
 
+# moderate epsilon: alpha = 0.08, gamma = eta = 0.01 keep T/m = 0.394 < 1/2 (a constant label errs about 1/2)
+_THM44_MODERATE = agnostic_point(8.0, alpha=0.08, beta=0.1, gamma=0.01)  # m = 3,018, T = 1,190
+_N_PRIME_44_MODERATE = 256
+_WINDOW = 0.1  # half-width of the record window of erm_thresholds_window
+_THM44_MODERATE_INSTANCE = (
+    "epsilon = 8, delta = 1e-3, alpha = 0.08, beta = 0.1, gamma = flip noise eta = 0.01, m = 3,018 >= m_min = 3,017.7, "
+    "T = 1,190 >= T_cor41 = 1,189.1 (T/m = 0.394 < 1/2: a constant label fails), k = 37,814 chunks; SCALED chunk "
+    "size n' = 256 records (App. A7's agnostic n' = 17,787 is impractical; the PAC step is measured at this point, "
+    "pac-moderate-epsilon); chunk thresholds of threshold ERM on records with the exact law (records within 0.1 "
+    "of t* materialised, erm_thresholds_window), X ~ U[0, 1], t* = 0.5; fresh data and queries per trial")
+
+experiment("private_classification_queries", "Theorem 4.4", "moderate-epsilon", "bound",
+           title="agnostic at moderate epsilon: >= m - T queries correct w.p. >= 1 - 2 beta (no halt, <= T bottoms, "
+                 "misclassification <= T/m)",
+           instance=_THM44_MODERATE_INSTANCE,
+           predicate="failure: the run halts before query m, or outputs more than T bottoms, or its misclassification "
+                     "rate (bottom and not-answered count as mistakes) exceeds T/m",
+           trials={"quick": 40, "full": 300}, params=_THM44_MODERATE, controls=(_CTRL_PCQ_CONST,),
+           seconds={"quick": 120.0, "full": 1800.0},
+           slack_definition="(1 - 2 beta) quantile of the misclassification rate divided by T/m")(
+    lambda ctx: _cor41(ctx, True, _chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
+experiment("private_classification_queries", "Theorem 4.4", "pac-moderate-epsilon", "bound",
+           title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
+                 "<= beta (the theorem's PAC precondition for the scaled n'; the implementation is not involved)",
+           instance=_THM44_MODERATE_INSTANCE,
+           predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = eta + (1 - 2 eta)|t - t*|",
+           trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(_CTRL_PCQ_UNDERFIT,),
+           seconds={"quick": 300.0, "full": 1800.0})(
+    lambda ctx: _cor41_step(ctx, True, "pac", _chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
+
+
 # =========================================================================== Theorem 4.7
 
-_CTRL_LPL_INV = Control("label_private_learner_inverted_labels",
-                        "dptestbed.impl.model_agnostic.mutants:label_private_learner_inverted_labels",
-                        "A_Priv whose final ERM is trained on 1 - y_hat (label-convention bug)")
-_THM47 = {"epsilon": 256.0, "delta": 1e-3, "alpha": 0.03, "beta": 0.03, "gamma": 0.02}
+_THM47_P = agnostic_point(256.0, alpha=0.03, beta=0.03, gamma=0.02)
 _N_PRIME_47 = 400
 
 
-def _thm47_point() -> dict:
-    a, b, g = _THM47["alpha"], _THM47["beta"], _THM47["gamma"]
-    m = math.ceil(4 * math.log(1 / (a * b)) / a ** 2)
-    T = math.ceil(3 * ((g + a) * m + math.sqrt(m * math.log(m / b) / 2)))
-    return {**_THM47, "m": m, "T": T}
-
-
-_THM47_P = _thm47_point()
-
-
-def _apriv_agnostic(ctx: Context, n_prime: int, trials: int):
+def _apriv_agnostic(ctx: Context, n_prime: int, trials: int, moderate: bool = False):
+    """Per trial err(h_hat) of A_Priv on flip-noise data: X ~ U[0, 1], t* = 0.2, chunk thresholds from
+    records; ``moderate``: X ~ U[lo, lo + 0.4] with (lo, t*) alternating as APRIV_SUPPORTS (so a constant
+    threshold errs 7/8 of the mass in half the trials) and chunk thresholds from erm_thresholds_window;
+    errors in the support's unit coordinate u = (x - lo)/0.4."""
     k = _chunks(ctx, scalar(ctx.env["k"]))
     n_prime = _chunk_size(ctx, n_prime)
     m, eta = int(ctx.params["m"]), float(ctx.params["gamma"])
     errs = []
-    for _ in range(trials):
-        t = erm_thresholds_records(ctx.rng, k, n_prime, eta, T_STAR_APRIV)
-        x = ctx.rng.random(m)
-        t_hat = float(np.asarray(ctx.sample({"x": x, "votes": _votes_on(t, x)}, 1)).reshape(-1)[0])
-        errs.append(float(threshold_error(t_hat, eta, T_STAR_APRIV)))
+    for j in range(trials):
+        if moderate:
+            (lo, u_star), width = APRIV_SUPPORTS[j % 2], APRIV_WIDTH
+            t = erm_thresholds_window(ctx.rng, k, n_prime, eta, u_star, _WINDOW_47)
+        else:
+            lo, u_star, width = 0.0, T_STAR_APRIV, 1.0
+            t = erm_thresholds_records(ctx.rng, k, n_prime, eta, u_star)
+        u = ctx.rng.random(m)
+        t_hat = float(np.asarray(ctx.sample({"x": lo + width * u, "votes": _votes_on(t, u)}, 1)).reshape(-1)[0])
+        errs.append(float(threshold_error((t_hat - lo) / width, eta, u_star)))
     return np.array(errs), k, n_prime
 
 
@@ -423,13 +467,61 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int):
             trials={"quick": 12, "full": 300}, params=_THM47_P, controls=(_CTRL_LPL_INV,),
             seconds={"quick": 120.0, "full": 1800.0},
             slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")
-def _apriv_thm47(ctx: Context) -> dict:
+def _apriv_thm47(ctx: Context, n_prime: int = _N_PRIME_47, moderate: bool = False) -> dict:
     bound, beta_f = scalar(ctx.env["error_bound"]), scalar(ctx.env["failure_probability"])
-    errs, k, n_prime = _apriv_agnostic(ctx, _N_PRIME_47, ctx.trials)
+    errs, k, n_prime = _apriv_agnostic(ctx, n_prime, ctx.trials, moderate)
     q = float(np.quantile(errs, 1 - beta_f))
     return {"failures": int(np.sum(errs > bound)), "trials": ctx.trials, "beta": beta_f,
             "error_quantile": q, "error_bound": bound, "slack": q / bound,
             "instance": {"chunks": k, "n_prime": n_prime, "n": k * n_prime, "m": int(ctx.params["m"]),
-                         "T": int(ctx.params["T"]), "t_star": T_STAR_APRIV, "eta": float(ctx.params["gamma"]),
+                         "T": int(ctx.params["T"]), "t_star": APRIV_SUPPORTS if moderate else T_STAR_APRIV,
+                         "eta": float(ctx.params["gamma"]),
                          "max_err": float(errs.max()), "mean_err": float(errs.mean()),
                          "relabelled_error_bound": scalar(ctx.env["relabelled_error_bound"])}}
+
+
+# moderate epsilon: alpha = beta = 0.05, gamma = eta = 0.01: 7 gamma + 15 alpha = 0.82 < 0.8675, the error of a
+# constant threshold in half the trials (supports alternating as in APRIV_SUPPORTS)
+_THM47_MODERATE = agnostic_point(8.0, alpha=0.05, beta=0.05, gamma=0.01)  # m = 9,587, T = 2,451
+_N_PRIME_47_MODERATE = 400
+_WINDOW_47 = 0.07  # > the PAC radius (gamma + alpha - eta)/(1 - 2 eta) = 0.051
+_CTRL_LPL_CONST = Control("label_private_learner_constant_threshold",
+                          "dptestbed.impl.model_agnostic.mutants:label_private_learner_constant_threshold",
+                          "A_Priv returning the threshold 0.5 whatever the data")
+_THM47_MODERATE_INSTANCE = (
+    "epsilon = 8, delta = 1e-3, alpha = beta = 0.05, gamma = flip noise eta = 0.01 (bound 7 gamma + 15 alpha = 0.82 "
+    "< 0.8675, what a constant threshold errs in half the trials), m = 9,587 >= m_min_claim = 9,586.3, T = 2,451 >= "
+    "T_cor41 = 2,450.1, k = 58,627 chunks; SCALED chunk size n' = 400 (App. A7's agnostic n' = 49,156 is "
+    "impractical; the PAC step is measured at this point, pac-moderate-epsilon); chunk thresholds of threshold ERM "
+    "on records with the exact law (records within 0.07 of t* materialised, erm_thresholds_window); X ~ U[lo, lo + "
+    "0.4], (lo, t*) = (0, 0.05) / (0.6, 0.95) alternately; fresh data per trial; err(h_t) = eta + (1 - 2 eta)|u - u*| "
+    "exact in the support's unit coordinate")
+
+experiment("label_private_learner", "Theorem 4.7", "moderate-epsilon", "bound",
+           title="agnostic end to end at moderate epsilon: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta",
+           instance=_THM47_MODERATE_INSTANCE, predicate="failure: err(h_hat) > 7 gamma + 15 alpha",
+           trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(_CTRL_LPL_INV, _CTRL_LPL_CONST),
+           seconds={"quick": 120.0, "full": 1800.0},
+           slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")(
+    lambda ctx: _apriv_thm47(ctx, _N_PRIME_47_MODERATE, moderate=True))
+
+
+def _apriv_pac(ctx: Context) -> dict:
+    """Per data set of the moderate Thm 4.7 point: does some chunk threshold err more than gamma + alpha?"""
+    k = _chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = _chunk_size(ctx, _N_PRIME_47_MODERATE)
+    eta, bound = float(ctx.params["gamma"]), float(ctx.params["alpha"]) + float(ctx.params["gamma"])
+    worst = np.array([float(np.max(threshold_error(erm_thresholds_window(ctx.rng, k, n_prime, eta, u, _WINDOW_47), eta, u)))
+                      for u in (APRIV_SUPPORTS[j % 2][1] for j in range(ctx.trials))])
+    return {"failures": int(np.sum(worst > bound)), "trials": ctx.trials, "beta": float(ctx.params["beta"]),
+            "error_quantile": float(np.quantile(worst, 1 - float(ctx.params["beta"]))), "error_bound": bound,
+            "instance": {"chunks": k, "n_prime": n_prime, "gamma_plus_alpha": bound, "max_err": float(worst.max())}}
+
+
+experiment("label_private_learner", "Theorem 4.7", "pac-moderate-epsilon", "bound",
+           title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
+                 "<= beta (the (alpha, beta/k)-PAC precondition for the scaled n'; the implementation is not involved)",
+           instance=_THM47_MODERATE_INSTANCE, predicate="failure: max_j err(h_j) > gamma + alpha",
+           trials={"quick": 20, "full": 600}, params=_THM47_MODERATE, setup=True,
+           seconds={"quick": 300.0, "full": 1800.0},
+           controls=(_CTRL_LPL_UNDERFIT,))(_apriv_pac)

@@ -417,9 +417,11 @@ _X_514 = np.array([2.5, -2.5, 3.0, -3.0])
 
 @experiment(
     "soft_label_classifier", "Theorem 5.14", "learned", "bound",
-    title="SGD logistic chunk models, paper's k: P[some query bottom or |s - E h| > 8 alpha sqrt(2n') + nu/2] <= beta "
+    title="diagnostic (H_Priv alone, a FRESH threshold per query, not Algorithm 6's shared threshold, counter and "
+          "halt: the theorem on Algorithm 6 is soft_label_queries_corrected/Theorem 5.14/alg6-stream): SGD logistic "
+          "chunk models, paper's k: P[some query bottom or |s - E h| > 8 alpha sqrt(2n') + nu/2] <= beta "
           "(the E5 bound 12 alpha sqrt(2n') + nu/2 reported beside it)",
-    instance="paper's 1-D example, n' = 100, k = ceil(k_thm514) = 1037 chunk models of the specified learner B on "
+    instance="paper's 1-D example, n' = 100, k = ceil(k_thm514) = 1038 chunk models of the specified learner B on "
              "fresh data per trial; m = 4 weak-quality queries x = +-2.5, +-3 (nu = 0.02; |G(nu)| = m >= m - T); "
              "epsilon 8, delta 1e-3, T 2, lam and corrected w of Alg 6; alpha = 5.43e-4 so that gamma = 16 alpha "
              "sqrt(2n') + nu = 1/7 exactly (estimated alpha(x) <= 2.1e-4); each query answered by the "
@@ -460,7 +462,7 @@ def _thm514_learned(ctx: Context) -> dict:
     "soft_label_classifier", "Theorem 5.14", "straddle-e5", "bound",
     title="planted straddling query (E5), admissible planted sets only: P[bottom or |s - E h| > 12 alpha sqrt(2n') "
           "+ nu/2] <= beta; the excess over the stated 8 alpha sqrt(2n') + nu/2 is reported as a fraction of r",
-    instance="k = 1037 planted predictions with gamma = 1/7 (alpha = 5.43e-4, nu = 0.02, n' = 100): E h = b - r/2 "
+    instance="k = 1038 planted predictions with gamma = 1/7 (alpha = 5.43e-4, nu = 0.02, n' = 100): E h = b - r/2 "
              "just below the regular boundary b = 3/7 (r = 4 alpha sqrt(2n')); ceil(2k/3) + 1 values at b + 0.001 "
              "(inside C_l = [E h - r, E h + r], in the bin above b), the rest at the value that makes the mean E h "
              "(bin below): the proof's event 'C_l holds >= 2k/3 values' holds, the first test passes with the mode "
@@ -533,3 +535,90 @@ def _thm514_straddle(ctx: Context) -> dict:
                 "target": bound, "target_label": "stated: 8 alpha sqrt(2n') + nu/2",
                 "y_label": "|s - E h|", "trials_per_point": n_sweep,
             }}
+
+
+# --------------------------------------------------------------------------- Theorem 5.14 on Algorithm 6
+
+_N_PRIME_ALG6 = 400
+_GAMMA_ALG6 = 0.5
+_NU_ALG6 = 0.02
+# gamma = 16 alpha sqrt(2n') + nu = 1/2 (up to 1e-9); estimated alpha(0) about 9.5e-4 <= alpha
+_ALPHA_ALG6 = (_GAMMA_ALG6 - _NU_ALG6) / (16 * math.sqrt(2 * _N_PRIME_ALG6)) * (1 - 1e-9)
+_X_ALG6 = np.array([0.0, 0.0, 2.5, -2.5])  # two hard queries (E h = 1/2, a regular boundary), then two weak ones
+_HARD = 2
+MIDPOINT_TOL = 1e-9  # the released midpoints are exact multiples of gamma/2: float slack of the comparison
+
+
+def expected_soft_labels_alg6(rng, n_prime: int, fits: int = 20_000, **learner):
+    """(E h(x_l), alpha(x_l)) at the Alg-6 queries: E h(0) = 1/2 and E h(-x) = 1 - E h(x) exactly (the
+    example is symmetric under (x, y) -> (-x, 1 - y) and SGD from w = 0 is equivariant), so only
+    E h(2.5) is estimated (by Monte Carlo with the specified learner B), symmetrised with E h(-2.5)."""
+    mean, alpha = truth(rng, n_prime, np.array([0.0, 2.5, -2.5]), fits, **learner)
+    weak = (mean[1] + 1 - mean[2]) / 2
+    return np.array([0.5, 0.5, weak, 1 - weak]), np.array([alpha[0], alpha[0], alpha[1], alpha[2]])
+
+
+def alg6_stream_errors(out: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Per run, max_l |s_hat(x_l) - E h(x_l)| of Alg 6 outputs (n, m, 2); inf when some query is
+    bottom (-1) or not answered after the halt (-2)."""
+    s = np.asarray(out, dtype=float)[..., 0]
+    return np.where(np.any(s < 0, axis=-1), np.inf, np.max(np.abs(s - expected), axis=-1))
+
+
+_CTRL_ALG6_HALTS_EARLY = Control("soft_label_queries_corrected_halts_early",
+                                 "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_halts_early",
+                                 "Alg 6 halting after T sub-bottoms (loop while c < T)")
+_CTRL_ALG6_COUNTS_TOPS = Control("soft_label_queries_corrected_counts_tops",
+                                 "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_counts_tops",
+                                 "Alg 6 whose counter counts released answers instead of sub-bottoms")
+_CTRL_ALG6_CONSTANT = Control("soft_label_queries_corrected_constant_score",
+                              "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_constant_score",
+                              "Alg 6 releasing the score 1/2 (Flag 0) for every query")
+
+
+@experiment(
+    "soft_label_queries_corrected", "Theorem 5.14", "alg6-stream", "bound",
+    title="Algorithm 6 itself (one call per trial: shared threshold, counter, halt after T sub-bottoms), paper's k: "
+          "P[some query bottom / not answered, or |s - E h| > 8 alpha sqrt(2n') + nu/2] <= beta (the E5 bound "
+          "12 alpha sqrt(2n') + nu/2 reported beside it)",
+    instance="paper's 1-D example (notes 4.5, c = 1), k = ceil(k_thm514) = 1038 chunk models of the specified learner B "
+             "(one-pass SGD logistic, n' = 400) on fresh data per trial; m = 4 queries in order x = 0, 0 (no weak "
+             "quality: E h(0) = 1/2 exactly, a regular bin boundary, so the first test fails w.h.p. and the shifted "
+             "test pays one counter unit each), then x = 2.5, -2.5 (nu-weak, E h = 0.998 / 0.002): |G(nu)| = 2 = m - T; "
+             "epsilon 8, delta 1e-3, T 2, beta 0.1, lam and corrected w of Alg 6; nu = 0.02, alpha = 1.06e-3 so that "
+             "gamma = 16 alpha sqrt(2n') + nu = 1/2 (estimated alpha(0) about 9.5e-4 <= alpha); the stated bound is "
+             "then gamma/2 = 1/4: a constant score errs about 1/2 on one of the weak queries; an Alg 6 halting after "
+             "T sub-bottoms, or counting releases, leaves the weak queries unanswered",
+    predicate="failure: some query answered bottom or not answered (halt), or max_l |s_hat(x_l) - E h(x_l)| > "
+              "8 alpha sqrt(2n') + nu/2 (+ 1e-9)",
+    trials={"quick": 200, "full": 5_000},
+    params={"epsilon": 8.0, "delta": 1e-3, "T": 2, "m": 4, "beta": 0.1, "gamma": _GAMMA_ALG6, "nu": _NU_ALG6,
+            "alpha": _ALPHA_ALG6, "n_prime": _N_PRIME_ALG6},
+    controls=(_CTRL_ALG6_HALTS_EARLY, _CTRL_ALG6_COUNTS_TOPS, _CTRL_ALG6_CONSTANT),
+    seconds={"quick": 300.0, "full": 1800.0},
+    slack_definition="(1 - beta) quantile of max_l |s(x_l) - E h(x_l)| divided by 8 alpha sqrt(2n') + nu/2",
+)
+def _thm514_alg6(ctx: Context) -> dict:
+    env = ctx.env
+    n_prime, k = int(ctx.params["n_prime"]), int(math.ceil(scalar(env["chunks"]) - 1e-9))
+    beta, bound, bound_e5 = scalar(env["failure_probability"]), scalar(env["error_bound"]), scalar(env["error_bound_e5"])
+    expected, alpha = expected_soft_labels_alg6(ctx.rng, n_prime)
+    worst = np.empty(ctx.trials)
+    shifted = np.zeros(len(_X_ALG6), dtype=int)
+    for t in range(ctx.trials):
+        S = reference_fits(ctx.rng, k, n_prime, _X_ALG6).T  # (m, k): row l = the k soft labels at x_l
+        out = ctx.sample(S, 1).reshape(1, len(_X_ALG6), 2)
+        worst[t] = alg6_stream_errors(out, expected)[0]
+        shifted += out[0, :, 1] == 1
+    failures = int(np.sum(worst > bound + MIDPOINT_TOL))
+    q = float(np.quantile(worst, 1 - beta, method="higher"))  # inf-safe
+    return {"failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": bound, "error_quantile": q,
+            "slack": q / bound,
+            "instance": {"k": k, "n_prime": n_prime, "queries": _X_ALG6.tolist(), "E_h": expected.tolist(),
+                         "alpha_hat": alpha.tolist(), "alpha_assumed": _ALPHA_ALG6,
+                         "alpha_assumption_holds": bool(np.all(alpha <= _ALPHA_ALG6)),
+                         "weak_quality": [bool(min(e, 1 - e) < _NU_ALG6) for e in expected],
+                         "bound_stated": bound, "bound_e5": bound_e5,
+                         "failures_e5": int(np.sum(worst > bound_e5 + MIDPOINT_TOL)),
+                         "bottom_or_halt_runs": int(np.sum(np.isinf(worst))),
+                         "shifted_answers_per_query": shifted.tolist()}}

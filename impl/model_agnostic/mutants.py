@@ -21,6 +21,7 @@ Three ways a bug is introduced:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 
 import numpy as np
@@ -364,14 +365,16 @@ private_classification_queries_noiseless_after_halt = post_processed(
 
 _PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
 _PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
+_PCQ_H_PRIV = "private_classification_queries/Claim 4.5/h-priv-thresholds"
 _PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
-             "private_classification_queries/Theorem 4.3/thresholds-sweep")
+             "private_classification_queries/Theorem 4.3/thresholds-sweep", _PCQ_H_PRIV,
+             "private_classification_queries/Theorem 4.4/moderate-epsilon")
 _PCQ = [
     *_declare_core("private_classification_queries", _PCQ_BUGS, {"*": (_PCQ_TR,)}),
     _mutant("private_classification_queries", "constant_label", "utility", "label 1 for every query",
             _PCQ_UTIL + (_PCQ_TR,)),
     _mutant("private_classification_queries", "runner_up", "utility", "releases the runner-up label",
-            ("private_classification_queries/Lemma 4.2/counting", _PCQ_TR)),
+            ("private_classification_queries/Lemma 4.2/counting", _PCQ_H_PRIV, _PCQ_TR)),
     _mutant("private_classification_queries", "noiseless_after_halt", "privacy",
             "after the halt, releases the noiseless majority (P8)", (_PCQ_TR, AUDIT)),
     *_declare_core("private_classification_queries_conference", _PCQ_BUGS, {"*": (_PCQC_TR,)}),
@@ -420,10 +423,11 @@ label_private_learner_noiseless_after_halt = _lpl_mutant(
     "A_Priv labelling the points left after the halt with the noiseless majority (P8).",
     after_halt=lambda votes: np.argmax(votes, axis=-1))
 
-_LPL_UTIL = ("label_private_learner/Claim 4.5/thresholds-realizable",)
+_LPL_UTIL = ("label_private_learner/Theorem 4.6/thresholds-end-to-end", "label_private_learner/Theorem 4.6/moderate-epsilon",
+             "label_private_learner/Theorem 4.7/moderate-epsilon")
 _LPL = [
     _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
-            _LPL_UTIL + ()),
+            _LPL_UTIL),
     _mutant("label_private_learner", "inverted_labels", "utility", "final ERM trained on 1 - y_hat", _LPL_UTIL),
     _mutant("label_private_learner", "noiseless_after_halt", "privacy",
             "points left after the halt get the noiseless majority label (P8)",
@@ -457,6 +461,15 @@ def _right_edge(out, data, rng, params):
 
 soft_label_queries_corrected_shifted_edge = post_processed(
     _sl.soft_label_queries_corrected, _shift_edge, "Alg 6 (corrected) releasing the left edge of the shifted bin.")
+def _constant_score(out, data, rng, params):
+    """Every query answered with the score 1/2 and Flag 0, whatever the data."""
+    out = np.array(out, dtype=float)
+    out[..., 0], out[..., 1] = 0.5, 0.0
+    return out
+
+
+soft_label_queries_corrected_constant_score = post_processed(
+    _sl.soft_label_queries_corrected, _constant_score, "Alg 6 (corrected) releasing the score 1/2 for every query.")
 soft_label_classifier_right_edge = post_processed(
     _sl.soft_label_classifier, _right_edge, "H_Priv releasing the right edge of the regular mode bin.")
 soft_label_classifier_noise_half = with_params(_sl.soft_label_classifier, _scale("lam", 0.5), "H_Priv with lam/2.")
@@ -506,10 +519,21 @@ soft_label_learner_unshuffled = with_params(
 _SLQ_TR, _SLQ_RC, _SLQ_DE = _family_ids("soft_label_queries", "Theorem 5.4")
 _SLC_TR, _SLC_RC, _SLC_DE = _family_ids("soft_label_queries_corrected", "Theorem 5.4")
 _SLH = "soft_label_classifier/Theorem 5.14/release-law"
+_SLC_514 = "soft_label_queries_corrected/Theorem 5.14/alg6-stream"
 _SLL = "soft_label_learner"
+
+
+def _with_killer(mutants: list[Mutant], names: tuple[str, ...], check: str) -> list[Mutant]:
+    """``mutants`` with ``check`` added to the killers of those named ``names``."""
+    return [dataclasses.replace(m, killed_by=m.killed_by + (check,)) if m.name in names else m for m in mutants]
+
+
 _SL = [
     *_release_family("soft_label_queries", "Theorem 5.4", delta_event=False),  # the printed reference leaks (E2)
-    *_release_family("soft_label_queries_corrected", "Theorem 5.4"),
+    *_with_killer(_release_family("soft_label_queries_corrected", "Theorem 5.4"), ("halts_early", "counts_tops"),
+                  _SLC_514),
+    _mutant("soft_label_queries_corrected", "constant_score", "utility", "score 1/2 (Flag 0) for every query",
+            (_SLC_TR, _SLC_514)),
     _mutant("soft_label_queries_corrected", "printed_threshold", "privacy",
             "w = lam log(4m/delta) as printed (erratum E2)", (_SLC_DE, _SLC_RC, AUDIT)),
     _mutant("soft_label_queries_corrected", "shifted_edge", "utility",

@@ -29,7 +29,7 @@ def test_reference_passes_and_control_flagged(sid, e):
     trials = None
     if e.name == "moderate-epsilon":
         trials = 6  # about 0.7 s per trial; the full suite runs 240
-    elif e.name == "worst-case-learner":
+    elif e.name in ("worst-case-learner", "h-priv-thresholds"):
         trials = 40
     elif e.ref in SLOW:
         trials = 20
@@ -75,3 +75,13 @@ def test_bernoulli_p_three_quarters():
     from scipy import stats
     p = eq.bernoulli_p_three_quarters()
     assert abs(stats.binom.sf(12, 25, p) - 0.75) < 1e-12
+
+
+def test_h_priv_error_replaces_bottom_and_not_answered_by_a_coin():
+    rng = np.random.default_rng(0)
+    truth = np.array([1, 0, 1, 0])
+    assert eq.h_priv_error(np.array([[1, 0, 1, 0]]), truth, rng)[0] == 0.0
+    assert eq.h_priv_error(np.array([[0, 1, 0, 1]]), truth, rng)[0] == 1.0
+    coins = eq.h_priv_error(np.full((20_000, 4), -1), truth, rng)       # every query bottom: error ~ 1/2
+    halted = eq.h_priv_error(np.full((20_000, 4), -2), truth, rng)      # not answered after the halt: the same
+    assert abs(coins.mean() - 0.5) < 0.01 and abs(halted.mean() - 0.5) < 0.01

@@ -9,7 +9,7 @@ from dptestbed.spec import load_catalogue
 CATALOGUE = load_catalogue()
 SOFT = [(spec, e) for (spec, ref), exps in load_registry().items() if spec.startswith("soft_label") for e in exps]
 TRIALS = {"planted": 4000, "concentration": 4000, "steele": 8000, "ensemble": 60, "strong-quality": 120,
-          "identity": 8000, "learned": 30, "straddle-e5": 4000}
+          "identity": 8000, "learned": 30, "straddle-e5": 4000, "alg6-stream": 12}
 
 
 def _run(spec_id, exp, control=None):
@@ -23,7 +23,7 @@ def _run(spec_id, exp, control=None):
 def test_registered():
     names = {e.name for _, e in SOFT}
     assert {"planted", "concentration", "steele", "ensemble", "strong-quality", "identity", "learned",
-            "straddle-e5"} <= names
+            "straddle-e5", "alg6-stream"} <= names
     assert all(e.controls for _, e in SOFT)
 
 
@@ -41,3 +41,33 @@ def test_straddle_reports_stated_bound_exceeded():
     r = _run("soft_label_classifier", exp)
     inst = r["instance"]
     assert inst["stated_bound_failure_rate"] > 0.9 and inst["e5_bound_failure_rate"] < 0.01
+
+
+def test_alg6_stream_errors_bottom_halt_and_max():
+    import numpy as np
+
+    from dptestbed.audits.model_agnostic.soft_label import alg6_stream_errors
+
+    expected = np.array([0.5, 0.5, 0.99, 0.01])
+    out = np.array([[[0.5, 1], [0.75, 0], [0.75, 0], [0.25, 0]],     # first test passed at the boundary: 1/4
+                    [[0.5, 1], [-1.0, 1], [0.75, 0], [0.25, 0]],     # a bottom
+                    [[0.5, 1], [0.5, 1], [-2.0, -1], [-2.0, -1]]])   # halted
+    err = alg6_stream_errors(out, expected)
+    assert err[0] == pytest.approx(0.25) and np.isinf(err[1]) and np.isinf(err[2])
+
+
+def test_alg6_stream_instance_meets_the_theorem():
+    """gamma = 1/2 exactly as Theorem 5.14 sets it, the stated bound is gamma/2, |G(nu)| = m - T."""
+    import numpy as np
+
+    from dptestbed.audits.model_agnostic import soft_label as sl
+
+    exp = next(e for s, e in SOFT if e.name == "alg6-stream")
+    env = CATALOGUE["soft_label_queries_corrected"].bind({**CATALOGUE["soft_label_queries_corrected"].defaults(),
+                                                           **exp.params})
+    assert env["gamma_thm514"] <= 0.5 and env["gamma_thm514"] == pytest.approx(0.5, abs=1e-8)
+    assert env["error_printed"] == pytest.approx(0.25, abs=1e-8)
+    expected, _ = sl.expected_soft_labels_alg6(np.random.default_rng(0), 400, fits=2000)
+    weak = [min(e, 1 - e) < exp.params["nu"] for e in expected]
+    assert weak == [False, False, True, True] and expected[0] == 0.5
+    assert sum(weak) == exp.params["m"] - exp.params["T"]
