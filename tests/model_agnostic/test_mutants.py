@@ -78,6 +78,7 @@ FAST = [m for m in MUTANTS if m.spec not in SLOW_SPECS and not m.equivalent]
 SLOW = [m for m in MUTANTS if m.spec in SLOW_SPECS and not m.equivalent]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", FAST, ids=[m.id for m in FAST])
 def test_mutant_killed(mutant):
     killed, by = _killed(mutant)

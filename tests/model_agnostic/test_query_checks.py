@@ -24,6 +24,7 @@ def _run(sid, e, trials=None):
     return res
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid,e", CASES, ids=[e.id for _, e in CASES])
 def test_reference_passes_and_control_flagged(sid, e):
     trials = None

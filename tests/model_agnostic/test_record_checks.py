@@ -36,6 +36,7 @@ def test_registered():
     assert sum(e.name.startswith("record-audit") for _, e in CASES) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid,e", CASES, ids=[e.id for _, e in CASES])
 def test_reference_passes_and_controls_flagged(sid, e):
     res = _run(sid, e)

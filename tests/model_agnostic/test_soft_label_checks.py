@@ -27,6 +27,7 @@ def test_registered():
     assert all(e.controls for _, e in SOFT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec_id,exp", SOFT, ids=[f"{s}-{e.name}" for s, e in SOFT])
 def test_reference_passes_and_controls_flagged(spec_id, exp):
     r = _run(spec_id, exp)
