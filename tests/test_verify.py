@@ -322,3 +322,11 @@ def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
     assert "--resume needs --out" in capsys.readouterr().err
     assert main(["verify", "--spec", "laplace_mechanism", "--resume", "--out", str(tmp_path / "empty")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_no_controls_plans_the_reference_items_alone():
+    full = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    bare = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], controls=False)
+    assert {i.id for i in bare.items} == {i.id for i in full.items if i.target == "reference" and not i.expected}
+    assert not any(s.broken for s in bare.specs) and any(s.broken for s in full.specs)
+    assert bare.family == full.family  # the controls are not in the multiple-testing family
