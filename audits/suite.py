@@ -77,8 +77,10 @@ class Item:
     @property
     def label(self) -> str:
         if self.kind == "audit":
-            return f"privacy audit {self.spec}" + (f" (expected: {self.expected})" if self.expected else "")
-        who = f"control {self.control.name}" if self.control else self.target
+            where = f" at {point_text(self.params)}" if self.params else ""
+            who = f" [mutant {self.control.name}]" if self.target == "mutant" else ""
+            return f"privacy audit {self.spec}{where}{who}" + (f" (expected: {self.expected})" if self.expected else "")
+        who = f"{'mutant' if self.target == 'mutant' else 'control'} {self.control.name}" if self.control else self.target
         return f"{self.spec} {self.experiment.ref} {self.experiment.name} [{who}]"
 
 
@@ -144,9 +146,14 @@ def audit_points(spec: Spec, suite: str, override: dict | None = None) -> list[d
     return [{}] + [dict(p) for p in spec.audit_points[: 1 if suite == "quick" else None]]
 
 
+def point_text(point: dict | None) -> str:
+    """A parameter point as ``k=v, ...`` (empty at the defaults)."""
+    return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in (point or {}).items())
+
+
 def audit_id(spec_id: str, point: dict | None) -> str:
     """An audit item's id: ``privacy | SPEC`` at the defaults, ``privacy | SPEC | k=v, ...`` elsewhere."""
-    where = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in (point or {}).items())
+    where = point_text(point)
     return f"privacy | {spec_id}" + (f" | {where}" if where else "")
 
 
@@ -617,7 +624,11 @@ class Progress:
         else:
             text = str(verdict)
         mark = ""
-        if verdict is not None:
+        if item.target == "mutant" and verdict is not None:  # a trial of a mutant: no expected outcome
+            from .mutation import cell_status
+
+            mark = cell_status(result)
+        elif verdict is not None:
             mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR"}[
                 thm.outcome(verdict, result.get("expected"))]
         if result.get("expected"):
