@@ -696,7 +696,8 @@ class ResumeError(ValueError):
 
 def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
     """The finished items of an earlier run's ``document`` that this run may re-use: the earlier
-    run must be the same command, suite, seed, implementation, commit and plan (the same item ids);
+    run must be the same command, suite, seed, implementation and plan (the same item ids), and
+    the same commit when both runs know theirs (a git checkout; an installed package has none);
     items whose verdict was ``error`` (a crash, a time limit, an interruption) are run again.
     Raises :class:`ResumeError` saying what differs."""
     run_ = document.get("run") if isinstance(document, dict) else None

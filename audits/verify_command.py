@@ -103,8 +103,8 @@ def _common(p) -> None:
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted run whose results.json is in --out (same command, suite, seed, "
-                        "implementation, commit and plan): its finished items are kept, the others run (items "
-                        "that ended in an error run again)")
+                        "implementation and plan, and the same commit when run from a git checkout): its finished "
+                        "items are kept, the others run (items that ended in an error run again)")
 
 
 def _out_dir(args, command: str) -> Path:
