@@ -137,6 +137,9 @@ from .stats import (
 __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
+ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
+ROWBIN_FIT_ROWS = 50_000  # rows per side its bin edges are fitted on
+GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
@@ -156,6 +159,8 @@ ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 TIGHT_TARGET = 0.98       # the tight round aims at this fraction of the winning event's estimated loss
 TIGHT_MAX_SAMPLES = 30_000_000
+TIGHT_KEEP_PAIRS = 4  # pairs the tight round's own selection keeps after its pair search
+TIGHT_SELECTION_FACTOR = 3  # the tight round's own selection runs on this many times round 1's budget
 TIGHT_MAX_ELEMENTS = 300_000_000  # output values per side in the tight round (sampled in chunks)
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
 
@@ -308,6 +313,7 @@ class Featurizer:
             return
         head = np.concatenate([x1[:20_000], x2[:max(0, 20_000 - x1.shape[0])]])  # decides the columns' kinds
         self.int_cols = np.array([j for j in range(self.d) if _integral(head[:, j])], dtype=np.int64)
+        self._int_set = set(self.int_cols.tolist())
         self.cont_cols = np.setdiff1d(np.arange(self.d), self.int_cols)
         self.views += [f"coord[{j}]" for j in range(min(self.d, MAX_COORD_VIEWS))]
         self.views.append("sum")
@@ -322,6 +328,16 @@ class Featurizer:
             if len(self.symbols) <= 6:
                 for v in self.symbols:
                     self.views += [f"count(=={_fmt(v)})", f"first(=={_fmt(v)})"]
+        if self.cont_cols.size and self.int_cols.size:
+            # the integer part's row crossed with a quantile bin of the continuous part's sum: events
+            # like "four bottoms, then a top released with a value in [0, 1]" (Lyu et al.'s Alg. 3)
+            pooled = np.concatenate([x1[:ROWBIN_FIT_ROWS, self.cont_cols], x2[:ROWBIN_FIT_ROWS, self.cont_cols]])
+            with np.errstate(invalid="ignore", over="ignore"):
+                total = pooled.astype(float).sum(axis=1)
+            total = total[np.isfinite(total)]
+            if total.size:
+                self.rowbin_edges = np.unique(np.quantile(total, np.linspace(0, 1, ROWBIN_BINS + 1)[1:-1]))
+                self.views.append("rowbin")
         if self.cont_cols.size:
             w = x1[:, self.cont_cols].astype(float).mean(0) - x2[:, self.cont_cols].astype(float).mean(0)
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
@@ -365,6 +381,44 @@ class Featurizer:
             return code
         with np.errstate(over="ignore"):
             return (known.astype(np.int64) * self.row_weights).sum(axis=1)
+
+    def int_only(self, view: str) -> bool:
+        """The view is a function of the integer-valued columns alone."""
+        if view == "row" or view.startswith("count(==") or view.startswith("first(=="):
+            return True
+        return view.startswith("coord[") and int(view[6:-1]) in self._int_set
+
+    def group(self, *samples: np.ndarray):
+        """The distinct integer parts of the rows of ``samples``: ``(reps, k_1, k_2, ...)``, ``reps``
+        one output row per distinct integer part (its continuous columns those of one such row) and
+        ``k_i`` sample i's count of each. Every integer-only view is then computed once per
+        distinct row and counted with weights. None without integer columns, or when most rows
+        are distinct (no saving)."""
+        if self.d == 1 or not self.int_cols.size:
+            return None
+        codes = [self._row_codes(x) for x in samples]
+        both = np.concatenate(codes)
+        lo, hi = int(both.min()), int(both.max())
+        if hi - lo < GROUP_SPAN:  # a direct table: first occurrence and counts per code
+            idx = both - lo
+            first = np.full(hi - lo + 1, -1, dtype=np.int64)
+            first[idx[::-1]] = np.arange(both.size - 1, -1, -1)
+            seen = np.flatnonzero(first >= 0)
+            where = first[seen]
+            starts = np.cumsum([0] + [c.size for c in codes])
+            counts = [np.bincount(idx[a:b], minlength=hi - lo + 1)[seen] for a, b in zip(starts[:-1], starts[1:])]
+        else:
+            _, where, inverse = np.unique(both, return_index=True, return_inverse=True)
+            starts = np.cumsum([0] + [c.size for c in codes])
+            counts = [np.bincount(inverse[a:b], minlength=where.size) for a, b in zip(starts[:-1], starts[1:])]
+        if where.size > both.size // 4:
+            return None
+        owner = np.searchsorted(starts, where, side="right") - 1
+        reps = np.empty((where.size,) + samples[0].shape[1:], dtype=np.result_type(*samples))
+        for i, x in enumerate(samples):
+            mine = owner == i
+            reps[mine] = x[where[mine] - starts[i]]
+        return (reps, *counts)
 
     # naive Bayes log-likelihood ratio (a learned score) -------------------------------
     def _fit_nb(self, x1: np.ndarray, x2: np.ndarray) -> None:
@@ -425,12 +479,26 @@ class Featurizer:
             return x[:, self.cont_cols].astype(float) @ self.direction
         if view == "nb":
             return self._nb_score(x)
+        if view == "rowbin":
+            with np.errstate(invalid="ignore", over="ignore"):
+                total = x[:, self.cont_cols].astype(float).sum(axis=1)
+                return self._row_codes(x) * (self.rowbin_edges.size + 1) + np.searchsorted(self.rowbin_edges, total, "right")
         if view.startswith("count(==") or view.startswith("first(=="):
             hit = self._known(x) == 1 + int(np.searchsorted(self.symbols, float(view[8:-1])))
             if view.startswith("count"):
                 return hit.sum(axis=1)
             return np.where(hit.any(axis=1), hit.argmax(axis=1), self.int_cols.size)
         raise KeyError(view)
+
+    def rowbin_outcome(self, code) -> str | None:
+        """Decode a row x bin code: the integer part's row and the interval of the continuous sum."""
+        row, b = divmod(int(code), self.rowbin_edges.size + 1)
+        outcome = self.row_outcome(row)
+        if outcome is None:
+            return None
+        lo = f"{self.rowbin_edges[b - 1]:.4g}" if b > 0 else "-inf"
+        hi = f"{self.rowbin_edges[b]:.4g}" if b < self.rowbin_edges.size else "inf"
+        return f"{outcome} with continuous sum in [{lo}, {hi})"
 
     def row_outcome(self, code) -> list | None:
         """Decode a row code into the output row (exact codes only)."""
@@ -501,6 +569,13 @@ def _small_int_counts(*samples: np.ndarray):
     return (values, *(k[seen] for k in counts))
 
 
+def _weighted_counts(values: np.ndarray, *weights: np.ndarray):
+    """``(distinct values sorted, summed weights of each, ...)`` of ``values`` carrying ``weights``
+    (a view computed once per distinct row, the rows' counts as weights)."""
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return (distinct, *(np.bincount(inverse, weights=w, minlength=distinct.size) for w in weights))
+
+
 def _fmt(v) -> str:
     v = float(v)
     return str(int(v)) if v.is_integer() else repr(v)
@@ -538,9 +613,9 @@ class Event:
             op = ">=" if self.kind == "ge" else "<="
             return f"{self.view} {op} {self.threshold:.6g}"
         vals = self.values
-        if self.view == "row" and featurizer is not None:
-            rows = [featurizer.row_outcome(c) for c in vals[:8]]
-            shown = ", ".join(str(r) for r in rows)
+        if self.view in ("row", "rowbin") and featurizer is not None:
+            decode = featurizer.row_outcome if self.view == "row" else featurizer.rowbin_outcome
+            shown = ", ".join(str(decode(c)) for c in vals[:8])
         else:
             shown = ", ".join(f"{v:.6g}" for v in np.asarray(vals[:8], dtype=float))
         more = f", ... ({len(vals)} outcomes)" if len(vals) > 8 else ""
@@ -552,8 +627,9 @@ class Event:
             out["threshold"] = float(self.threshold)
         else:
             out["size"] = int(len(self.values))
-            if self.view == "row" and featurizer is not None and len(self.values) <= 64:
-                out["outcomes"] = [featurizer.row_outcome(c) for c in self.values]
+            if self.view in ("row", "rowbin") and featurizer is not None and len(self.values) <= 64:
+                decode = featurizer.row_outcome if self.view == "row" else featurizer.rowbin_outcome
+                out["outcomes"] = [decode(c) for c in self.values]
             elif len(self.values) <= 64:
                 out["outcomes"] = [_plain(v) for v in self.values]
         return out
@@ -571,20 +647,24 @@ def _threshold_grid(pooled_sorted: np.ndarray, values: np.ndarray | None, n_leve
     return np.unique(pooled_sorted[idx])
 
 
-def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alpha: float,
-                  view: str = "value", discrete: bool | None = None):
+def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, delta: float, alpha: float,
+                  view: str = "value", discrete: bool | None = None, counted: tuple | None = None):
     """Best events on one 1-D view of the select half.
 
-    ``s1``: statistic on D's outputs, ``s2``: on D''s. Returns ``(found, tried)``: ``found`` a
-    list of ``(orientation, family, event, predicted_bound)``, orientation +1 meaning the event
-    is more likely under D (D is the numerator side), -1 under D'; ``tried`` the number of
-    events scored.
+    ``s1``: statistic on D's outputs, ``s2``: on D''s; or ``counted`` = ``(values, k1, k2)``, the
+    sorted distinct values and each side's count of each (then ``s1``, ``s2`` are not used).
+    Returns ``(found, tried)``: ``found`` a list of ``(orientation, family, event,
+    predicted_bound)``, orientation +1 meaning the event is more likely under D (D is the
+    numerator side), -1 under D'; ``tried`` the number of events scored.
     """
-    n1, n2 = s1.shape[0], s2.shape[0]
     out = []
     tried = 0
-    counted = _small_int_counts(s1, s2)
-    if counted is not None:  # integer-valued: counts per value by bincount, thresholds at every value
+    if counted is None:
+        n1, n2 = s1.shape[0], s2.shape[0]
+        counted = _small_int_counts(s1, s2)
+    else:
+        n1, n2 = int(round(counted[1].sum())), int(round(counted[2].sum()))
+    if counted is not None:  # counts per value (bincount or given), thresholds at every value
         values, k1, k2 = counted
         k1, k2 = k1.astype(float), k2.astype(float)
         n_values = values.size
@@ -609,17 +689,14 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
         k1 = k2 = None
     if discrete is None:
         discrete = n_values <= 4096
+    # threshold events {s >= t}, {s <= t} in both orientations, then likelihood-ratio ordered
+    # unions of outcomes (discrete views); every group's screened best scored in one exact call
+    groups, shapes = [], []
     for orient in (1, -1):
-        best = None
         for kind, p1, p2 in (("ge", ge1, ge2), ("le", le1, le2)):
-            num, den = (p1, p2) if orient == 1 else (p2, p1)
-            i, pred = best_predicted(num, den, n_test, delta, alpha)
+            groups.append((p1, p2) if orient == 1 else (p2, p1))
+            shapes.append((orient, kind, None))
             tried += len(grid)
-            if best is None or pred > best[1]:
-                best = (Event(view, kind, threshold=float(grid[i])), pred)
-        if best and np.isfinite(best[1]):
-            out.append((orient, "threshold", best[0], best[1]))
-    # likelihood-ratio ordered unions of outcomes (discrete views)
     if discrete and values is not None and len(values) > 2:
         if k1 is None:
             k1 = (np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")).astype(float)
@@ -631,12 +708,20 @@ def search_events(s1: np.ndarray, s2: np.ndarray, n_test: int, delta: float, alp
             order = order[num[order] > 0]
             if order.size == 0:
                 continue
-            cn, cd = np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd
-            i, pred = best_predicted(cn, cd, n_test, delta, alpha)
+            groups.append((np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd))
+            shapes.append((orient, "in", order))
             tried += len(order)
-            if np.isfinite(pred):
-                chosen = np.sort(values[order[: i + 1]])
-                out.append((orient, "lr_union", Event(view, "in", values=chosen), pred))
+    scored = best_predicted(groups, n_test, delta, alpha)
+    for orient in (1, -1):
+        best = None
+        for (o, kind, _), (i, pred) in zip(shapes, scored):
+            if o == orient and kind != "in" and (best is None or pred > best[1]):
+                best = (Event(view, kind, threshold=float(grid[i])), pred)
+        if best and np.isfinite(best[1]):
+            out.append((orient, "threshold", best[0], best[1]))
+    for (orient, kind, order), (i, pred) in zip(shapes, scored):
+        if kind == "in" and np.isfinite(pred):
+            out.append((orient, "lr_union", Event(view, "in", values=np.sort(values[order[: i + 1]])), pred))
     if not discrete and counted is None:
         found, n_support = _support_events(a, b, n_test, delta, alpha, view)
         out += found
@@ -684,6 +769,7 @@ class _Candidate:
     featurizer: Featurizer
     select_score: float
     rank_score: float = -np.inf
+    rank_p: tuple = (0.0, 0.0)  # the rank half's estimates (numerator side, denominator side)
     k1: int = 0
     k2: int = 0
     n: int = 0
@@ -766,11 +852,17 @@ class _Auditor:
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
         feat = Featurizer(s1, s2)
+        grouped = feat.group(s1, s2)
         best: dict = {}
         for view in feat.views:
-            a, b = feat.stat(view, s1), feat.stat(view, s2)
-            found, tried = search_events(a, b, n_test, delta, alpha_pred, view=view,
-                                         discrete=True if view == "row" else None)
+            if grouped is not None and feat.int_only(view):  # once per distinct row, counted with weights
+                counted = _weighted_counts(feat.stat(view, grouped[0]), grouped[1], grouped[2])
+                found, tried = search_events(None, None, n_test, delta, alpha_pred, view=view,
+                                             discrete=True if view in ("row", "rowbin") else None, counted=counted)
+            else:
+                a, b = feat.stat(view, s1), feat.stat(view, s2)
+                found, tried = search_events(a, b, n_test, delta, alpha_pred, view=view,
+                                             discrete=True if view in ("row", "rowbin") else None)
             self.events_tried += tried
             for orient, family, event, pred in found:
                 key = (view, orient, family)
@@ -778,19 +870,26 @@ class _Auditor:
                     best[key] = _Candidate(i, orient, family, event, feat, pred)
         cands = list(best.values())
         cache: dict = {}
+        ranked = feat.group(r1, r2) if grouped is not None else None
         for c in cands:
-            if c.event.view not in cache:
-                a, b = feat.stat(c.event.view, r1), feat.stat(c.event.view, r2)
-                counted = _small_int_counts(a, b)  # an integer view: counts per value, once
-                cache[c.event.view] = (a, b, counted and (counted[0], counted[1]), counted and (counted[0], counted[2]))
-            a, b, ca, cb = cache[c.event.view]
+            view = c.event.view
+            if view not in cache:
+                a = b = None
+                if ranked is not None and feat.int_only(view):
+                    counted = _weighted_counts(feat.stat(view, ranked[0]), ranked[1], ranked[2])
+                else:
+                    a, b = feat.stat(view, r1), feat.stat(view, r2)
+                    counted = _small_int_counts(a, b)  # an integer view: counts per value, once
+                cache[view] = (a, b) + ((counted[0], counted[1]), (counted[0], counted[2])) if counted else (a, b, None, None)
+            a, b, ca, cb = cache[view]
             k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
-            (k_num, n_num), (k_den, n_den) = ((k1, a.size), (k2, b.size))[:: c.orient]
+            (k_num, n_num), (k_den, n_den) = ((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient]
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
             # winner among many noisy small-count events does not look better than it is
             num = cp_lower(k_num, n_num, RANK_SHRINK)
             den = cp_upper(k_den, n_den, RANK_SHRINK)
             c.rank_score = float(predicted_eps_lower_bound(num, den, n_test, delta, alpha_pred))
+            c.rank_p = (k_num / n_num, k_den / n_den)
         return cands
 
     def margin(self, c: _Candidate, score: float) -> float:
@@ -844,9 +943,14 @@ class _Auditor:
                 c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
 
     # one round -------------------------------------------------------------------------
-    def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None):
+    def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None, *,
+                  score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True):
+        """Selection on N // 3 samples per side, estimation of the chosen candidates on the rest.
+        ``score_n``: the estimation size events are scored for (default: the round's own);
+        ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only)."""
         n_train = max(N // 3, 200)
         n_test = max(N - n_train, 200)
+        score_n = score_n or n_test
         alpha_pred = alpha_round / K_MAX
         info = {"round": r + 1, "samples_per_side": n_train + n_test, "train": n_train, "test": n_test,
                 "alpha": alpha_round}
@@ -865,11 +969,11 @@ class _Auditor:
                     x2 = self.draw(r, i, 1, 0, n_pilot)
                     self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
-                    cands = self.select(i, x1, x2, n_test, alpha_pred)
+                    cands = self.select(i, x1, x2, score_n, alpha_pred)
                     score = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
                     scores.append(score)
                 order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))
-                kept = order[:KEEP_PAIRS]
+                kept = order[:keep_pairs]
                 info["pair_scores"] = {self.pairs[i].name: _plain(scores[i]) for i in range(len(self.pairs))}
                 pilot = {i: pilot[i] for i in kept}
         width = 1
@@ -889,13 +993,13 @@ class _Auditor:
                 parts.append(x if x0 is None else (x0 if x is None else np.concatenate([x0, x])))
             width = max(width, int(np.prod(parts[0].shape[1:])))
             self.width = max(self.width, width)
-            cands += self.select(i, parts[0], parts[1], n_test, alpha_pred)
+            cands += self.select(i, parts[0], parts[1], score_n, alpha_pred)
             del parts
         chosen = self.choose(cands)
         info["kept_pairs"] = [self.pairs[i].name for i in kept]
-        if not chosen:
+        if not chosen or not estimate:
             info.update(K=0, eps_lb=None)
-            return info, [], kept
+            return info, chosen, kept
         K = len(chosen)
         self.estimate(r, chosen, n_test, bonferroni(alpha_round, K), width)
         info["K"] = K
@@ -1059,14 +1163,25 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         if tight and all_chosen:
             cap = (min(TIGHT_MAX_SAMPLES, max(MIN_BATCHED_SAMPLES, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
                    if runner.batched else 10 * max(rounds))
-            best = max(all_chosen, key=lambda c: aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)))
-            n = _tight_samples(best, aud.claims[best.pair_index][1], alpha_round, cap)
+            # the verdict's candidates (scored from their test estimates) against a selection of
+            # its own on fresh samples, its events scored for the tight round's size: a rare event
+            # of high loss wins there and not at the verdict's size
+            scored = [(aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)), c, True)
+                      for c in all_chosen]
+            info, fresh, _ = aud.run_round(len(rounds) + 1, TIGHT_SELECTION_FACTOR * rounds[0], alpha_round, None,
+                                           score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False)
+            scored += [(aud.margin(c, c.rank_score), c, False) for c in fresh]
+            _, best, tested = max(scored, key=lambda t: t[0])
+            p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
+            n = _tight_samples(float(p1), float(p2), aud.claims[best.pair_index][1], alpha_round, cap)
             final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
             aud.estimate(len(rounds), [final], n, alpha_round, aud.width)
             all_chosen.append(final)
-            result.samples_per_side += n
-            result.rounds.append({"round": len(rounds) + 1, "tight": True, "samples_per_side": n, "test": n,
-                                  "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1})
+            result.samples_per_side += n + info["train"]
+            result.rounds.append({"round": len(rounds) + 1, "tight": True, "samples_per_side": n + info["train"],
+                                  "train": info["train"], "test": n, "alpha": alpha_round, "K": 1,
+                                  "eps_lb": final.eps_lb, "candidates": 1, "kept_pairs": info["kept_pairs"],
+                                  "selected_for_tight_round": not tested})
     except ImplementationError as exc:
         result.verdict, result.reason = IMPL_ERROR, exc.reason
     finally:
@@ -1109,12 +1224,11 @@ def _bound_at(c: _Candidate, delta: float, alpha: float, n: int) -> float:
                                            n, delta, alpha))
 
 
-def _tight_samples(c: _Candidate, delta: float, alpha: float, cap: int) -> int:
+def _tight_samples(p1: float, p2: float, delta: float, alpha: float, cap: int) -> int:
     """Samples per side for the tight round: the fewest on a geometric grid (from 10^6, at most
-    ``cap``) at which the candidate's bound, predicted from its estimated probabilities, reaches
-    TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2); ``cap`` when none does (or p2 = 0)."""
-    k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
-    p1, p2 = k_num / c.n, k_den / c.n
+    ``cap``) at which the bound of an event with estimated probabilities ``p1`` (numerator side)
+    and ``p2`` reaches TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2); ``cap`` when none
+    does (or p2 = 0)."""
     if not (p1 > delta and p2 > 0):
         return cap
     plug = math.log((p1 - delta) / p2)

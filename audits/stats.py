@@ -112,19 +112,28 @@ def approx_predicted_eps_lower_bound(p1, p2, n, delta=0.0, alpha=0.05):
         return np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(hi), -np.inf)
 
 
-def best_predicted(p1, p2, n, delta=0.0, alpha=0.05, screen: int = 8):
-    """``(index, bound)`` of the candidate with the largest :func:`predicted_eps_lower_bound`
-    among arrays ``p1``, ``p2``: screened with the Wilson approximation, the best ``screen``
-    candidates scored exactly."""
-    p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
-    if p1.size <= screen:
-        idx = np.arange(p1.size)
-    else:
-        approx = approx_predicted_eps_lower_bound(p1, p2, n, delta, alpha)
-        idx = np.argpartition(-approx, screen)[:screen]
-    exact = np.atleast_1d(predicted_eps_lower_bound(p1[idx], p2[idx], n, delta, alpha))
-    j = int(np.argmax(exact))
-    return int(idx[j]), float(exact[j])
+def best_predicted(groups, n, delta=0.0, alpha=0.05, screen: int = 8) -> list[tuple[int, float]]:
+    """For each group ``(p1, p2)`` of candidate arrays, ``(index, bound)`` of the candidate with
+    the largest :func:`predicted_eps_lower_bound`: screened with the Wilson approximation, the
+    best ``screen`` of each group scored exactly, all groups in one exact call."""
+    picked = []
+    for p1, p2 in groups:
+        p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
+        if p1.size <= screen:
+            idx = np.arange(p1.size)
+        else:
+            approx = approx_predicted_eps_lower_bound(p1, p2, n, delta, alpha)
+            idx = np.argpartition(-approx, screen)[:screen]
+        picked.append((idx, p1[idx], p2[idx]))
+    exact = np.atleast_1d(predicted_eps_lower_bound(np.concatenate([p[1] for p in picked]),
+                                                    np.concatenate([p[2] for p in picked]), n, delta, alpha))
+    out, start = [], 0
+    for idx, _, _ in picked:
+        mine = exact[start:start + idx.size]
+        start += idx.size
+        j = int(np.argmax(mine))
+        out.append((int(idx[j]), float(mine[j])))
+    return out
 
 
 def bonferroni(alpha: float, m: int) -> float:

@@ -32,6 +32,7 @@ from dptestbed.audits.privacy import (
     VIOLATION,
     AuditError,
     Featurizer,
+    _weighted_counts,
     _small_int_counts,
     audit,
     search_events,
@@ -375,11 +376,67 @@ def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, 
     out = result.to_json()
     assert [r.get("tight", False) for r in out["rounds"]] == [False, True]
     assert out["rounds"][1]["alpha"] == pytest.approx(0.025) == out["rounds"][0]["alpha"]  # alpha split over both
-    assert 20_000 < out["samples_per_side"] <= 220_000 and out["best"]["n_per_side"] > 20_000
+    # the verdict's round, the tight round's own selection (3 x 20,000 per side, a third of it drawn
+    # for training) and its estimation (at most the patched cap)
+    assert out["rounds"][1]["train"] == 20_000
+    assert 40_000 < out["samples_per_side"] <= 240_000 and out["best"]["n_per_side"] > 20_000
     assert result.verdict == NO_VIOLATION and 0.8 < result.epsilon_lower_bound <= 1.0
     assert set(out["timing"]) == {"selection", "sampling", "statistics"}
     code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
     assert code == 0 and "tight round" in text and "the bound reaches" in text
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 3), st.integers(5, 400), st.integers(0, 10**6))
+def test_grouped_views_count_like_the_samples(d_int, d_cont, n, seed):
+    """A view of the integer columns alone, computed once per distinct row and counted with the
+    rows' counts as weights, has the same value counts as the view over every sample."""
+    rng = np.random.default_rng(seed)
+
+    def sample():
+        codes = rng.integers(-1, 2, (n, d_int)).astype(float)
+        return np.hstack([codes, rng.normal(size=(n, d_cont))])
+
+    x1, x2 = sample(), sample()
+    feat = Featurizer(x1, x2)
+    grouped = feat.group(x1, x2)
+    if grouped is None:  # most rows distinct: no grouping, the per-sample path
+        assert len(np.unique(feat.stat("row", np.vstack([x1, x2])))) > (2 * n) // 4
+        return
+    reps, c1, c2 = grouped
+    assert c1.sum() == n and c2.sum() == n
+    for view in feat.views:
+        if not feat.int_only(view):
+            continue
+        values, k1, k2 = _weighted_counts(feat.stat(view, reps), c1, c2)
+        u1, n1 = np.unique(feat.stat(view, x1), return_counts=True)
+        assert np.array_equal(k1[k1 > 0], n1) and np.array_equal(values[k1 > 0], u1)
+        assert k2.sum() == n
+
+
+def test_row_by_bin_view_finds_a_leak_inside_one_row():
+    """Lyu et al.'s Algorithm 3 pattern: the same rows on both sides, a ratio only where the
+    released value falls in a band; the row x bin view names that row and the band."""
+    rng = np.random.default_rng(0)
+    n = 200_000
+    value1, value2 = rng.normal(0.0, 1.0, n), rng.normal(0.0, 1.0, n)
+    value1 = np.where(rng.random(n) < 0.3, rng.uniform(0.0, 1.0, n), value1)  # more mass on [0, 1] under D
+    row1, row2 = rng.integers(0, 2, (n, 3)).astype(float), rng.integers(0, 2, (n, 3)).astype(float)
+    x1 = np.hstack([row1, (row1[:, :1] * value1[:, None])])
+    x2 = np.hstack([row2, (row2[:, :1] * value2[:, None])])
+    feat = Featurizer(x1, x2)
+    assert "rowbin" in feat.views
+    codes = feat.stat("rowbin", x1[:5])
+    for row, code in zip(x1[:5], codes):
+        text = feat.rowbin_outcome(code)
+        assert text.startswith(str(row[:3].tolist()))
+        lo, hi = (float(v) for v in text.split("[")[-1].rstrip(")").split(", "))
+        assert lo <= row[3] < hi
+    found, _ = search_events(feat.stat("rowbin", x1), feat.stat("rowbin", x2), 10**6, 0.0, 0.05,
+                             view="rowbin", discrete=True)
+    union = [event for orient, family, event, _ in found if orient == 1 and family == "lr_union"][0]
+    inside = union.indicator(feat.stat("rowbin", x1))
+    assert np.all(x1[inside, 0] == 1) and np.mean((x1[inside, 3] > -0.1) & (x1[inside, 3] < 1.1)) > 0.9
 
 
 @settings(max_examples=30, deadline=None)

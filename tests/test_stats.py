@@ -122,7 +122,8 @@ def test_predicted_bound_is_the_bound_at_expected_counts():
 def test_best_predicted_screening(pairs, n):
     p1 = np.array([a for a, _ in pairs])
     p2 = np.array([b for _, b in pairs])
-    i, value = best_predicted(p1, p2, n, 0.0, 0.05, screen=8)
+    (i, value), (i2, value2) = best_predicted([(p1, p2), (p2, p1)], n, 0.0, 0.05, screen=8)
+    assert (i2, value2) == best_predicted([(p2, p1)], n, 0.0, 0.05, screen=8)[0]  # groups scored apart
     exact = np.asarray(predicted_eps_lower_bound(p1, p2, n, 0.0, 0.05))
     assert value == pytest.approx(float(exact[i]), nan_ok=False) or (value == -math.inf and exact[i] == -math.inf)
     assert value <= exact.max() + 1e-12
