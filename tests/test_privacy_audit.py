@@ -32,8 +32,8 @@ from dptestbed.audits.privacy import (
     VIOLATION,
     AuditError,
     Featurizer,
-    _weighted_counts,
     _small_int_counts,
+    _weighted_counts,
     audit,
     search_events,
 )
