@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from dptestbed.spec import Catalogue, Spec, SpecError, load_catalogue
+from dptestbed.spec import Catalogue, Spec, SpecError, find_spec, load_catalogue
 
 from .runner import missing_reference
 from .sandbox import become_subreaper, kill_descendants
@@ -77,7 +77,7 @@ def _catalogue(args) -> Catalogue:
 
 def _get_spec(args) -> Spec:
     try:
-        return _catalogue(args).get_spec(args.id)
+        return find_spec(args.id, getattr(args, "dir", None))
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
 

@@ -138,7 +138,7 @@ __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "I
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
-ROWBIN_FIT_ROWS = 50_000  # rows per side its bin edges are fitted on
+FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-Bayes views are fitted on
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
@@ -331,7 +331,7 @@ class Featurizer:
         if self.cont_cols.size and self.int_cols.size:
             # the integer part's row crossed with a quantile bin of the continuous part's sum: events
             # like "four bottoms, then a top released with a value in [0, 1]" (Lyu et al.'s Alg. 3)
-            pooled = np.concatenate([x1[:ROWBIN_FIT_ROWS, self.cont_cols], x2[:ROWBIN_FIT_ROWS, self.cont_cols]])
+            pooled = np.concatenate([x1[:FIT_ROWS, self.cont_cols], x2[:FIT_ROWS, self.cont_cols]])
             with np.errstate(invalid="ignore", over="ignore"):
                 total = pooled.astype(float).sum(axis=1)
             total = total[np.isfinite(total)]
@@ -339,7 +339,7 @@ class Featurizer:
                 self.rowbin_edges = np.unique(np.quantile(total, np.linspace(0, 1, ROWBIN_BINS + 1)[1:-1]))
                 self.views.append("rowbin")
         if self.cont_cols.size:
-            w = x1[:, self.cont_cols].astype(float).mean(0) - x2[:, self.cont_cols].astype(float).mean(0)
+            w = x1[:FIT_ROWS, self.cont_cols].astype(float).mean(0) - x2[:FIT_ROWS, self.cont_cols].astype(float).mean(0)
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
                 self.direction = w / np.linalg.norm(w)
                 self.views.append("meandiff")
@@ -356,9 +356,9 @@ class Featurizer:
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 
     def _known(self, x: np.ndarray) -> np.ndarray:
-        """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last four
-        samples (the select and rank halves of both sides: the row, count, first and naive-Bayes
-        views share it). A sample is known by its memory (address, shape, strides) while the
+        """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last eight
+        samples (the select and rank halves of both sides and their distinct rows: the row, count,
+        first, row x bin and naive-Bayes views share it). A sample is known by its memory (address, shape, strides) while the
         array owning that memory is alive, so a reshaped view of it hits the cache too."""
         owner = x
         while isinstance(owner.base, np.ndarray):
@@ -369,7 +369,7 @@ class Featurizer:
                 return known
         known = _lookup(self.symbols, x[:, self.int_cols])
         known = known.astype(np.int16) if len(self.symbols) < 2**15 else known
-        self._cache = [(weakref.ref(owner), key, known)] + self._cache[:3]
+        self._cache = [(weakref.ref(owner), key, known)] + self._cache[:7]
         return known
 
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
@@ -436,19 +436,19 @@ class Featurizer:
                 llr[0] = 0.0  # an unseen value
                 self.nb.append(("sym", position[j], llr))
                 continue
-            a, b = x1[:, j], x2[:, j]
+            a, b = x1[:FIT_ROWS, j], x2[:FIT_ROWS, j]  # fitted on a head: a statistic, not an estimate
+            m1, m2 = a.size, b.size
             cats = np.unique(np.concatenate([a[:5000], b[:5000]]))
             if len(cats) <= 64 and _integral(cats):
                 ca = np.bincount(_lookup(cats, a), minlength=len(cats) + 1)[1:]
                 cb = np.bincount(_lookup(cats, b), minlength=len(cats) + 1)[1:]
-                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                llr = np.log((ca + 0.5) / (m1 + 0.5)) - np.log((cb + 0.5) / (m2 + 0.5))
                 self.nb.append(("cat", cats, np.concatenate([[0.0], llr])))
             else:
-                pooled = np.concatenate([a, b]).astype(float)
-                edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 33)[1:-1]))
+                edges = np.unique(np.quantile(np.concatenate([a, b]).astype(float), np.linspace(0, 1, 33)[1:-1]))
                 ca = np.bincount(np.searchsorted(edges, a, side="right"), minlength=len(edges) + 1)
                 cb = np.bincount(np.searchsorted(edges, b, side="right"), minlength=len(edges) + 1)
-                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
+                llr = np.log((ca + 0.5) / (m1 + 0.5)) - np.log((cb + 0.5) / (m2 + 0.5))
                 self.nb.append(("bin", edges, llr))
 
     def _nb_score(self, x: np.ndarray) -> np.ndarray:
@@ -839,15 +839,17 @@ class _Auditor:
                                   progress=self.progress.add)
 
     # selection on training data ------------------------------------------------------
-    def select(self, i, x1, x2, n_test, alpha_pred):
-        """Candidates for pair i from training outputs (select half / rank half)."""
+    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
+        """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
+        ranks the pair, without the per-coordinate views of continuous columns (the costliest;
+        the training selection of a kept pair has them)."""
         t0 = time.perf_counter()
         try:
-            return self._select(i, x1, x2, n_test, alpha_pred)
+            return self._select(i, x1, x2, n_test, alpha_pred, pilot)
         finally:
             self.select_seconds += time.perf_counter() - t0
 
-    def _select(self, i, x1, x2, n_test, alpha_pred):
+    def _select(self, i, x1, x2, n_test, alpha_pred, pilot):
         delta = self.claims[i][1]
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
@@ -855,6 +857,8 @@ class _Auditor:
         grouped = feat.group(s1, s2)
         best: dict = {}
         for view in feat.views:
+            if pilot and view.startswith("coord[") and not feat.int_only(view):
+                continue
             if grouped is not None and feat.int_only(view):  # once per distinct row, counted with weights
                 counted = _weighted_counts(feat.stat(view, grouped[0]), grouped[1], grouped[2])
                 found, tried = search_events(None, None, n_test, delta, alpha_pred, view=view,
@@ -969,7 +973,7 @@ class _Auditor:
                     x2 = self.draw(r, i, 1, 0, n_pilot)
                     self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
-                    cands = self.select(i, x1, x2, score_n, alpha_pred)
+                    cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
                     score = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
                     scores.append(score)
                 order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))

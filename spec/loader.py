@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -96,6 +97,21 @@ def load_catalogue(directory: str | Path | None = None) -> Catalogue:
     return catalogue
 
 
+def find_spec(spec_id: str, directory: str | Path | None = None) -> Spec:
+    """The spec ``spec_id`` below ``directory`` (default: the packaged catalogue), read from the
+    file named after it (``<id>.toml``, the catalogue's convention) without loading the others;
+    when no such file holds it, the whole catalogue is loaded (for its validation errors and the
+    close-match hints of an unknown id)."""
+    root = Path(directory) if directory is not None else CATALOGUE_DIR
+    if root.is_dir() and re.fullmatch(r"[A-Za-z0-9_-]+", spec_id):
+        for path in sorted(root.rglob(f"{spec_id}.toml")):
+            relative = path.relative_to(root)
+            spec = load_spec(path, paper=relative.parts[0] if len(relative.parts) > 1 else "")
+            if spec.id == spec_id:
+                return spec
+    return load_catalogue(directory).get_spec(spec_id)
+
+
 def spec_file(spec_id: str) -> Path:
     """The packaged catalogue's file for ``spec_id``."""
-    return Path(load_catalogue().get_spec(spec_id).file)
+    return Path(find_spec(spec_id).file)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.spec import SpecError, load_catalogue, load_spec, spec_file
+from dptestbed.spec import SpecError, find_spec, load_catalogue, load_spec, spec_file
 from dptestbed.spec.schema import build_spec
 
 BASE = tomllib.loads((spec_file("laplace_mechanism")).read_text())
@@ -171,6 +171,24 @@ def test_duplicate_ids_and_dangling_variant(tmp_path):
         text.replace('id = "laplace_mechanism"', 'id = "laplace_corrected"\nvariant_of = "nothing_here"'))
     with pytest.raises(SpecError, match=r"two\.toml: variant_of: names 'nothing_here'"):
         load_catalogue(tmp_path)
+
+
+def test_find_spec_reads_the_named_file_alone(tmp_path):
+    text = (spec_file("laplace_mechanism")).read_text()
+    (tmp_path / "paper_a").mkdir()
+    _write(tmp_path, "paper_a/laplace_mechanism.toml", text)
+    _write(tmp_path, "paper_a/broken.toml", "id = \n")  # a broken sibling is not read
+    spec = find_spec("laplace_mechanism", tmp_path)
+    assert spec.id == "laplace_mechanism" and spec.paper == "paper_a"
+    _write(tmp_path, "paper_a/renamed.toml", text.replace('id = "laplace_mechanism"', 'id = "other_name"'))
+    with pytest.raises(SpecError, match=r"broken\.toml"):  # not named after its id: the whole folder is loaded
+        find_spec("other_name", tmp_path)
+    (tmp_path / "paper_a" / "broken.toml").unlink()
+    assert find_spec("other_name", tmp_path).id == "other_name"
+    with pytest.raises(KeyError, match="did you mean other_name"):
+        find_spec("other_nam", tmp_path)
+    with pytest.raises(KeyError, match="unknown spec id"):
+        find_spec("*", tmp_path)  # no glob
 
 
 @pytest.mark.slow
