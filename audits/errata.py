@@ -95,7 +95,7 @@ def audit_summary(a: dict | None) -> dict | None:
     return {"spec": a.get("spec"), "verdict": a.get("verdict"), "epsilon_lower_bound": a.get("epsilon_lower_bound"),
             "exact_epsilon": a.get("exact_epsilon"), "claim_epsilon": claim.get("epsilon"),
             "claim_delta": claim.get("delta"), "samples_per_side": a.get("samples_per_side"),
-            "reused_from_run": a.get("_reused", False)}
+            "reused_from_run": a.get("_reused", False), **({"error": a["error"]} if a.get("error") else {})}
 
 
 def wanted(spec_ids, suite: str) -> bool:

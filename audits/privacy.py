@@ -396,6 +396,7 @@ class Featurizer:
         are distinct (no saving)."""
         if self.d == 1 or not self.int_cols.size:
             return None
+        samples = tuple(_as2d(x) for x in samples)
         codes = [self._row_codes(x) for x in samples]
         both = np.concatenate(codes)
         lo, hi = int(both.min()), int(both.max())

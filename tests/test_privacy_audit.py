@@ -405,6 +405,7 @@ def test_grouped_views_count_like_the_samples(d_int, d_cont, n, seed):
         return
     reps, c1, c2 = grouped
     assert c1.sum() == n and c2.sum() == n
+    assert np.array_equal(feat.group(x1[:, :, None], x2[:, :, None])[1], c1)  # a 3-D output groups like its rows
     for view in feat.views:
         if not feat.int_only(view):
             continue

@@ -32,6 +32,8 @@ E2_SAMPLES = {"quick": 200_000, "full": 2_000_000}
 
 
 def _audit_text(a: dict) -> str:
+    if a["claim_epsilon"] is None:  # the audit itself failed: its error is in the details
+        return f"Audit {a['spec']}: {a['verdict']}. "
     eps = a["epsilon_lower_bound"]
     eps_text = "n/a" if eps is None else f"{eps:.3g}"
     return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text} vs claim {a['claim_epsilon']:g} "

@@ -27,6 +27,16 @@ def test_e2_leak_confirmed():
     assert c["D"]["cp999"][1] <= c["delta"]
 
 
+def test_e2_survives_a_failed_audit(monkeypatch):
+    """The Monte Carlo decides E2; an audit that failed is named in the text and keeps its error."""
+    monkeypatch.setattr(E, "E2_SAMPLES", {"quick": 50_000})
+    failed = {"spec": "soft_label_queries", "verdict": "error", "error": "IndexError: boom"}
+    monkeypatch.setattr(registry.ErratumContext, "audit", lambda self, spec_id: {**failed, "spec": spec_id})
+    out = E.measure_e2(registry.ErratumContext(0, "quick", load_catalogue(), {}))
+    assert out["verdict"] == "confirmed" and "Audit soft_label_queries: error." in out["measurement"]
+    assert out["details"]["audit_printed"]["error"] == "IndexError: boom"
+
+
 def test_reclassify_only_confirmed_printed_privacy_errata():
     rows = [{"spec": "soft_label_queries", "verdict": "violation", "outcome": "unexpected"},
             {"spec": "soft_label_queries_corrected", "verdict": "violation", "outcome": "unexpected"},
