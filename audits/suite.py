@@ -57,6 +57,7 @@ LOCK_NAME = ".dptestbed.lock"
 # (batched: 10^6, then 10^7 when predicted useful; looped: 10^5).
 AUDIT_SAMPLES = {"quick": 1_000_000, "full": None}
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
+TIGHT_TIME_FACTOR = 4  # an audit with its tight round gets this many times the limit
 CALL_TIMEOUT = 60.0  # one call of a user implementation
 
 
@@ -95,6 +96,7 @@ class Plan:
     call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
     mutants: tuple = ()  # a mutants run (audits/mutation.py): the mutants it checks
     family_override: int | None = None  # the multiple-testing family size, when not the plan's own
+    tight: bool = False  # every privacy audit also runs its tight round (audit --tight)
 
     @property
     def n_audits(self) -> int:
@@ -221,6 +223,11 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]))
 
 
+def limit(plan_: Plan, item: Item) -> float:
+    """The item's time limit in seconds (an audit with a tight round gets TIGHT_TIME_FACTOR times its own)."""
+    return item.timeout * (TIGHT_TIME_FACTOR if plan_.tight and item.kind == "audit" else 1)
+
+
 def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
     t0 = time.perf_counter()
     confidence = 1 - plan_.family_alpha / plan_.family
@@ -234,7 +241,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         # quick: one round for a batched implementation; a looped one gets the auditor's default budget
         result = audit(spec, implementation=item.implementation, params=item.params,
                        batched_samples=AUDIT_SAMPLES[plan_.suite], confidence=confidence, seed=seed,
-                       timeout=plan_.call_timeout, progress=False)
+                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
@@ -427,7 +434,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
             finished(item, run_item(item, catalogue, plan_, seed, isolate_calls=None))
     else:
         executor = executor or LocalExecutor(jobs)
-        executor.run(order, catalogue, plan_, seed, lambda item: item.timeout * time_scale, finished)
+        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished)
     return [(item, results[item.id]) for item in plan_.items if item.id in results]
 
 
@@ -543,7 +550,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "command": command, "suite": plan_.suite, "seed": seed, "commit": git_commit(),
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
-            "jobs": jobs, "executor": executor, "implementation": plan_.implementation,
+            "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
@@ -696,16 +703,17 @@ class ResumeError(ValueError):
 
 def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
     """The finished items of an earlier run's ``document`` that this run may re-use: the earlier
-    run must be the same command, suite, seed, implementation and plan (the same item ids), and
+    run must be the same command, suite, seed, implementation, tight setting and plan (the same item ids), and
     the same commit when both runs know theirs (a git checkout; an installed package has none);
     items whose verdict was ``error`` (a crash, a time limit, an interruption) are run again.
     Raises :class:`ResumeError` saying what differs."""
     run_ = document.get("run") if isinstance(document, dict) else None
     if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise ResumeError("not a dptestbed results file")
-    mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation}
+    mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation,
+            "tight": plan_.tight}
     for key, value in mine.items():
-        if run_.get(key) != value:
+        if run_.get(key, False if key == "tight" else None) != value:
             raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")
     commit = git_commit()
     if run_.get("commit") and commit and run_["commit"] != commit:

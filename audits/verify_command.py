@@ -61,6 +61,7 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true",
                    help="skip the negative controls (deliberately broken specs and implementations): the "
                         "reference items alone, e.g. to measure the false-alarm rate over seeds")
+    _tight(p)
     _common(p)
     p.set_defaults(func=cmd_verify)
 
@@ -73,6 +74,7 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="audit at this parameter point instead of the spec's audit points (repeatable)")
+    _tight(p)
     _common(p)
     p.set_defaults(func=cmd_check)
 
@@ -80,6 +82,12 @@ def register(subparsers) -> None:
     p.add_argument("results", help="path to results.json")
     p.add_argument("--out", help="output folder (default: the folder of RESULTS)")
     p.set_defaults(func=cmd_report)
+
+
+def _tight(p) -> None:
+    p.add_argument("--tight", action="store_true",
+                   help="every privacy audit also runs its tight round (audit --tight): bounds close to the exact "
+                        "loss, reported as a fraction of it; slower")
 
 
 def _common(p) -> None:
@@ -215,6 +223,7 @@ def cmd_verify(args) -> int:
                            controls=not args.no_controls)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
+    plan_.tight = args.tight
     return _run(args, "verify", plan_)
 
 
@@ -237,6 +246,7 @@ def cmd_check(args) -> int:
         raise UserError(str(exc)) from None
     plan_ = suite.plan(catalogue, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
                        call_timeout=args.call_timeout, audit_params=params)
+    plan_.tight = args.tight
     return _run(args, "check", plan_)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dptestbed.audits import experiments as E
-from dptestbed.audits import report, suite
+from dptestbed.audits import privacy, report, suite
 from dptestbed.audits.cli import main
 from dptestbed.spec import load_catalogue
 
@@ -322,6 +322,21 @@ def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
     assert "--resume needs --out" in capsys.readouterr().err
     assert main(["verify", "--spec", "laplace_mechanism", "--resume", "--out", str(tmp_path / "empty")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_tight_runs_every_audit_with_its_tight_round(tmp_path, monkeypatch):
+    monkeypatch.setattr(privacy, "TIGHT_MAX_SAMPLES", 200_000)
+    monkeypatch.setitem(suite.AUDIT_SAMPLES, "quick", 20_000)
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False, controls=False)
+    plan_.tight = True
+    item = plan_.items[0]
+    assert suite.limit(plan_, item) == suite.TIGHT_TIME_FACTOR * item.timeout
+    document = suite.run(plan_, CATALOGUE, tmp_path / "t", seed=3, isolate=False)
+    audit = document["privacy"][0]
+    assert document["run"]["tight"] and audit["rounds"][-1]["tight"] and audit["exact_tightness"] > 0.8
+    plan_.tight = False  # a tight run is not resumed by a default one
+    with pytest.raises(suite.ResumeError, match="tight True"):
+        suite.run(plan_, CATALOGUE, tmp_path / "t", seed=3, isolate=False, resume=True)
 
 
 def test_no_controls_plans_the_reference_items_alone():
