@@ -550,7 +550,8 @@ def _key_table(keys: np.ndarray) -> np.ndarray | None:
     """``table[v - keys[0]] = 1 + index of v`` for integer-valued sorted keys of small span."""
     if keys.dtype.kind not in "biuf" or not np.isfinite(keys[[0, -1]]).all():
         return None
-    span = float(keys[-1]) - float(keys[0])
+    # integer keys: exact Python-int span (64-bit row codes differ by less than a float resolves)
+    span = int(keys[-1]) - int(keys[0]) if keys.dtype.kind in "biu" else float(keys[-1]) - float(keys[0])
     if span >= SMALL_SPAN or (keys.dtype.kind == "f" and not np.all(keys == np.floor(keys))):
         return None
     table = np.zeros(int(span) + 1, dtype=np.int64)

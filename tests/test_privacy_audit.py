@@ -32,6 +32,7 @@ from dptestbed.audits.privacy import (
     VIOLATION,
     AuditError,
     Featurizer,
+    _lookup,
     _small_int_counts,
     _weighted_counts,
     audit,
@@ -384,6 +385,13 @@ def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, 
     assert set(out["timing"]) == {"selection", "sampling", "statistics"}
     code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
     assert code == 0 and "tight round" in text and "the bound reaches" in text
+
+
+def test_lookup_of_large_integer_codes():
+    """Hashed 62-bit row codes two apart: a float span would call them equal (an IndexError)."""
+    keys = np.array([2**62 + 1, 2**62 + 3], dtype=np.int64)
+    x = np.array([2**62 + 3, 2**62 + 2, 2**62 + 1, -2**62], dtype=np.int64)
+    assert _lookup(keys, x).tolist() == [2, 0, 1, 0]
 
 
 @settings(max_examples=30, deadline=None)
