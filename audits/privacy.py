@@ -395,7 +395,7 @@ class Featurizer:
 
     def int_only(self, view: str) -> bool:
         """The view is a function of the integer-valued columns alone."""
-        if view == "row" or view.startswith("count(==") or view.startswith("first(=="):
+        if not self.cont_cols.size or view == "row" or view.startswith("count(==") or view.startswith("first(=="):
             return True
         return view.startswith("coord[") and int(view[6:-1]) in self._int_set
 
@@ -411,7 +411,7 @@ class Featurizer:
         codes = [self._row_codes(x) for x in samples]
         both = np.concatenate(codes)
         lo, hi = int(both.min()), int(both.max())
-        if hi - lo < GROUP_SPAN:  # a direct table: first occurrence and counts per code
+        if hi - lo < min(GROUP_SPAN, 8 * both.size):  # a direct table: first occurrence and counts per code
             idx = both - lo
             first = np.full(hi - lo + 1, -1, dtype=np.int64)
             first[idx[::-1]] = np.arange(both.size - 1, -1, -1)
