@@ -17,6 +17,14 @@ against every task assigned to the worker; with ``distributed.scheduler.worker-s
 a worker is assigned only the items it runs (items are long: nothing is gained by queueing more
 on a worker, and the longest-first order is kept across workers).
 
+One audit is split too (:class:`DaskBatches`): an estimation of more than
+:data:`.privacy.ESTIMATE_BATCH` runs per side is a list of batches, each drawing from its own
+stream, which become tasks of the cluster (ahead of any queued item) while the process running
+the audit computes them itself from the other end of the list; whichever finishes a batch first
+gives its counts, and the counts add. A batch is never waited for: an audit whose batches find no
+free worker (every worker busy with an item) runs them all itself, as locally, so nested tasks
+cannot deadlock the cluster; the counts, and so the verdict, are those of a local run.
+
 Without a scheduler address a ``LocalCluster`` of ``workers`` processes (one thread each,
 worker-saturation 1.0) is started on this machine for the run. ``distributed`` is imported only here, only when asked.
 """
@@ -45,14 +53,73 @@ def require() -> None:
 
 
 def _run_item(shared, index: int, seed: int, limit: float) -> dict:
-    """On a worker: item ``index`` of the plan in a forked child with its time limit."""
+    """On a worker: item ``index`` of the plan in a forked child with its time limit (its audit's
+    estimation batches spread over the same cluster)."""
     import multiprocessing
+
+    from distributed import get_worker
 
     # A Dask worker is a daemonic process, which multiprocessing forbids to have children; the
     # item's child is joined by run_in_child and dies with this worker (PR_SET_PDEATHSIG).
     multiprocessing.current_process().daemon = False
     catalogue, plan_ = shared
-    return run_in_child(plan_.items[index], catalogue, plan_, seed, limit)
+    return run_in_child(plan_.items[index], catalogue, plan_, seed, limit, scheduler=get_worker().scheduler.address)
+
+
+BATCH_PRIORITY = 1 << 30  # an audit's batches run before any queued item
+
+
+class DaskBatches:
+    """The estimation batches of an audit (:meth:`.privacy._Auditor.estimate`) on a Dask cluster
+    and here at once: ``client`` (connected), or ``address`` (a scheduler, connected at the first
+    use; unreachable: every batch runs here)."""
+
+    def __init__(self, client=None, address: str | None = None):
+        self.client, self.address = client, address
+
+    def _connect(self):
+        if self.client is None and self.address:
+            from distributed import Client
+
+            try:
+                self.client = Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            except (OSError, TimeoutError):
+                self.address = None
+        return self.client
+
+    def map(self, fn: Callable, shared, jobs: list, here: Callable) -> list:
+        """``[fn(shared, job) for job in jobs]``, job ``k`` computed on the cluster or as ``here(k)``
+        in this process, whichever comes first: this process takes the jobs from the end of the list
+        and never waits for the cluster. A job whose task failed or returned None is computed here."""
+        client = self._connect()
+        futures = []
+        if client is not None:
+            try:
+                data = client.scatter(shared, hash=False)
+                futures = client.map(fn, [data] * len(jobs), jobs, pure=False, priority=BATCH_PRIORITY)
+            except Exception:  # noqa: BLE001 (unpicklable implementation, lost connection: all here)
+                futures = []
+        results: list = [None] * len(jobs)
+        todo = list(range(len(jobs)))
+        try:
+            while todo:
+                for k in [k for k in todo if futures and futures[k].done()]:
+                    value = None
+                    with contextlib.suppress(Exception):
+                        value = futures[k].result() if futures[k].status == "finished" else None
+                    if value is not None:
+                        results[k] = value
+                        todo.remove(k)
+                if todo:
+                    k = todo.pop()
+                    if futures:
+                        futures[k].cancel()
+                    results[k] = here(k)
+        finally:
+            if futures:
+                with contextlib.suppress(Exception):
+                    client.cancel(futures)
+        return results
 
 
 class DaskExecutor:

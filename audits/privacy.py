@@ -81,7 +81,9 @@ screened events of a view are scored in one exact Clopper-Pearson call.
 ``result.timing`` splits the audit's in-process seconds into selection, sampling, statistics.
 
 Reproducibility: one seed per audit; every (round, pair, side, split) draws from
-``SeedSequence(seed, spawn_key=(round, pair, side, split))``.
+``SeedSequence(seed, spawn_key=(round, pair, side, split))``, and the test split in batches of
+ESTIMATE_BATCH runs, batch b > 0 from the key extended by b (:func:`estimation_key`), so that an
+estimation can be spread over a Dask cluster (``batches``) with the same counts.
 
 Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, ``claim``
 {epsilon, delta}, ``epsilon_lower_bound`` (of the carried candidate furthest above its pair's claim, clamped at 0; null
@@ -118,6 +120,7 @@ import sys
 import time
 import weakref
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -130,6 +133,7 @@ from .runner import (
     ImplementationError,
     Runner,
     as_runnable,
+    call_batch,
     implementation_ref,
     missing_reference,
     probe_contract,
@@ -166,6 +170,7 @@ MAX_PAIRS = 16
 MAX_COORD_VIEWS = 16
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 TEST_CHUNK_ELEMENTS = 8_000_000
+ESTIMATE_BATCH = 1 << 20  # runs per side in one estimation batch, the unit an estimation is split into
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 TIGHT_TARGET = 0.98       # the tight round aims at this fraction of the winning event's estimated loss
@@ -365,6 +370,11 @@ class Featurizer:
         self.exact_rows = self.int_cols.size * math.log2(self.radix + 1) < 62
         rng = np.random.default_rng(12345)
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
+
+    def __getstate__(self) -> dict:
+        """Pickled without the cache of recent lookups (weak references; an estimation batch on a
+        Dask worker carries its events' featurizers)."""
+        return {**self.__dict__, "_cache": []}
 
     def _known(self, x: np.ndarray) -> np.ndarray:
         """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last eight
@@ -834,9 +844,10 @@ class _Progress:
 
 
 class _Auditor:
-    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: _Progress):
+    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: _Progress, batches=None):
         self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
-        self.progress = progress
+        self.progress, self.batches = progress, batches
+        self.remote = {"batches": 0, "runs": 0, "sampling": 0.0}  # estimation batches run on a Dask worker
         self.events_tried = 0
         self.select_seconds = 0.0
         self.width = 0          # output size per run (known after the first draw)
@@ -934,27 +945,40 @@ class _Auditor:
     # estimation on fresh samples ----------------------------------------------------
     def estimate(self, r: int, chosen: list[_Candidate], n: int, alpha_c: float, width: int) -> None:
         """Count each candidate's event on ``n`` fresh samples per side of its pair (split 2 of
-        round ``r``, never seen by any selection) and set its bounds at level ``alpha_c``."""
+        round ``r``, never seen by any selection) and set its bounds at level ``alpha_c``.
+
+        The samples are drawn in batches of ESTIMATE_BATCH runs, batch ``b`` from its own stream
+        (:func:`estimation_key`), and the counts added; with ``batches`` (a Dask cluster) the
+        batches run there and here at once, and the counts are the same wherever a batch ran."""
         test_pairs = sorted({c.pair_index for c in chosen})
         self.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
-        chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+        events = {i: [(c.featurizer, c.event) for c in chosen if c.pair_index == i] for i in test_pairs}
+        jobs = [(i, side, estimation_key(r, i, side, b), m) for i in test_pairs for side in (0, 1)
+                for b, m in enumerate(_batch_sizes(n))]
+
+        def here(k):
+            i, side, key, m = jobs[k]
+            return count_batch(partial(self.runner.sample, progress=self.progress.add), self.pairs[i], side,
+                               self.seed, key, m, width, events[i]), None
+
+        if self.batches is None or n <= ESTIMATE_BATCH:
+            done = [here(k) for k in range(len(jobs))]
+        else:
+            shared = (self.runner.impl, self.runner.timeout, self.runner.isolate, self.seed, width, self.pairs, events)
+            done = self.batches.map(_count_elsewhere, shared, jobs, here)
+        counts = {i: np.zeros((len(events[i]), 2), dtype=np.int64) for i in test_pairs}
+        for (i, side, _, m), (k, elsewhere) in zip(jobs, done):
+            counts[i][:, side] += k
+            if elsewhere is not None:  # sampling seconds on a Dask worker
+                self.remote["batches"] += 1
+                self.remote["runs"] += m
+                self.remote["sampling"] += elsewhere
+                self.progress.add(m)
         for i in test_pairs:
-            mine = [c for c in chosen if c.pair_index == i]
-            counts = np.zeros((len(mine), 2), dtype=np.int64)
-            for side in (0, 1):
-                rng = self.rng(r, i, side, 2)
-                data = self.pairs[i].data if side == 0 else self.pairs[i].neighbour
-                done = 0
-                while done < n:
-                    m = min(chunk, n - done)
-                    x = self.runner.sample(data, m, rng=rng, params=self.pairs[i].params, progress=self.progress.add)
-                    for j, c in enumerate(mine):
-                        counts[j, side] += c.event.count(c.featurizer.stat(c.event.view, x))
-                    done += m
             delta = self.claims[i][1]
-            for j, c in enumerate(mine):
-                k_num, k_den = (counts[j, 0], counts[j, 1]) if c.orient == 1 else (counts[j, 1], counts[j, 0])
-                c.k1, c.k2, c.n, c.alpha = int(counts[j, 0]), int(counts[j, 1]), n, alpha_c
+            for j, c in enumerate(c for c in chosen if c.pair_index == i):
+                k_num, k_den = (counts[i][j, 0], counts[i][j, 1]) if c.orient == 1 else (counts[i][j, 1], counts[i][j, 0])
+                c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), n, alpha_c
                 c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))
                 c.p_hi = float(cp_upper(k_den, n, alpha_c / 2))
                 c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
@@ -1024,6 +1048,49 @@ class _Auditor:
         return info, chosen, kept
 
 
+def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
+    """The spawn key of estimation batch ``b`` of pair ``i``'s side in round ``r``: batch 0 keeps the
+    round's estimation stream (r, i, side, 2), so an estimation of at most ESTIMATE_BATCH runs per
+    side draws exactly what it drew before estimations were batched."""
+    return (r, i, side, 2) if b == 0 else (r, i, side, 2, b)
+
+
+def _batch_sizes(n: int) -> list[int]:
+    return [min(ESTIMATE_BATCH, n - start) for start in range(0, n, ESTIMATE_BATCH)]
+
+
+def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int, events: list) -> np.ndarray:
+    """How many of ``n`` runs on the pair's side (0: data, 1: neighbour) fall in each
+    ``(featurizer, event)`` of ``events``. ``sample(data, m, rng=, params=)`` draws the runs (a
+    :meth:`.runner.Runner.sample`), from ``SeedSequence(seed, spawn_key=key)``, in chunks of at most
+    TEST_CHUNK_ELEMENTS output values (``width`` per run): the same counts wherever it runs."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+    data = pair.data if side == 0 else pair.neighbour
+    chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+    counts = np.zeros(len(events), dtype=np.int64)
+    for start in range(0, n, chunk):
+        x = sample(data, min(chunk, n - start), rng=rng, params=pair.params)
+        for j, (featurizer, event) in enumerate(events):
+            counts[j] += event.count(featurizer.stat(event.view, x))
+    return counts
+
+
+def _count_elsewhere(shared: tuple, job: tuple):
+    """:func:`count_batch` on a Dask worker (runs drawn through :func:`.runner.call_batch`, which
+    keeps the implementation's workers between batches): ``(counts, sampling seconds)``, or None
+    when the implementation fails there (the batch is then computed where the audit runs, which
+    reports the failure exactly as a local audit does)."""
+    impl, timeout, isolate, seed, width, pairs, events = shared
+    i, side, key, n = job
+    t0 = time.perf_counter()
+    try:
+        counts = count_batch(partial(call_batch, impl, timeout=timeout, isolate=isolate), pairs[i], side, seed, key, n,
+                             width, events[i])
+    except ImplementationError:
+        return None
+    return counts, time.perf_counter() - t0
+
+
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> np.ndarray:
     """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
     randomness from rng, and for an implementation other than the spec's reference, the
@@ -1078,7 +1145,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
-          tight: bool = False) -> AuditResult:
+          tight: bool = False, batches=None) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
@@ -1089,6 +1156,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
     the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
     its estimated probabilities (:func:`_tight_samples`), for a bound close to the exact loss.
+    ``batches``: a :class:`.dask_executor.DaskBatches`, which spreads the estimation batches over a
+    Dask cluster (the result is the same as without it, but for ``timing``).
     """
     t0 = time.perf_counter()
     if spec.privacy is None:
@@ -1152,7 +1221,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
     alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
-    aud = _Auditor(spec, pairs, runner, int(seed), bar)
+    aud = _Auditor(spec, pairs, runner, int(seed), bar, batches)
     all_chosen: list[_Candidate] = []
     kept = None
     try:
@@ -1207,8 +1276,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     seconds = time.perf_counter() - t0
     result.timing = {"selection": aud.select_seconds, "sampling": runner.seconds,
                      "statistics": max(seconds - aud.select_seconds - runner.seconds, 0.0)}
+    if aud.remote["batches"]:
+        result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
     result.events_tried = aud.events_tried
-    result.runs = runner.calls
+    result.runs = runner.calls + aud.remote["runs"]
     result.samples_per_second = runner.calls / runner.seconds if runner.seconds > 0 else None
     if exact:
         _attach_exact(spec, aud, result, all_chosen)

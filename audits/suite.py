@@ -212,15 +212,16 @@ def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:
 # --------------------------------------------------------------------------- one item
 
 
-def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolate_calls=None) -> dict:
-    """Run one item; never raises (errors become results with verdict "error")."""
+def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolate_calls=None, batches=None) -> dict:
+    """Run one item; never raises (errors become results with verdict "error"). ``batches``: where
+    an audit's estimation batches may run besides here (:class:`.dask_executor.DaskBatches`)."""
     seq = item_seed(seed, item.id)
     spec = catalogue[item.spec]
     if item.kind == "theorem":
         return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
                              target=item.target, isolate=isolate_calls)
-    return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]))
+    return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
 
 
 def limit(plan_: Plan, item: Item) -> float:
@@ -228,7 +229,7 @@ def limit(plan_: Plan, item: Item) -> float:
     return item.timeout * (TIGHT_TIME_FACTOR if plan_.tight and item.kind == "audit" else 1)
 
 
-def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
+def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> dict:
     t0 = time.perf_counter()
     confidence = 1 - plan_.family_alpha / plan_.family
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
@@ -241,7 +242,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int) -> dict:
         # quick: one round for a batched implementation; a looped one gets the auditor's default budget
         result = audit(spec, implementation=item.implementation, params=item.params,
                        batched_samples=AUDIT_SAMPLES[plan_.suite], confidence=confidence, seed=seed,
-                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight)
+                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
@@ -279,7 +280,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 # --------------------------------------------------------------------------- execution
 
 
-def _child(item, catalogue, plan_, seed, conn):
+def _child(item, catalogue, plan_, seed, conn, scheduler):
     from .sandbox import die_with_parent
 
     try:
@@ -293,7 +294,12 @@ def _child(item, catalogue, plan_, seed, conn):
     except (ValueError, OSError):
         pass
     try:
-        result = run_item(item, catalogue, plan_, seed)
+        batches = None
+        if scheduler is not None and item.kind == "audit":
+            from .dask_executor import DaskBatches
+
+            batches = DaskBatches(address=scheduler)
+        result = run_item(item, catalogue, plan_, seed, batches=batches)
     except BaseException as exc:  # noqa: BLE001
         result = error_result(item, f"{type(exc).__name__}: {exc}")
     try:
@@ -317,15 +323,18 @@ def _kill_group(proc) -> None:
 class ItemProcess:
     """One item running in a forked child process (its own process group) with a time limit of
     ``limit`` seconds: :meth:`poll` returns its result once it has one, an error result once the
-    child died without one or the limit has passed (the child's group is then killed), else None."""
+    child died without one or the limit has passed (the child's group is then killed), else None.
+    ``scheduler``: a Dask scheduler's address, where an audit's estimation batches may also run."""
 
-    def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float):
+    def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
+                 scheduler: str | None = None):
         import multiprocessing as mp
 
         self.item, self.limit = item, limit
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child), daemon=False)
+        self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child, scheduler),
+                                daemon=False)
         self.proc.start()
         child.close()
         self.started = time.monotonic()
@@ -360,12 +369,13 @@ class ItemProcess:
         _kill_group(self.proc)
 
 
-def run_in_child(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float) -> dict:
+def run_in_child(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
+                 scheduler: str | None = None) -> dict:
     """Run one item in a forked child with a time limit and wait for it (what a remote worker
     of :mod:`.dask_executor` runs per item); never raises for the item's own failures."""
     from multiprocessing.connection import wait
 
-    child = ItemProcess(item, catalogue, plan_, seed, limit)
+    child = ItemProcess(item, catalogue, plan_, seed, limit, scheduler)
     try:
         while (result := child.poll()) is None:
             wait(child.waitables, timeout=0.5)

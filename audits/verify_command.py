@@ -90,16 +90,21 @@ def _tight(p) -> None:
                         "loss, reported as a fraction of it; slower")
 
 
-def _common(p) -> None:
-    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
-    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
+def executor_args(p, what: str) -> None:
+    """``--jobs``, ``--executor``, ``--scheduler``: where ``what`` runs."""
     p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
                    help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs)); with --scheduler the cluster's own")
     p.add_argument("--executor", choices=("local", "dask"), default=None,
                    help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
                         "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the items on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
+                   help=f"run {what} on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
+
+
+def _common(p) -> None:
+    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
+    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
+    executor_args(p, "the items")
     p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
                    help="seconds allowed for one call of an implementation (default 60)")
     p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
@@ -127,11 +132,11 @@ def _out_dir(args, command: str) -> Path:
     return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
 
 
-def _jobs(args) -> int:
+def jobs_of(args) -> int:
     return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
 
 
-def _executor(args, jobs: int):
+def executor_of(args, jobs: int):
     """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
     from . import suite
 
@@ -155,8 +160,8 @@ def _run(args, command: str, plan_, summary=None) -> int:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
     out = _out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    jobs = _jobs(args)
-    executor = _executor(args, jobs)
+    jobs = jobs_of(args)
+    executor = executor_of(args, jobs)
     if progress:
         print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
               f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "

@@ -2,6 +2,7 @@
 
     python benchmarks/bench_scaling.py [--suite quick|full] [--paper NAME ...] [--workers 1 2 4] [--estimate 16 64]
     python benchmarks/bench_scaling.py --results RESULTS.json [--estimate 16 64]
+    python benchmarks/bench_scaling.py --audit SPEC [--samples 100000000] [--workers 1 2 4]
 
 Runs ``dptestbed verify --executor dask --jobs W`` (a LocalCluster of W single-threaded worker
 processes) for each W and prints its wall time (command start to end: cluster start, items,
@@ -12,6 +13,10 @@ are submitted most expensive first), beside the bound max(longest item, total / 
 no schedule beats. Per-item times exclude the per-item fork and the cluster's dispatch; the
 fixed part of a run (start, errata, report) is printed apart. On a machine with C cores more
 than C workers cannot help: they share the cores.
+
+``--audit SPEC`` measures one audit split across workers instead: ``dptestbed audit SPEC
+--samples N`` locally, then with ``--executor dask --jobs W``, each line with its wall time, the
+estimation batches that ran on the workers, and whether the result equals the local one.
 """
 
 from __future__ import annotations
@@ -52,6 +57,28 @@ def measure(workers: int, args) -> tuple[float, dict]:
     return time.perf_counter() - t0, json.loads((out / "results.json").read_text())
 
 
+def measure_audit(args, extra: list[str]) -> tuple[float, dict]:
+    cmd = [sys.executable, "-m", "dptestbed", "audit", args.audit, "--samples", str(args.samples),
+           "--seed", str(args.seed), "--json", *extra]
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    return time.perf_counter() - t0, json.loads(out.stdout)
+
+
+def audit_scaling(args) -> None:
+    print(f"audit {args.audit}, {args.samples:,} samples per side, seed {args.seed}, {os.cpu_count()} CPUs")
+    print(f"{'executor':>18}  {'wall':>8}  {'batches elsewhere':>17}  {'eps_lb':>7}  same result as local")
+    runs = [("local", [])] + [(f"dask, {w} workers", ["--executor", "dask", "--jobs", str(w)]) for w in args.workers]
+    first = None
+    for name, extra in runs:
+        wall, result = measure_audit(args, extra)
+        plain = {k: v for k, v in result.items() if k not in ("seconds", "samples_per_second", "timing")}
+        first = first or plain
+        elsewhere = result.get("timing", {}).get("elsewhere", {}).get("batches", 0)
+        print(f"{name:>18}  {wall:>6.1f} s  {elsewhere:>17}  {result['epsilon_lower_bound']:>7.4f}  "
+              f"{'yes' if plain == first else 'NO'}", flush=True)
+
+
 def estimate(document: dict, counts: list[int], wall: float | None = None) -> None:
     seconds = item_seconds(document)
     total, longest = sum(seconds), max(seconds, default=0.0)
@@ -71,7 +98,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--estimate", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--audit", metavar="SPEC", help="measure one audit split across the workers instead")
+    parser.add_argument("--samples", type=int, default=100_000_000, help="with --audit: samples per side")
     args = parser.parse_args()
+    if args.audit:
+        audit_scaling(args)
+        return
     if args.results:
         estimate(json.loads(Path(args.results).read_text()), args.estimate)
         return

@@ -1,6 +1,7 @@
 """The Dask executor (``--executor dask``, ``--scheduler ADDRESS``) on a real LocalCluster of two
 worker processes: the same results as the local executor at the same seed, a hanging item cut
-at its limit, a worker killed mid-run survived with nothing lost."""
+at its limit, a worker killed mid-run survived with nothing lost, one audit split across the
+workers with the local result."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import time
 
 import pytest
 
-from dptestbed.audits import suite
+from dptestbed.audits import privacy, suite
 from dptestbed.audits.cli import main
-from dptestbed.audits.dask_executor import DaskExecutor
+from dptestbed.audits.dask_executor import DaskBatches, DaskExecutor
 from dptestbed.spec import load_catalogue
 
 distributed = pytest.importorskip("distributed")
@@ -154,3 +155,66 @@ def test_an_unreachable_scheduler_is_a_one_line_error(monkeypatch, tmp_path, cap
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "cannot use the scheduler at tcp://127.0.0.1:1" in err
+
+
+USER_LAPLACE = """import numpy as np
+
+def laplace(data, *, rng, epsilon, gamma):
+    return np.asarray(data, dtype=float) + rng.laplace(0.0, gamma / epsilon, size=np.shape(data))
+
+def laplace_batch(data, n, *, rng, epsilon, gamma):
+    return np.asarray(data, dtype=float) + rng.laplace(0.0, gamma / epsilon, size=(n, *np.shape(data)))
+
+laplace.batch = laplace_batch
+"""
+
+
+def _without_timing(result) -> dict:
+    return {k: v for k, v in result.to_json().items() if k not in suite.TIMED_FIELDS}
+
+
+@pytest.mark.parametrize("implementation", ["reference", "user file"])
+def test_one_audit_split_across_the_workers_gives_the_local_result(cluster, tmp_path, monkeypatch, implementation):
+    impl = None
+    if implementation == "user file":  # sandboxed here and on the workers (the file at the same path)
+        (tmp_path / "mine.py").write_text(USER_LAPLACE)
+        impl = f"{tmp_path / 'mine.py'}:laplace"
+    spec = CATALOGUE["laplace_mechanism"]
+    monkeypatch.setattr(privacy, "ESTIMATE_BATCH", 20_000)  # 150,000 samples: 5 batches per side and pair
+    local = privacy.audit(spec, implementation=impl, samples=150_000, seed=5)
+    original = privacy.count_batch
+
+    def slow_here(*args):  # batches computed here wait, so the idle workers take most of them
+        time.sleep(0.3)
+        return original(*args)
+
+    monkeypatch.setattr(privacy, "count_batch", slow_here)  # the workers import the module afresh: not slowed
+    with distributed.Client(cluster) as client:
+        split = privacy.audit(spec, implementation=impl, samples=150_000, seed=5, batches=DaskBatches(client=client))
+    assert split.timing["elsewhere"]["batches"] >= 4 and local.timing.get("elsewhere") is None
+    assert _without_timing(split) == _without_timing(local) and split.verdict == local.verdict
+
+
+def test_audits_of_a_run_split_their_batches_without_waiting_for_busy_workers(tmp_path, monkeypatch):
+    """On one worker, busy with the item itself, the item's batches never find a free worker: the
+    item computes them all (no deadlock) and the result is the local one."""
+    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)
+    plan_.items = plan_.items[:1]
+    monkeypatch.setattr(privacy, "ESTIMATE_BATCH", 100_000)  # the quick budget (666,667 test runs): 7 batches
+    reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
+    with _local_cluster(1) as one, distributed.Client(one) as client:
+        client.run(setattr, privacy, "ESTIMATE_BATCH", 100_000)  # the worker's items fork from its module state
+        document = suite.run(plan_, CATALOGUE, tmp_path / "dask", seed=3, executor=DaskExecutor(one.scheduler_address))
+    assert document["summary"]["errors"] == 0
+    assert suite.comparable(document) == suite.comparable(reference)
+    assert "elsewhere" not in document["privacy"][0]["timing"]
+
+
+def test_audit_command_with_the_dask_executor_prints_the_local_result(tmp_path, capsys):
+    common = ["audit", "laplace_mechanism", "--samples", "2500000", "--seed", "2", "--json"]
+    assert main(common) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main([*common, "--executor", "dask", "--jobs", "2"]) == 0
+    split = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in split.items() if k not in suite.TIMED_FIELDS} == \
+        {k: v for k, v in local.items() if k not in suite.TIMED_FIELDS}
