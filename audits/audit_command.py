@@ -150,6 +150,9 @@ def _human(r) -> str:
         lines.append(f"  tight round: {tight[0]['samples_per_side']:,} fresh samples per side on the best event")
     lines.append(f"  {r.samples_per_side:,} samples per side per pair in {len(r.rounds)} round(s); "
                  f"{r.pairs_tried} pairs, {r.events_tried:,} events tried; {j['seconds']:.2f} s")
+    elsewhere = r.timing.get("elsewhere")
+    if elsewhere:
+        lines.append(f"  {elsewhere['batches']} estimation batches ({elsewhere['runs']:,} runs) sampled on Dask workers")
     return "\n".join(lines)
 
 
