@@ -194,7 +194,7 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
         except Exception as exc:  # noqa: BLE001
             print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    errors = report.render(document, out, plots=not args.no_plots)
+    errors = report.render(document, out, plots=not args.no_plots, jobs=min(jobs, os.cpu_count() or 1))
     if errors:
         document.setdefault("report_errors", errors)
         suite.write_json_atomic(out / "results.json", document)
@@ -269,7 +269,7 @@ def cmd_report(args) -> int:
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
     out = Path(args.out) if args.out else path.parent
     try:
-        errors = report.render(document, out)
+        errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(f"{path}: not a usable dptestbed results file ({type(exc).__name__}: {exc})") from None
     code = report.exit_code(document, errors)
