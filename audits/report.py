@@ -465,8 +465,13 @@ class Formulas:
 # =========================================================================== render
 
 
-def _plot(fn, args: tuple, path: Path) -> str | None:
-    """Draw one plot; the error text when it fails (a failed plot is an error item, not a crash)."""
+_PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
+
+
+def _plot(k: int) -> str | None:
+    """Draw plot ``k`` of ``_PLOTS``; the error text when it fails (a failed plot is an error item,
+    not a crash)."""
+    fn, args, path = _PLOTS[k]
     try:
         fn(*args, path)
     except Exception as exc:  # noqa: BLE001
@@ -521,14 +526,18 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                 attempt(f"sweep {spec_id} {ref} {name}", spec_id,
                         f"{ref} ({name}): sweep against the theorem's bound",
                         plot_dir / f"sweep-{_slug(spec_id)}-{_slug(ref)}-{_slug(name)}.png", plot_sweep, group)
-    if jobs > 1 and len(tasks) > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
+    _PLOTS[:] = [(fn, args, path) for _, _, _, path, fn, args in tasks]
+    try:
+        if jobs > 1 and len(tasks) > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
-            outcomes = list(pool.map(_plot, *zip(*[(fn, args, path) for _, _, _, path, fn, args in tasks])))
-    else:
-        outcomes = [_plot(fn, args, path) for _, _, _, path, fn, args in tasks]
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
+                outcomes = list(pool.map(_plot, range(len(tasks))))
+        else:
+            outcomes = [_plot(k) for k in range(len(tasks))]
+    finally:
+        _PLOTS.clear()
     for (key, spec_id, caption, path, _, _), error in zip(tasks, outcomes):
         if error is None:
             figures.setdefault(spec_id, []).append((caption, path))

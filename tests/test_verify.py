@@ -248,14 +248,25 @@ def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_path, monkeypatch):
+def test_plots_drawn_in_parallel_are_the_same_files(verified, tmp_path):
+    _, _, doc = verified
+    for jobs in (1, 2):
+        assert report.render(doc, tmp_path / str(jobs), jobs=jobs) == []
+    files = sorted(p.relative_to(tmp_path / "1") for p in (tmp_path / "1").rglob("*") if p.is_file())
+    assert len(files) > 5 and files == sorted(p.relative_to(tmp_path / "2") for p in (tmp_path / "2").rglob("*")
+                                             if p.is_file())
+    assert all((tmp_path / "1" / f).read_bytes() == (tmp_path / "2" / f).read_bytes() for f in files)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_path, monkeypatch, jobs):
     _, out, doc = verified
 
     def broken_plot(*args):
         raise ValueError("deliberate plot failure")
 
     monkeypatch.setattr(report, "plot_sweep", broken_plot)
-    errors = report.render(doc, tmp_path)
+    errors = report.render(doc, tmp_path, jobs=jobs)
     assert errors and all("deliberate plot failure" in e["error"] for e in errors)
     assert report.exit_code(doc, errors) == 2
     assert "deliberate plot failure" in (tmp_path / "index.html").read_text()
