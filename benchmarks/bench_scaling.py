@@ -62,6 +62,8 @@ def measure_audit(args, extra: list[str]) -> tuple[float, dict]:
            "--seed", str(args.seed), "--json", *extra]
     t0 = time.perf_counter()
     out = subprocess.run(cmd, check=False, capture_output=True, text=True)
+    if out.returncode == 2:
+        raise SystemExit(f"{' '.join(cmd[3:])}: {out.stderr.strip().splitlines()[-1]}")
     return time.perf_counter() - t0, json.loads(out.stdout)
 
 
