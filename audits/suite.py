@@ -302,10 +302,21 @@ def _child(item, catalogue, plan_, seed, conn, scheduler):
         result = run_item(item, catalogue, plan_, seed, batches=batches)
     except BaseException as exc:  # noqa: BLE001
         result = error_result(item, f"{type(exc).__name__}: {exc}")
+    result["peak_rss_mb"] = _peak_rss_mb()
     try:
         conn.send(result)
     finally:
         conn.close()
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident memory of this process or of any child it waited for (its sandbox
+    workers), in MiB (pages shared with the forking parent included)."""
+    import resource
+
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return round(peak * unit / 2**20, 1)
 
 
 def _kill_group(proc) -> None:
@@ -585,7 +596,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
 # timings (and the audit's selection/sampling/statistics split), and per audit pair the exact loss of pairs without a candidate (computed while a
 # wall-clock budget lasts, privacy.EXACT_BUDGET).
-TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing"})
+TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb"})
 TIMED_PAIR_FIELDS = frozenset({"exact_epsilon", "exact_error"})
 
 

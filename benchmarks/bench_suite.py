@@ -4,8 +4,9 @@
     python benchmarks/bench_suite.py --run quick|full [--paper NAME ...] [--jobs N] [--top N]
 
 Reads a ``results.json`` (or runs ``dptestbed verify`` first) and prints every item's wall
-time, slowest first, with its kind, paper, samples per second (audits) or trials (checks), and
-the totals per paper and per kind: the profile to optimise against.
+time, slowest first, with its kind, paper, samples per second (audits) or trials (checks), the
+items of largest peak memory, and the totals per paper and per kind: the profile to optimise
+against.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ def profile(document: dict, top: int) -> None:
     print(f"{'seconds':>8}  {'kind':<11} {'paper':<19} item")
     for seconds, kind, paper, item, extra in rows[:top]:
         print(f"{seconds:8.1f}  {kind:<11} {paper:<19} {item}  {extra}")
+    memory = sorted(((r.get("peak_rss_mb") or 0.0, r["id"]) for part in ("privacy", "theorems")
+                     for r in document.get(part, [])), reverse=True)
+    if memory and memory[0][0]:
+        print("peak resident memory of an item's process (MiB; its sandbox workers included):")
+        for mb, item in memory[:5]:
+            print(f"{mb:8.0f}  {item}")
     for label, index in (("paper", 2), ("kind", 1)):
         sums = defaultdict(float)
         for row in rows:
