@@ -17,7 +17,7 @@ import math
 import sys
 
 from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
-from .verify_command import executor_args, executor_of, jobs_of
+from .verify_command import executor_args, executor_of, jobs_of, wants_dask
 
 
 def register(subparsers) -> None:
@@ -62,16 +62,15 @@ def cmd_audit(args) -> int:
         raise UserError(f"--confidence {args.confidence}: must be strictly between 0 and 1")
     if not args.timeout > 0:
         raise UserError(f"--timeout {args.timeout}: must be positive")
-    executor = executor_of(args, jobs_of(args))
     # user code may print; keep stdout for our output
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as stack:
         batches = None
-        if executor.name != "local":
+        if wants_dask(args):  # (the local case imports nothing more: a one-mechanism audit starts fast)
             from .dask_executor import DaskBatches
             from .suite import ExecutorUnavailable
 
             try:
-                batches = DaskBatches(client=stack.enter_context(executor.client()))
+                batches = DaskBatches(client=stack.enter_context(executor_of(args, jobs_of(args)).client()))
             except ExecutorUnavailable as exc:
                 raise UserError(str(exc)) from None
         try:

@@ -136,13 +136,18 @@ def jobs_of(args) -> int:
     return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
 
 
+def wants_dask(args) -> bool:
+    """``--executor dask`` or ``--scheduler`` (the two contradict with ``--executor local``)."""
+    if args.executor == "local" and args.scheduler:
+        raise UserError("--scheduler runs on a Dask cluster: drop --executor local")
+    return (args.executor or ("dask" if args.scheduler else "local")) == "dask"
+
+
 def executor_of(args, jobs: int):
     """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
     from . import suite
 
-    if (args.executor or ("dask" if args.scheduler else "local")) == "local":
-        if args.scheduler:
-            raise UserError("--scheduler runs on a Dask cluster: drop --executor local")
+    if not wants_dask(args):
         return suite.LocalExecutor(jobs)
     from .dask_executor import DaskExecutor, require
 

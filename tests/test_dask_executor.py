@@ -135,6 +135,13 @@ def test_the_command_line_imports_dask_only_when_asked(tmp_path):
     assert out.stdout.strip().endswith("False")
 
 
+def test_a_local_audit_imports_neither_dask_nor_the_suite_machinery():
+    code = ("import sys; from dptestbed.audits import cli; cli.main(['audit', 'laplace_mechanism', '--samples', '1000']); "
+            "print([m for m in ('distributed', 'statsmodels', 'dptestbed.audits.suite') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_without_dask_the_dask_executor_is_a_one_line_error(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
     assert main(["verify", "--spec", "laplace_mechanism", "--executor", "dask"]) == 2
