@@ -137,6 +137,7 @@ from .runner import (
     implementation_ref,
     missing_reference,
     probe_contract,
+    split_sizes,
 )
 from .serialize import jsonable
 from .stats import (
@@ -954,7 +955,7 @@ class _Auditor:
         self.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
         events = {i: [(c.featurizer, c.event) for c in chosen if c.pair_index == i] for i in test_pairs}
         jobs = [(i, side, estimation_key(r, i, side, b), m) for i in test_pairs for side in (0, 1)
-                for b, m in enumerate(_batch_sizes(n))]
+                for b, m in enumerate(split_sizes(n, ESTIMATE_BATCH))]
 
         def here(k):
             i, side, key, m = jobs[k]
@@ -1053,10 +1054,6 @@ def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
     round's estimation stream (r, i, side, 2), so an estimation of at most ESTIMATE_BATCH runs per
     side draws exactly what it drew before estimations were batched."""
     return (r, i, side, 2) if b == 0 else (r, i, side, 2, b)
-
-
-def _batch_sizes(n: int) -> list[int]:
-    return [min(ESTIMATE_BATCH, n - start) for start in range(0, n, ESTIMATE_BATCH)]
 
 
 def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int, events: list) -> np.ndarray:

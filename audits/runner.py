@@ -440,10 +440,10 @@ class Runner:
     # in worker processes --------------------------------------------------------------
     def _in_workers(self, data, n, rng, params, progress):
         if self.has_batch:
-            sizes = _split(n, USER_BATCH_CHUNK)
+            sizes = split_sizes(n, USER_BATCH_CHUNK)
             mode = "batch"
         else:
-            sizes = _split(n, BLOCK)
+            sizes = split_sizes(n, BLOCK)
             mode = "loop"
         seeds = rng.integers(0, 2**63 - 1, size=len(sizes), dtype=np.int64)
         while len(self._workers) < min(self.n_workers, len(sizes)):
@@ -487,7 +487,8 @@ def _wait(workers: list, timeout: float) -> None:
     wait([x for w in workers for x in w.waitables()], timeout)
 
 
-def _split(n: int, block: int) -> list[int]:
+def split_sizes(n: int, block: int) -> list[int]:
+    """``n`` runs cut into blocks of ``block`` (the last one shorter)."""
     sizes = [block] * (n // block)
     if n % block or not sizes:
         sizes.append(n % block if n % block else n)
@@ -496,6 +497,9 @@ def _split(n: int, block: int) -> list[int]:
 
 _CACHE: OrderedDict[tuple, Runner] = OrderedDict()
 _CACHE_SIZE = 4
+# a forked child (an item of a run) starts with an empty cache: the cached runners' workers are the
+# parent's, which the child can neither wait for nor talk to safely
+os.register_at_fork(after_in_child=_CACHE.clear)
 
 
 def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,

@@ -356,3 +356,20 @@ def test_no_controls_plans_the_reference_items_alone():
     assert {i.id for i in bare.items} == {i.id for i in full.items if i.target == "reference" and not i.expected}
     assert not any(s.broken for s in bare.specs) and any(s.broken for s in full.specs)
     assert bare.family == full.family  # the controls are not in the multiple-testing family
+
+
+
+
+def _draw(data, *, rng):
+    return float(rng.normal())
+
+
+def test_items_forked_after_this_process_sampled_in_workers_start_with_their_own(tmp_path):
+    """A process whose call_batch cache is full of runners with worker processes, then runs a
+    suite: a forked item must not evict (close) those runners, whose workers are the parent's
+    children ('can only test a child process')."""
+    from dptestbed.audits.runner import call_batch
+
+    for timeout in (10.0, 11.0, 12.0, 13.0):  # four cache entries (the cache's size), each with workers
+        assert call_batch(_draw, None, 10, rng=np.random.default_rng(0), timeout=timeout, isolate=True).shape == (10,)
+    assert main(["verify", "--spec", "laplace_mechanism", "--out", str(tmp_path), "--quiet", "--no-plots"]) == 0
