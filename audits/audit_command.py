@@ -12,9 +12,11 @@ the same result, faster for large ``--samples``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import math
 import sys
+import threading
 
 from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
 from .verify_command import executor_args, executor_of, jobs_of, wants_dask
@@ -47,7 +49,18 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_audit)
 
 
+def _import_in_background(module: str) -> None:
+    """Starts importing ``module`` in a daemon thread: the audit's first statistics need scipy
+    (0.1 s to import), and until then it samples, mostly outside the interpreter lock."""
+    def run():
+        with contextlib.suppress(Exception):  # a failing import fails again, with its message, where it is used
+            importlib.import_module(module)
+
+    threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
+
+
 def cmd_audit(args) -> int:
+    _import_in_background("scipy.special")
     from .privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
     from .runner import missing_reference
 

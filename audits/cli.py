@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
-import importlib.metadata
 import json
 import math
 import os
@@ -245,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="dptestbed", description="Spec-driven testbed for differentially private learning: privacy audits, "
                                       "theorem checks and mutation testing of implementations against the specs.")
-    parser.add_argument("--version", action="version", version=f"dptestbed {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("specs", help="list the specs")
@@ -267,11 +266,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _version() -> str:
-    try:
-        return importlib.metadata.version("dptestbed")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+class _VersionAction(argparse.Action):
+    """--version, looked up only when asked (importlib.metadata costs a command's start 25 ms)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import importlib.metadata
+
+        try:
+            version = importlib.metadata.version("dptestbed")
+        except importlib.metadata.PackageNotFoundError:
+            version = "unknown"
+        print(f"dptestbed {version}")
+        parser.exit()
 
 
 LISTINGS = ("specs", "show")  # commands whose whole job is printing: a closed pipe ends them quietly
@@ -281,12 +287,36 @@ def _terminate(signum, frame):
     raise KeyboardInterrupt  # SIGTERM (a CI timeout) ends a run like Ctrl-C: items killed, partial report
 
 
+def _keep_freed_memory() -> None:
+    """Tunes glibc's malloc for many large short-lived arrays (a no-op on other C libraries).
+
+    By default glibc serves every allocation above 128 kB (a threshold that adapts up to 32 MB)
+    with a fresh mmap, returns it to the kernel when freed, and takes a page fault per 4 kB when
+    the next array touches new memory. An audit allocates and frees arrays of 1-60 MB thousands
+    of times: Lyu et al.'s Algorithm 3 spent 1.0-1.4 s of its 2.6 s in the kernel. Here freed
+    memory below 32 MB stays in the heap for the next array (threshold fixed at its maximum, no
+    trimming, one arena shared by the sampling threads); the process's peak memory is unchanged,
+    and it no longer shrinks before it exits."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
+    mallopt(M_ARENA_MAX, 1)
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024)
+    mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     top = threading.current_thread() is threading.main_thread() and argv is None
     if top:  # the command line owns every process it starts, and everything they start
         signal.signal(signal.SIGTERM, _terminate)
         become_subreaper()
+        _keep_freed_memory()
     try:
         return _dispatch(args)
     finally:

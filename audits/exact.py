@@ -29,12 +29,12 @@ laws here:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from scipy import special
 
 __all__ = [
     "exact_epsilon", "register", "discrete_epsilon", "hockey_stick", "laplace_epsilon",
@@ -151,6 +151,8 @@ def gaussian_delta(eps, l2: float, sigma: float):
     a = l2 / (2 * sigma)
     b = eps * sigma / l2
     # e^eps Phi(-a - b) computed in log space (ndtr, log_ndtr: the normal cdf without loading scipy.stats)
+    from scipy import special
+
     return special.ndtr(a - b) - np.exp(eps + special.log_ndtr(-a - b))
 
 
@@ -234,6 +236,17 @@ def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float |
     else:
         top = lap_sf(threshold + u[None, :] - q[:, None], nu_scale)
     probs = {1: top, 0: 1.0 - top}
+    if limit is None and resample_after is None and m > 1:
+        if 2**m > max_transcripts:
+            return None
+        # one threshold draw, no cutoff: P[a, b] = sum_u w(u) A[a](u) B[b](u) over the transcripts a of
+        # the first half of the queries and b of the second, A and B their products of answer
+        # probabilities: one matrix product instead of 2^m integrals
+        h = m // 2
+        first, second = _answer_products(probs, 0, h), _answer_products(probs, h, m)
+        joint = (first * dens[rho_scale]) @ second.T
+        halves = [list(itertools.product((1, 0), repeat=k)) for k in (h, m - h)]  # rows' order: tops first
+        return {a + b: p for a, row in zip(halves[0], joint.tolist()) for b, p in zip(halves[1], row)}
 
     @cache
     def segment(start: int, outcomes: tuple, scale: float) -> float:
@@ -272,6 +285,15 @@ def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float |
     return out
 
 
+def _answer_products(probs: dict, lo: int, hi: int) -> np.ndarray:
+    """Rows ∏_{lo <= i < hi} probs[o_i][i] on the grid, one per answer tuple (o_lo, ..., o_{hi-1}),
+    in the order of ``itertools.product((1, 0), repeat=hi - lo)``."""
+    rows = np.ones((1, probs[1].shape[1]))
+    for i in range(lo, hi):
+        rows = np.stack([rows * probs[1][i], rows * probs[0][i]], axis=1).reshape(-1, rows.shape[1])
+    return rows
+
+
 def dist_epsilon(d1: dict, d2: dict, delta: float) -> float:
     keys = sorted(set(d1) | set(d2))
     p = np.array([d1.get(k, 0.0) for k in keys])
@@ -284,6 +306,8 @@ def dist_epsilon(d1: dict, d2: dict, delta: float) -> float:
 
 def noisy_max_distribution(q, scale: float, noise: str = "laplace") -> np.ndarray:
     """P[argmax_i (q_i + Z_i) = i] for i.i.d. Laplace(scale) or Gumbel(scale) noise."""
+    from scipy import special
+
     q = np.asarray(q, dtype=float)
     if noise == "gumbel":
         return special.softmax(q / scale)
@@ -301,6 +325,8 @@ def noisy_max_value_epsilon(q1, q2, scale: float) -> float:
     """delta = 0 epsilon of releasing max_i (q_i + Lap(scale)): sup over x of the log density
     ratio of the two maxima (evaluated in log space on a fine grid; the sup is attained at the
     far left, where the log ratio is constant, or at a finite point)."""
+    from scipy import special
+
     q1, q2 = np.asarray(q1, float), np.asarray(q2, float)
     lo = min(q1.min(), q2.min()) - 30 * scale
     hi = max(q1.max(), q2.max()) + 30 * scale

@@ -119,6 +119,8 @@ import math
 import sys
 import time
 import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -170,7 +172,8 @@ SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can 
 MAX_PAIRS = 16
 MAX_COORD_VIEWS = 16
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
-TEST_CHUNK_ELEMENTS = 8_000_000
+TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)
+PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
 ESTIMATE_BATCH = 1 << 20  # runs per side in one estimation batch, the unit an estimation is split into
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
@@ -320,7 +323,7 @@ def _integral(x: np.ndarray) -> bool:
 class Featurizer:
     """1-D statistics ("views") of a mechanism's outputs, fitted on the select half."""
 
-    def __init__(self, x1: np.ndarray, x2: np.ndarray):
+    def __init__(self, x1: np.ndarray, x2: np.ndarray, learned: bool = True):
         x1, x2 = _as2d(x1), _as2d(x2)
         self.d = x1.shape[1]
         self.views: list[str] = []
@@ -360,7 +363,7 @@ class Featurizer:
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
                 self.direction = w / np.linalg.norm(w)
                 self.views.append("meandiff")
-        if self.d <= 256:
+        if learned and self.d <= 256:
             self._fit_nb(x1, x2)
             self.views.append("nb")
 
@@ -390,7 +393,7 @@ class Featurizer:
             if k == key and ref() is owner:
                 return known
         known = _lookup(self.symbols, x[:, self.int_cols])
-        known = known.astype(np.int16) if len(self.symbols) < 2**15 else known
+        known = known.astype(np.int16, copy=False) if len(self.symbols) < 2**15 else known
         self._cache = [(weakref.ref(owner), key, known)] + self._cache[:7]
         return known
 
@@ -543,6 +546,22 @@ def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
     when the keys are integers spanning fewer than SMALL_SPAN values, else binary search)."""
     if keys.size == 0:
         return np.zeros(np.shape(x), dtype=np.int64)
+    x = np.asarray(x)
+    if x.dtype.kind == "f" and keys.dtype.kind in "biuf" and np.all((keys >= -2**15) & (keys < 2**15) & (keys == np.floor(keys))):
+        with np.errstate(invalid="ignore"):  # 16-bit integer keys: x as int16 (exact where x is one of them)
+            small = x.astype(np.int16)
+        out = _lookup(keys, small)
+        out[small != x] = 0  # not an integer, out of range, or NaN
+        return out
+    if x.dtype.kind in "iu" and x.dtype.itemsize <= 2:  # a table over all of x's dtype, indexed by bit pattern
+        info, unsigned = np.iinfo(x.dtype), np.dtype(f"u{x.dtype.itemsize}")
+        ok = (keys >= info.min) & (keys <= info.max)
+        if keys.dtype.kind == "f":
+            ok &= keys == np.floor(keys)
+        pos = np.flatnonzero(ok)
+        table = np.zeros(1 << (8 * x.dtype.itemsize), dtype=np.int16 if keys.size < 2**15 else np.int64)
+        table[keys[pos].astype(x.dtype).view(unsigned)] = pos + 1
+        return table[x.view(unsigned)]
     table = _key_table(keys)
     if table is not None:
         with np.errstate(invalid="ignore"):
@@ -679,10 +698,28 @@ def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, del
     sorted distinct values and each side's count of each (then ``s1``, ``s2`` are not used).
     Returns ``(found, tried)``: ``found`` a list of ``(orientation, family, event,
     predicted_bound)``, orientation +1 meaning the event is more likely under D (D is the
-    numerator side), -1 under D'; ``tried`` the number of events scored.
+    numerator side), -1 under D'; ``tried`` the number of events scored. (The selection runs it
+    in two steps, :func:`_view_groups` for every view and then one scoring call for all views.)
     """
-    out = []
+    search = _view_groups(s1, s2, view, discrete, counted)
+    return _view_events(search, best_predicted(search.groups, n_test, delta, alpha), n_test, delta, alpha)
+
+
+@dataclass
+class _ViewSearch:
+    """One view's candidate events, grouped for scoring (:func:`.stats.best_predicted`)."""
+    view: str
+    groups: list          # (p1, p2) arrays per group: the events' probabilities on each side
+    shapes: list          # (orientation, kind, order of the values for "in") per group
+    grid: np.ndarray      # thresholds
+    values: np.ndarray | None
+    tried: int
+    sorted_sides: tuple | None  # (a, b), the sorted samples of a continuous view: support events
+
+
+def _view_groups(s1, s2, view: str, discrete: bool | None, counted: tuple | None) -> _ViewSearch:
     tried = 0
+    sorted_sides = None
     if counted is None:
         n1, n2 = s1.shape[0], s2.shape[0]
         counted = _small_int_counts(s1, s2)
@@ -714,7 +751,7 @@ def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, del
     if discrete is None:
         discrete = n_values <= 4096
     # threshold events {s >= t}, {s <= t} in both orientations, then likelihood-ratio ordered
-    # unions of outcomes (discrete views); every group's screened best scored in one exact call
+    # unions of outcomes (discrete views)
     groups, shapes = [], []
     for orient in (1, -1):
         for kind, p1, p2 in (("ge", ge1, ge2), ("le", le1, le2)):
@@ -735,19 +772,27 @@ def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, del
             groups.append((np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd))
             shapes.append((orient, "in", order))
             tried += len(order)
-    scored = best_predicted(groups, n_test, delta, alpha)
+    if not discrete and counted is None:
+        sorted_sides = (a, b)
+    return _ViewSearch(view, groups, shapes, grid, values, tried, sorted_sides)
+
+
+def _view_events(search: _ViewSearch, scored: list, n_test: int, delta: float, alpha: float):
+    """``(found, tried)`` of :func:`search_events` from the best ``(index, bound)`` of each group."""
+    out, view, grid, values = [], search.view, search.grid, search.values
     for orient in (1, -1):
         best = None
-        for (o, kind, _), (i, pred) in zip(shapes, scored):
+        for (o, kind, _), (i, pred) in zip(search.shapes, scored):
             if o == orient and kind != "in" and (best is None or pred > best[1]):
                 best = (Event(view, kind, threshold=float(grid[i])), pred)
         if best and np.isfinite(best[1]):
             out.append((orient, "threshold", best[0], best[1]))
-    for (orient, kind, order), (i, pred) in zip(shapes, scored):
+    for (orient, kind, order), (i, pred) in zip(search.shapes, scored):
         if kind == "in" and np.isfinite(pred):
             out.append((orient, "lr_union", Event(view, "in", values=np.sort(values[order[: i + 1]])), pred))
-    if not discrete and counted is None:
-        found, n_support = _support_events(a, b, n_test, delta, alpha, view)
+    tried = search.tried
+    if search.sorted_sides is not None:
+        found, n_support = _support_events(*search.sorted_sides, n_test, delta, alpha, view)
         out += found
         tried += n_support
     return out, tried
@@ -851,6 +896,8 @@ class _Auditor:
         self.remote = {"batches": 0, "runs": 0, "sampling": 0.0}  # estimation batches run on a Dask worker
         self.events_tried = 0
         self.select_seconds = 0.0
+        self.sample_seconds = 0.0  # drawing runs, or waiting for runs drawn ahead
+        self.import_seconds = 0.0  # waiting for scipy, imported in the background by the CLI
         self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
 
@@ -863,11 +910,38 @@ class _Auditor:
         return self.runner.sample(data, n, rng=self.rng(r, i, side, split), params=pair.params,
                                   progress=self.progress.add)
 
+    def ahead(self, jobs: list, elements: int, threads: int = 1):
+        """The results of ``jobs`` (draws: callables without arguments), in order. With a
+        thread-safe runner, the next ones run on ``threads`` threads while the caller works on the
+        current one, as many as hold at most PREFETCH_ELEMENTS output values (``elements`` per
+        job); the results are the same either way (every draw has its own stream). The time the
+        caller spends drawing or waiting counts as sampling."""
+        depth = PREFETCH_ELEMENTS // max(elements, 1) if self.runner.threadsafe else 0
+        pool = ThreadPoolExecutor(threads, thread_name_prefix="dptestbed-ahead") if depth and len(jobs) > 1 else None
+        pending: deque = deque()
+        try:
+            for k in range(len(jobs)):
+                while pool is not None and len(pending) < depth and k + len(pending) < len(jobs):
+                    pending.append(pool.submit(jobs[k + len(pending)]))
+                t0 = time.perf_counter()
+                result = pending.popleft().result() if pending else jobs[k]()
+                self.sample_seconds += time.perf_counter() - t0
+                yield result
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+
+    def draw_pair(self, r: int, i: int, split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.draw(r, i, 0, split, n), self.draw(r, i, 1, split, n)
+
     # selection on training data ------------------------------------------------------
     def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
         """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
-        ranks the pair, without the per-coordinate views of continuous columns (the costliest;
-        the training selection of a kept pair has them)."""
+        ranks the pair, without the per-coordinate views of continuous columns and without the
+        naive-Bayes score (the costliest; the training selection of a kept pair has them)."""
+        t0 = time.perf_counter()
+        import scipy.special  # noqa: F401 - the first selection waits here for `audit`'s background import
+        self.import_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
         try:
             return self._select(i, x1, x2, n_test, alpha_pred, pilot)
@@ -878,28 +952,35 @@ class _Auditor:
         delta = self.claims[i][1]
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
-        feat = Featurizer(s1, s2)
+        feat = Featurizer(s1, s2, learned=not pilot)
         grouped = feat.group(s1, s2)
-        best: dict = {}
+        searches = []
         for view in feat.views:
             if pilot and view.startswith("coord[") and not feat.int_only(view):
                 continue
+            discrete = True if view in ("row", "rowbin") else None
             if grouped is not None and feat.int_only(view):  # once per distinct row, counted with weights
                 counted = _weighted_counts(feat.stat(view, grouped[0]), grouped[1], grouped[2])
-                found, tried = search_events(None, None, n_test, delta, alpha_pred, view=view,
-                                             discrete=True if view in ("row", "rowbin") else None, counted=counted)
+                searches.append(_view_groups(None, None, view, discrete, counted))
             else:
-                a, b = feat.stat(view, s1), feat.stat(view, s2)
-                found, tried = search_events(a, b, n_test, delta, alpha_pred, view=view,
-                                             discrete=True if view in ("row", "rowbin") else None)
+                searches.append(_view_groups(feat.stat(view, s1), feat.stat(view, s2), view, discrete, None))
+        # every view's groups scored in one call
+        scored = best_predicted([g for search in searches for g in search.groups], n_test, delta, alpha_pred)
+        best: dict = {}
+        start = 0
+        for search in searches:
+            found, tried = _view_events(search, scored[start:start + len(search.groups)], n_test, delta, alpha_pred)
+            start += len(search.groups)
             self.events_tried += tried
             for orient, family, event, pred in found:
-                key = (view, orient, family)
+                key = (search.view, orient, family)
                 if key not in best or pred > best[key].select_score:
                     best[key] = _Candidate(i, orient, family, event, feat, pred)
         cands = list(best.values())
+        # the rank half: each candidate's event counted on runs its selection never saw
         cache: dict = {}
         ranked = feat.group(r1, r2) if grouped is not None else None
+        counts = []
         for c in cands:
             view = c.event.view
             if view not in cache:
@@ -912,13 +993,16 @@ class _Auditor:
                 cache[view] = (a, b) + ((counted[0], counted[1]), (counted[0], counted[2])) if counted else (a, b, None, None)
             a, b, ca, cb = cache[view]
             k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
-            (k_num, n_num), (k_den, n_den) = ((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient]
+            counts.append(((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient])
+        if cands:
+            (k_num, n_num), (k_den, n_den) = (np.array(x, dtype=float).T for x in zip(*counts))
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
             # winner among many noisy small-count events does not look better than it is
-            num = cp_lower(k_num, n_num, RANK_SHRINK)
-            den = cp_upper(k_den, n_den, RANK_SHRINK)
-            c.rank_score = float(predicted_eps_lower_bound(num, den, n_test, delta, alpha_pred))
-            c.rank_p = (k_num / n_num, k_den / n_den)
+            scores = predicted_eps_lower_bound(cp_lower(k_num, n_num, RANK_SHRINK), cp_upper(k_den, n_den, RANK_SHRINK),
+                                               n_test, delta, alpha_pred)
+            for c, score, kn, nn, kd, nd in zip(cands, np.atleast_1d(scores), k_num, n_num, k_den, n_den):
+                c.rank_score = float(score)
+                c.rank_p = (float(kn / nn), float(kd / nd))
         return cands
 
     def margin(self, c: _Candidate, score: float) -> float:
@@ -963,7 +1047,8 @@ class _Auditor:
                                self.seed, key, m, width, events[i]), None
 
         if self.batches is None or n <= ESTIMATE_BATCH:
-            done = [here(k) for k in range(len(jobs))]
+            chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
+            done = list(self.ahead([partial(here, k) for k in range(len(jobs))], chunk, self.runner.n_workers))
         else:
             shared = (self.runner.impl, self.runner.timeout, self.runner.isolate, self.seed, width, self.pairs, events)
             done = self.batches.map(_count_elsewhere, shared, jobs, here)
@@ -1006,9 +1091,8 @@ class _Auditor:
                 n_pilot = int(min(n_train, max(N // 20, 2000)))
                 self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
                 scores = []
-                for i in range(len(self.pairs)):
-                    x1 = self.draw(r, i, 0, 0, n_pilot)
-                    x2 = self.draw(r, i, 1, 0, n_pilot)
+                draws = [partial(self.draw_pair, r, i, 0, n_pilot) for i in range(len(self.pairs))]
+                for i, (x1, x2) in enumerate(self.ahead(draws, 2 * n_pilot * self.width)):
                     self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
                     cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
@@ -1025,13 +1109,13 @@ class _Auditor:
             info["train"] = n_train
         self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
         cands = []
-        for i in kept:
-            have = pilot.get(i)
+        have = {i: pilot[i][0].shape[0] if i in pilot else 0 for i in kept}
+        draws = [partial(self.draw_pair, r, i, 1, n_train - have[i]) if n_train > have[i] else (lambda: (None, None))
+                 for i in kept]
+        for i, fresh in zip(kept, self.ahead(draws, 2 * n_train * self.width)):
             parts = []
             for side in (0, 1):
-                x0 = have[side] if have else None
-                m = n_train - (x0.shape[0] if x0 is not None else 0)
-                x = self.draw(r, i, side, 1, m) if m > 0 else None
+                x0, x = (pilot[i][side] if i in pilot else None), fresh[side]
                 parts.append(x if x0 is None else (x0 if x is None else np.concatenate([x0, x])))
             width = max(width, int(np.prod(parts[0].shape[1:])))
             self.width = max(self.width, width)
@@ -1271,15 +1355,18 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         runner.close()
         bar.close()
     seconds = time.perf_counter() - t0
-    result.timing = {"selection": aud.select_seconds, "sampling": runner.seconds,
-                     "statistics": max(seconds - aud.select_seconds - runner.seconds, 0.0)}
+    result.timing = {"selection": aud.select_seconds, "sampling": aud.sample_seconds,
+                     "statistics": max(seconds - aud.select_seconds - aud.sample_seconds - aud.import_seconds, 0.0),
+                     "imports": aud.import_seconds}
     if aud.remote["batches"]:
         result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
     result.events_tried = aud.events_tried
     result.runs = runner.calls + aud.remote["runs"]
     result.samples_per_second = runner.calls / runner.seconds if runner.seconds > 0 else None
     if exact:
+        t_exact = time.perf_counter()
         _attach_exact(spec, aud, result, all_chosen)
+        result.timing["exact"] = time.perf_counter() - t_exact
     result.candidates = [_candidate_json(aud, c) for c in all_chosen]
     if all_chosen:
         best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))

@@ -24,8 +24,11 @@ Where code runs:
   and replaced, the caller never crashes.
 
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
-cut into fixed blocks of :data:`BLOCK` calls, each with its own generator seeded from
-``rng``, whatever the number of workers.
+cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`
+runs, each block with its own generator seeded from ``rng``, whatever the number of workers or
+threads and wherever it runs (a trusted batch sampler gives the same outputs in this process
+as in a worker). A trusted batch sampler's blocks run on ``threads`` threads of this process
+(numpy releases the interpreter lock while it draws and computes).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import multiprocessing as mp
 import os
 import random
 import sys
+import threading
 import time
 import traceback
 from collections import OrderedDict
@@ -55,8 +59,7 @@ __all__ = [
 ]
 
 BLOCK = 2000            # single-run calls per worker task
-BATCH_CHUNK = 1 << 20   # rows per call of a batch sampler
-USER_BATCH_CHUNK = 100_000
+BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process)
 
 
 class ImplementationError(Exception):
@@ -338,6 +341,8 @@ class Runner:
 
     ``isolate``: None (default) runs trusted batch samplers in-process and everything else in
     workers; True always uses workers; False always runs in-process (no timeout; for tests).
+    ``workers``: worker processes, and threads for a trusted batch sampler run in this process
+    (default: two, or one on a one-CPU machine). The outputs do not depend on either.
     """
 
     def __init__(self, impl: Callable | str, *, timeout: float = 60.0, workers: int | None = None,
@@ -347,6 +352,8 @@ class Runner:
         self.timeout = float(timeout)
         self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._workers: list = []
+        self._threads = None  # a ThreadPoolExecutor, made on first use
+        self._lock = threading.Lock()  # the counters below, for callers on several threads
         self.sandboxed = isinstance(impl, str)
         if self.sandboxed:  # untrusted: only sandboxed workers ever import it; they start together
             from .sandbox import SandboxWorker
@@ -373,6 +380,12 @@ class Runner:
     def batched(self) -> bool:
         return self.has_batch
 
+    @property
+    def threadsafe(self) -> bool:
+        """``sample`` may be called from several threads at once: a trusted batch sampler run in
+        this process (worker processes are driven by one caller at a time)."""
+        return not self.isolate and self.has_batch and is_trusted(self.impl)
+
     def __enter__(self):
         return self
 
@@ -383,6 +396,9 @@ class Runner:
         for w in self._workers:
             w.close()
         self._workers = []
+        if self._threads is not None:
+            self._threads.shutdown()
+            self._threads = None
 
     def _new_worker(self):
         if self.sandboxed:
@@ -402,23 +418,36 @@ class Runner:
             else:
                 out = self._in_workers(data, n, rng, params, progress)
         finally:
-            self.seconds += time.perf_counter() - t0
-        self.calls += n
+            with self._lock:
+                self.seconds += time.perf_counter() - t0
+        with self._lock:
+            self.calls += n
         return out
 
     # in this process -----------------------------------------------------------------
     def _in_process(self, data, n, rng, params, progress):
         if self.has_batch:
             kwargs = accepted_params(self.impl.batch, params, positional=2)
-            parts, done = [], 0
-            while done < n:
-                m = min(BATCH_CHUNK, n - done)
+
+            def block(task):
+                m, seed = task
                 try:
-                    out = self.impl.batch(data, m, rng=rng, **kwargs)
+                    out = self.impl.batch(data, m, rng=np.random.default_rng(seed), **kwargs)
                 except Exception as exc:  # noqa: BLE001
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
-                parts.append(_validate_batch(out, m, "batch sampler"))
-                done += m
+                return _validate_batch(out, m, "batch sampler")
+
+            tasks = _blocks(n, BATCH_BLOCK, rng)
+            if len(tasks) > 1 and self.n_workers > 1 and self.threadsafe:
+                if self._threads is None:
+                    from concurrent.futures import ThreadPoolExecutor
+                    self._threads = ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler")
+                done = self._threads.map(block, tasks)
+            else:
+                done = map(block, tasks)
+            parts = []
+            for (m, _), out in zip(tasks, done):
+                parts.append(out)
                 if progress:
                     progress(m)
             if len(parts) == 1:
@@ -439,13 +468,8 @@ class Runner:
 
     # in worker processes --------------------------------------------------------------
     def _in_workers(self, data, n, rng, params, progress):
-        if self.has_batch:
-            sizes = split_sizes(n, USER_BATCH_CHUNK)
-            mode = "batch"
-        else:
-            sizes = split_sizes(n, BLOCK)
-            mode = "loop"
-        seeds = rng.integers(0, 2**63 - 1, size=len(sizes), dtype=np.int64)
+        mode = "batch" if self.has_batch else "loop"
+        sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if self.has_batch else BLOCK, rng))
         while len(self._workers) < min(self.n_workers, len(sizes)):
             self._workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(sizes)
@@ -485,6 +509,12 @@ class Runner:
 def _wait(workers: list, timeout: float) -> None:
     from multiprocessing.connection import wait
     wait([x for w in workers for x in w.waitables()], timeout)
+
+
+def _blocks(n: int, block: int, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """``n`` runs cut into blocks of ``block``: ``(size, seed)`` per block, the seeds drawn from ``rng``."""
+    sizes = split_sizes(n, block)
+    return list(zip(sizes, rng.integers(0, 2**63 - 1, size=len(sizes), dtype=np.int64).tolist()))
 
 
 def split_sizes(n: int, block: int) -> list[int]:

@@ -36,7 +36,7 @@ CASES = [
     ("randomized_response", randomized_response.randomized_response, 1, dict(epsilon=1.0), 1, None),
     ("report_noisy_max (k=5)", noisy_max.report_noisy_max, Q5, dict(epsilon=1.0), 1, None),
     ("report_noisy_max_broken (k=5)", noisy_max.report_noisy_max_broken, Q5, dict(epsilon=1.0), 1, None),
-    ("exponential_mechanism (k=5, Gumbel)", exponential.exponential_mechanism, Q5, dict(epsilon=1.0, sensitivity=1.0), 1, None),
+    ("exponential_mechanism (k=5, inverse CDF)", exponential.exponential_mechanism, Q5, dict(epsilon=1.0, sensitivity=1.0), 1, None),
     ("sparse_vector (m=10, T=2)", sparse_vector.sparse_vector, Q10, dict(epsilon=1.0, delta=1e-3, T=2, w=0.0), 1, 1e5),
     ("distance_to_instability", distance_to_instability.distance_to_instability, [1, 5], dict(epsilon=1.0, delta=1e-5), 1, None),
 ] + [

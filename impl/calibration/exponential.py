@@ -4,8 +4,9 @@
 Contract: ``exponential_mechanism(data, *, rng, epsilon, sensitivity)``; ``data`` is the vector
 of candidate losses u_1..u_k, each of sensitivity ``sensitivity``. Output: index i with
 P[i] proportional to exp(-epsilon*u_i/(2*sensitivity)), a Python int in [0, k); the batch
-sampler returns an int64 array of shape (n,) drawn with the Gumbel-max trick
-(argmax_i of -epsilon*u_i/(2*sensitivity) + G_i, G_i i.i.d. standard Gumbel). epsilon-DP.
+sampler returns an int64 array of shape (n,). Both draw from the exact probabilities (a softmax,
+computed in log space) by inverting their CDF at a uniform, one uniform per run (the Gumbel-max
+trick needs k Gumbel draws per run for the same law). epsilon-DP.
 
 ``exponential_mechanism_broken``: drops the factor 2 (P proportional to
 exp(-epsilon*u_i/sensitivity)); claimed epsilon, true privacy loss up to 2*epsilon.
@@ -14,10 +15,15 @@ exp(-epsilon*u_i/sensitivity)); claimed epsilon, true privacy loss up to 2*epsil
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import softmax
 
 from ..contract import batched
-from ..noise import as_vector, gumbel
+from ..noise import as_vector
+
+
+def _softmax(logits):
+    from scipy.special import softmax  # on first use: an audit imports scipy while it samples
+
+    return softmax(logits)
 
 
 def _logits(data, epsilon, sensitivity, factor):
@@ -27,20 +33,17 @@ def _logits(data, epsilon, sensitivity, factor):
 
 def exponential_mechanism_probabilities(data, *, epsilon, sensitivity):
     """Exact output distribution: softmax(-epsilon*u/(2*sensitivity)), float array of shape (k,)."""
-    return softmax(_logits(data, epsilon, sensitivity, 2.0))
+    return _softmax(_logits(data, epsilon, sensitivity, 2.0))
 
 
 def exponential_mechanism_broken_probabilities(data, *, epsilon, sensitivity):
     """Exact output distribution of the broken variant: softmax(-epsilon*u/sensitivity)."""
-    return softmax(_logits(data, epsilon, sensitivity, 1.0))
-
-
-def _gumbel_max(logits, n, rng):
-    return np.argmax(logits + gumbel(rng, (int(n), logits.size)), axis=1).astype(np.int64)
+    return _softmax(_logits(data, epsilon, sensitivity, 1.0))
 
 
 def _batch(data, n, *, rng, epsilon, sensitivity):
-    return _gumbel_max(_logits(data, epsilon, sensitivity, 2.0), n, rng)
+    p = exponential_mechanism_probabilities(data, epsilon=epsilon, sensitivity=sensitivity)
+    return rng.choice(p.size, size=int(n), p=p).astype(np.int64)  # inverse CDF at n uniforms
 
 
 @batched(_batch)
@@ -51,7 +54,8 @@ def exponential_mechanism(data, *, rng, epsilon, sensitivity):
 
 
 def _batch_broken(data, n, *, rng, epsilon, sensitivity):
-    return _gumbel_max(_logits(data, epsilon, sensitivity, 1.0), n, rng)
+    p = exponential_mechanism_broken_probabilities(data, epsilon=epsilon, sensitivity=sensitivity)
+    return rng.choice(p.size, size=int(n), p=p).astype(np.int64)
 
 
 @batched(_batch_broken)

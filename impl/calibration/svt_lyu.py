@@ -186,7 +186,11 @@ def _batch_3(data, n, *, rng, epsilon, threshold, c):
     c = _cutoff(c)
     codes, noisy = _batch_codes(as_vector(data), n, rng, threshold=threshold, rho_scale=2 * DELTA / epsilon,
                                 nu_scale=2 * c * DELTA / epsilon, c=c)
-    return np.concatenate([codes.astype(np.float64), np.where(codes == TOP, noisy, 0.0)], axis=1)
+    m = codes.shape[1]
+    out = np.zeros((codes.shape[0], 2 * m))
+    out[:, :m] = codes
+    np.copyto(out[:, m:], noisy, where=codes == TOP)  # the noisy answer of each top, 0 elsewhere
+    return out
 
 
 def _batch_4(data, n, *, rng, epsilon, threshold, c):
