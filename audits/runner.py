@@ -26,9 +26,9 @@ Where code runs:
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
 cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`
 runs, each block with its own generator seeded from ``rng``, whatever the number of workers or
-threads and wherever it runs (a trusted batch sampler gives the same outputs in this process
-as in a worker). A trusted batch sampler's blocks run on ``threads`` threads of this process
-(numpy releases the interpreter lock while it draws and computes).
+threads. In this process a call of at most one block draws from ``rng`` itself (many small
+calls pay no seeding), and a longer one of a trusted batch sampler runs its blocks on two
+threads (numpy releases the interpreter lock while it draws and computes).
 """
 
 from __future__ import annotations
@@ -430,15 +430,20 @@ class Runner:
             kwargs = accepted_params(self.impl.batch, params, positional=2)
 
             def block(task):
-                m, seed = task
+                m, seed = task  # a seed, or the caller's generator
                 try:
                     out = self.impl.batch(data, m, rng=np.random.default_rng(seed), **kwargs)
                 except Exception as exc:  # noqa: BLE001
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
                 return _validate_batch(out, m, "batch sampler")
 
+            if n <= BATCH_BLOCK:
+                out = block((n, rng))
+                if progress:
+                    progress(n)
+                return out
             tasks = _blocks(n, BATCH_BLOCK, rng)
-            if len(tasks) > 1 and self.n_workers > 1 and self.threadsafe:
+            if self.n_workers > 1 and self.threadsafe:
                 if self._threads is None:
                     from concurrent.futures import ThreadPoolExecutor
                     self._threads = ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler")
@@ -450,8 +455,6 @@ class Runner:
                 parts.append(out)
                 if progress:
                     progress(m)
-            if len(parts) == 1:
-                return parts[0]
             if len({p.shape[1:] for p in parts}) > 1:
                 raise ImplementationError("batch sampler returned outputs of different shapes across calls")
             return np.concatenate(parts)

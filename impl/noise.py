@@ -9,25 +9,29 @@ Laplace: ``Lap(b)`` has density ``exp(-|x|/b) / (2b)``; ``b`` is a *scale*, not 
 64-bit word: that product has exactly the Laplace law, is symmetric, and its tails are exact
 down to probability ~2^-53 (the ziggurat's tail is ``r - log1p(-U)`` with a 53-bit ``U``;
 |x| up to ~44 b, beyond which the mass is ~1e-19). It runs at ~2e8 draws/s, 2.3 times
-``Generator.laplace`` (an inverse CDF with a logarithm per draw), which a single draw still
-uses. (P19: our SVT variants release only comparisons, so floating-point attacks on released
-noisy values do not apply to them; the Laplace mechanism and Lyu's Algorithm 3 do release noisy
-floats, as the papers do.)
+``Generator.laplace`` (an inverse CDF with a logarithm per draw), which draws fewer than
+FAST_LAPLACE_SIZE values (its single call costs less there). (P19: our SVT variants release
+only comparisons, so floating-point attacks on released noisy values do not apply to them; the
+Laplace mechanism and Lyu's Algorithm 3 do release noisy floats, as the papers do.)
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 _SIGN_BIT = np.uint64(1 << 63)
+FAST_LAPLACE_SIZE = 512  # arrays this large are drawn as S * E (below, numpy's laplace: one call, less overhead)
 
 
 def laplace(rng: np.random.Generator, scale: float, size=None):
     """Draws from Lap(scale): density exp(-|x|/scale)/(2 scale)."""
     if not scale > 0:
         raise ValueError(f"Laplace scale must be > 0, got {scale!r}")
-    if size is None:
-        return float(rng.laplace(0.0, scale))
+    if size is None or (size if isinstance(size, (int, np.integer)) else math.prod(size)) < FAST_LAPLACE_SIZE:
+        draw = rng.laplace(0.0, scale, size)
+        return float(draw) if size is None else draw
     draw = rng.standard_exponential(size)                  # E ~ Exp(1)
     sign = rng.bit_generator.random_raw(draw.shape)        # independent raw words: their top bit is S
     sign &= _SIGN_BIT
