@@ -29,9 +29,10 @@ def laplace(rng: np.random.Generator, scale: float, size=None):
     """Draws from Lap(scale): density exp(-|x|/scale)/(2 scale)."""
     if not scale > 0:
         raise ValueError(f"Laplace scale must be > 0, got {scale!r}")
-    if size is None or (size if isinstance(size, (int, np.integer)) else math.prod(size)) < FAST_LAPLACE_SIZE:
-        draw = rng.laplace(0.0, scale, size)
-        return float(draw) if size is None else draw
+    if size is None:
+        return float(rng.laplace(0.0, scale))
+    if (size if isinstance(size, (int, np.integer)) else math.prod(size)) < FAST_LAPLACE_SIZE:
+        return rng.laplace(0.0, scale, size)
     draw = rng.standard_exponential(size)                  # E ~ Exp(1)
     sign = rng.bit_generator.random_raw(draw.shape)        # independent raw words: their top bit is S
     sign &= _SIGN_BIT
