@@ -77,8 +77,15 @@ half counts every event of the view from one per-value count. Membership of an e
 is a table lookup for small integers, binary search otherwise (never ``np.isin``). Views of the
 integer columns alone (row, counts, first positions, integer coordinates) are computed once per
 distinct row and counted with the rows' counts as weights (:meth:`Featurizer.group`); the
-screened events of a view are scored in one exact Clopper-Pearson call.
-``result.timing`` splits the audit's in-process seconds into selection, sampling, statistics.
+screened events of all views of a selection are scored in one exact Clopper-Pearson call, and
+its rank-half estimates in one more. With a trusted batch sampler (run in this process) the
+work runs on two threads: the pair search's pairs (drawn and selected), the kept pairs'
+training, the estimation batches, and within a draw of more than 100,000 runs its blocks
+(:mod:`.runner`); every draw has its own stream, so the result does not depend on the threads.
+``result.timing`` gives the CPU seconds of each part, summed over the threads: selection,
+sampling (the implementation's own time; for code in worker processes, the auditor's wait),
+counting (the chosen events on the test split), statistics (the rest of the auditing thread)
+and exact (the exact profiles); ``seconds`` is the wall time.
 
 Reproducibility: one seed per audit; every (round, pair, side, split) draws from
 ``SeedSequence(seed, spawn_key=(round, pair, side, split))``, and the test split in batches of
@@ -100,7 +107,7 @@ loss on a pair: it leaks more than the spec's mechanism, though not above the cl
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
 ``best`` (the same object for the best candidate, whatever the verdict), ``reason``,
-``seconds``, ``timing`` (selection / sampling / statistics seconds), ``seed``, ``pairs_tried``,
+``seconds``, ``timing`` (CPU seconds by part, see Speed), ``seed``, ``pairs_tried``,
 ``events_tried``, ``rounds`` (the tight round marked ``"tight": true``), ``candidates``, ``pairs``.
 
 Implementation errors (raises, wrong type or shape, NaN, a hang past ``timeout``, a dead
@@ -117,6 +124,7 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
 import weakref
 from collections import deque
@@ -895,9 +903,10 @@ class _Auditor:
         self.progress, self.batches = progress, batches
         self.remote = {"batches": 0, "runs": 0, "sampling": 0.0}  # estimation batches run on a Dask worker
         self.events_tried = 0
-        self.select_seconds = 0.0
-        self.sample_seconds = 0.0  # drawing runs, or waiting for runs drawn ahead
-        self.import_seconds = 0.0  # waiting for scipy, imported in the background by the CLI
+        self.cpu = {"selection": 0.0, "counting": 0.0}  # CPU seconds, all threads
+        self._main = threading.get_ident()
+        self.main_cpu = 0.0  # of those, spent on the auditing thread
+        self._lock = threading.Lock()
         self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
 
@@ -911,42 +920,62 @@ class _Auditor:
                                   progress=self.progress.add)
 
     def ahead(self, jobs: list, elements: int, threads: int = 1):
-        """The results of ``jobs`` (draws: callables without arguments), in order. With a
-        thread-safe runner, the next ones run on ``threads`` threads while the caller works on the
-        current one, as many as hold at most PREFETCH_ELEMENTS output values (``elements`` per
-        job); the results are the same either way (every draw has its own stream). The time the
-        caller spends drawing or waiting counts as sampling."""
+        """The results of ``jobs`` (callables without arguments), in order. With a thread-safe
+        runner, the next ones run on ``threads`` threads while the caller waits for the current
+        one, as many as hold at most PREFETCH_ELEMENTS output values (``elements`` per job); the
+        results are the same either way (every draw has its own stream)."""
         depth = PREFETCH_ELEMENTS // max(elements, 1) if self.runner.threadsafe else 0
         pool = ThreadPoolExecutor(threads, thread_name_prefix="dptestbed-ahead") if depth and len(jobs) > 1 else None
         pending: deque = deque()
         try:
             for k in range(len(jobs)):
-                while pool is not None and len(pending) < depth and k + len(pending) < len(jobs):
+                while pool is not None and len(pending) < max(depth, threads) and k + len(pending) < len(jobs):
                     pending.append(pool.submit(jobs[k + len(pending)]))
-                t0 = time.perf_counter()
-                result = pending.popleft().result() if pending else jobs[k]()
-                self.sample_seconds += time.perf_counter() - t0
-                yield result
+                yield pending.popleft().result() if pending else jobs[k]()
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
 
+    def charge(self, phase: str, seconds: float) -> None:
+        """Adds CPU seconds to a phase of :attr:`cpu` (from any thread)."""
+        with self._lock:
+            self.cpu[phase] = self.cpu.get(phase, 0.0) + seconds
+            if threading.get_ident() == self._main:
+                self.main_cpu += seconds
+
+    def sampling_cpu_here(self) -> float:
+        """The runner's sampling CPU seconds so far on the calling thread."""
+        return self.runner.cpu_by_thread.get(threading.get_ident(), 0.0)
+
     def draw_pair(self, r: int, i: int, split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         return self.draw(r, i, 0, split, n), self.draw(r, i, 1, split, n)
+
+    def pilot_pair(self, r: int, i: int, n: int, score_n: int, alpha_pred: float):
+        """Pair i's pilot runs and its rank in the pair search: ``(x1, x2, best margin)``."""
+        x1, x2 = self.draw_pair(r, i, 0, n)
+        cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
+        return x1, x2, max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
+
+    def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
+        """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""
+        have = pilot[0].shape[0] if pilot else 0
+        fresh = self.draw_pair(r, i, 1, n - have) if n > have else (None, None)
+        t0 = time.thread_time()
+        parts = [x if x0 is None else (x0 if x is None else np.concatenate([x0, x]))
+                 for x0, x in zip(pilot or (None, None), fresh)]
+        self.runner.charge(time.thread_time() - t0)  # assembling runs: sampling
+        return int(np.prod(parts[0].shape[1:])), self.select(i, parts[0], parts[1], score_n, alpha_pred)
 
     # selection on training data ------------------------------------------------------
     def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
         """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
         ranks the pair, without the per-coordinate views of continuous columns and without the
         naive-Bayes score (the costliest; the training selection of a kept pair has them)."""
-        t0 = time.perf_counter()
-        import scipy.special  # noqa: F401 - the first selection waits here for `audit`'s background import
-        self.import_seconds += time.perf_counter() - t0
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         try:
             return self._select(i, x1, x2, n_test, alpha_pred, pilot)
         finally:
-            self.select_seconds += time.perf_counter() - t0
+            self.charge("selection", time.thread_time() - t0)
 
     def _select(self, i, x1, x2, n_test, alpha_pred, pilot):
         delta = self.claims[i][1]
@@ -971,7 +1000,8 @@ class _Auditor:
         for search in searches:
             found, tried = _view_events(search, scored[start:start + len(search.groups)], n_test, delta, alpha_pred)
             start += len(search.groups)
-            self.events_tried += tried
+            with self._lock:
+                self.events_tried += tried
             for orient, family, event, pred in found:
                 key = (search.view, orient, family)
                 if key not in best or pred > best[key].select_score:
@@ -1043,8 +1073,11 @@ class _Auditor:
 
         def here(k):
             i, side, key, m = jobs[k]
-            return count_batch(partial(self.runner.sample, progress=self.progress.add), self.pairs[i], side,
-                               self.seed, key, m, width, events[i]), None
+            t0, sampled = time.thread_time(), self.sampling_cpu_here()
+            counts = count_batch(partial(self.runner.sample, progress=self.progress.add), self.pairs[i], side,
+                                 self.seed, key, m, width, events[i])
+            self.charge("counting", time.thread_time() - t0 - (self.sampling_cpu_here() - sampled))
+            return counts, None
 
         if self.batches is None or n <= ESTIMATE_BATCH:
             chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
@@ -1091,12 +1124,10 @@ class _Auditor:
                 n_pilot = int(min(n_train, max(N // 20, 2000)))
                 self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
                 scores = []
-                draws = [partial(self.draw_pair, r, i, 0, n_pilot) for i in range(len(self.pairs))]
-                for i, (x1, x2) in enumerate(self.ahead(draws, 2 * n_pilot * self.width)):
+                jobs = [partial(self.pilot_pair, r, i, n_pilot, score_n, alpha_pred) for i in range(len(self.pairs))]
+                for i, (x1, x2, score) in enumerate(self.ahead(jobs, 2 * n_pilot * self.width, self.runner.n_workers)):
                     self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
-                    cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
-                    score = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
                     scores.append(score)
                 order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))
                 kept = order[:keep_pairs]
@@ -1109,18 +1140,11 @@ class _Auditor:
             info["train"] = n_train
         self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
         cands = []
-        have = {i: pilot[i][0].shape[0] if i in pilot else 0 for i in kept}
-        draws = [partial(self.draw_pair, r, i, 1, n_train - have[i]) if n_train > have[i] else (lambda: (None, None))
-                 for i in kept]
-        for i, fresh in zip(kept, self.ahead(draws, 2 * n_train * self.width)):
-            parts = []
-            for side in (0, 1):
-                x0, x = (pilot[i][side] if i in pilot else None), fresh[side]
-                parts.append(x if x0 is None else (x0 if x is None else np.concatenate([x0, x])))
-            width = max(width, int(np.prod(parts[0].shape[1:])))
+        jobs = [partial(self.train_pair, r, i, n_train, pilot.pop(i, None), score_n, alpha_pred) for i in kept]
+        for pair_width, found in self.ahead(jobs, 2 * n_train * self.width, self.runner.n_workers):
+            width = max(width, pair_width)
             self.width = max(self.width, width)
-            cands += self.select(i, parts[0], parts[1], score_n, alpha_pred)
-            del parts
+            cands += found
         chosen = self.choose(cands)
         info["kept_pairs"] = [self.pairs[i].name for i in kept]
         if not chosen or not estimate:
@@ -1302,6 +1326,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
     alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
+    cpu0 = time.thread_time()
     aud = _Auditor(spec, pairs, runner, int(seed), bar, batches)
     all_chosen: list[_Candidate] = []
     kept = None
@@ -1354,19 +1379,18 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     finally:
         runner.close()
         bar.close()
-    seconds = time.perf_counter() - t0
-    result.timing = {"selection": aud.select_seconds, "sampling": aud.sample_seconds,
-                     "statistics": max(seconds - aud.select_seconds - aud.sample_seconds - aud.import_seconds, 0.0),
-                     "imports": aud.import_seconds}
+    main_cpu = time.thread_time() - cpu0
+    result.timing = {"selection": aud.cpu["selection"], "sampling": runner.cpu_seconds, "counting": aud.cpu["counting"],
+                     "statistics": max(main_cpu - aud.main_cpu - runner.cpu_by_thread.get(aud._main, 0.0), 0.0)}
     if aud.remote["batches"]:
         result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
     result.events_tried = aud.events_tried
     result.runs = runner.calls + aud.remote["runs"]
-    result.samples_per_second = runner.calls / runner.seconds if runner.seconds > 0 else None
+    result.samples_per_second = runner.calls / runner.cpu_seconds if runner.cpu_seconds > 0 else None
     if exact:
-        t_exact = time.perf_counter()
+        cpu_exact = time.thread_time()
         _attach_exact(spec, aud, result, all_chosen)
-        result.timing["exact"] = time.perf_counter() - t_exact
+        result.timing["exact"] = time.thread_time() - cpu_exact
     result.candidates = [_candidate_json(aud, c) for c in all_chosen]
     if all_chosen:
         best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))

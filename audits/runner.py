@@ -354,6 +354,8 @@ class Runner:
         self._workers: list = []
         self._threads = None  # a ThreadPoolExecutor, made on first use
         self._lock = threading.Lock()  # the counters below, for callers on several threads
+        self.cpu_seconds = 0.0  # CPU time of the sampling, all threads (a worker's time: the caller's wait)
+        self.cpu_by_thread: dict[int, float] = {}
         self.sandboxed = isinstance(impl, str)
         if self.sandboxed:  # untrusted: only sandboxed workers ever import it; they start together
             from .sandbox import SandboxWorker
@@ -400,6 +402,13 @@ class Runner:
             self._threads.shutdown()
             self._threads = None
 
+    def charge(self, seconds: float) -> None:
+        """Adds CPU seconds to the sampling (from any thread)."""
+        with self._lock:
+            self.cpu_seconds += seconds
+            me = threading.get_ident()
+            self.cpu_by_thread[me] = self.cpu_by_thread.get(me, 0.0) + seconds
+
     def _new_worker(self):
         if self.sandboxed:
             from .sandbox import SandboxWorker
@@ -416,7 +425,10 @@ class Runner:
             if not self.isolate:
                 out = self._in_process(data, n, rng, params, progress)
             else:
-                out = self._in_workers(data, n, rng, params, progress)
+                try:
+                    out = self._in_workers(data, n, rng, params, progress)
+                finally:
+                    self.charge(time.perf_counter() - t0)
         finally:
             with self._lock:
                 self.seconds += time.perf_counter() - t0
@@ -431,11 +443,16 @@ class Runner:
 
             def block(task):
                 m, seed = task  # a seed, or the caller's generator
+                t0 = time.thread_time()
                 try:
                     out = self.impl.batch(data, m, rng=np.random.default_rng(seed), **kwargs)
+                    return _validate_batch(out, m, "batch sampler")
+                except ImplementationError:
+                    raise
                 except Exception as exc:  # noqa: BLE001
                     raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
-                return _validate_batch(out, m, "batch sampler")
+                finally:
+                    self.charge(time.thread_time() - t0)
 
             if n <= BATCH_BLOCK:
                 out = block((n, rng))
@@ -457,9 +474,13 @@ class Runner:
                     progress(m)
             if len({p.shape[1:] for p in parts}) > 1:
                 raise ImplementationError("batch sampler returned outputs of different shapes across calls")
-            return np.concatenate(parts)
+            t0 = time.thread_time()
+            out = np.concatenate(parts)
+            self.charge(time.thread_time() - t0)
+            return out
         kwargs = accepted_params(self.impl, params)
         outs = []
+        t0 = time.thread_time()
         for i in range(n):
             try:
                 outs.append(self.impl(data, rng=rng, **kwargs))
@@ -467,6 +488,7 @@ class Runner:
                 raise ImplementationError(f"raised {_describe(exc)}") from None
             if progress and (i + 1) % BLOCK == 0:
                 progress(BLOCK)
+        self.charge(time.thread_time() - t0)
         return _validate_stack(outs, "single-run function")
 
     # in worker processes --------------------------------------------------------------

@@ -107,7 +107,7 @@ def _run_killing_a_busy_worker(cluster, plan_, out, seed):
 
 
 def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)  # 3 audits of seconds each
+    plan_ = suite.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_2", "svt_lyu_3"], theorems=False)  # 5 audits of 1-2 s
     reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
     document = _run_killing_a_busy_worker(cluster, plan_, tmp_path / "dask", seed=3)
     # the killed worker's items ran again elsewhere: every item done, the same results, no error
@@ -117,7 +117,7 @@ def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path
 
 @pytest.mark.slow
 def test_an_item_whose_workers_keep_dying_is_an_error_item_and_the_run_completes(tmp_path):
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)  # 3 audits, one after the other
+    plan_ = suite.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_3"], theorems=False)  # 3 audits of 1-2 s, one after the other
     # no death allowed: the item running on the killed worker is given up at once (the default allows 3)
     with _local_cluster(1, **{"distributed.scheduler.allowed-failures": 0}) as one:
         document = _run_killing_a_busy_worker(one, plan_, tmp_path, seed=3)

@@ -382,7 +382,7 @@ def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, 
     assert out["rounds"][1]["train"] == 20_000
     assert 40_000 < out["samples_per_side"] <= 240_000 and out["best"]["n_per_side"] > 20_000
     assert result.verdict == NO_VIOLATION and 0.8 < result.epsilon_lower_bound <= 1.0
-    assert set(out["timing"]) == {"selection", "sampling", "statistics", "imports", "exact"}
+    assert set(out["timing"]) == {"selection", "sampling", "counting", "statistics", "exact"}
     code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
     assert code == 0 and "tight round" in text and "the bound reaches" in text
 
