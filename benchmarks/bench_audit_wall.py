@@ -6,7 +6,8 @@ never asserted).
 Each calibration spec is audited by the current ``dptestbed`` and by the baseline executable in
 alternation (same seed, same machine, same minute), ``--repeat`` times each; the table gives the
 median wall seconds of each, their ratio, both verdicts and both epsilon lower bounds (from
-``--json``), and the current run's in-process split (selection / sampling / statistics).
+``--json``), and the current run's CPU seconds by part (``timing``: selection / sampling / counting /
+statistics / exact, summed over its threads) with the selection's share.
 Both run with Python's byte-code cache on (PYTHONDONTWRITEBYTECODE removed from their
 environment), as an installed package has it.
 """
@@ -49,7 +50,7 @@ def main(argv=None) -> int:
     ap.add_argument("--tight", action="store_true", help="time the current install with --tight too")
     args = ap.parse_args(argv)
     print(f"{'spec':30s} {'base s':>7s} {'now s':>7s} {'ratio':>6s}  {'eps_lb base/now':>17s}  "
-          f"{'sel/samp/stat (now)':>20s}  verdict (base / now)")
+          f"{'CPU s sel/samp/count/stat/exact (sel %)':>42s}  verdict (base / now)")
     for sid in args.only or SPECS:
         walls: dict[str, list[float]] = {"base": [], "now": []}
         outs: dict[str, dict] = {}
@@ -60,9 +61,11 @@ def main(argv=None) -> int:
                 outs[key] = out
         base, now = statistics.median(walls["base"]), statistics.median(walls["now"])
         t = outs["now"].get("timing") or {}
-        split = "/".join(f"{t.get(k, 0):.2f}" for k in ("selection", "sampling", "statistics"))
+        parts = ("selection", "sampling", "counting", "statistics", "exact")
+        cpu = sum(t.get(k, 0) for k in parts)
+        split = "/".join(f"{t.get(k, 0):.2f}" for k in parts) + f" ({t.get('selection', 0) / cpu if cpu else 0:.0%})"
         lb = "/".join(f"{outs[k].get('epsilon_lower_bound', float('nan')):.3f}" for k in ("base", "now"))
-        print(f"{sid:30s} {base:7.2f} {now:7.2f} {now / base:6.2f}  {lb:>17s}  {split:>20s}  "
+        print(f"{sid:30s} {base:7.2f} {now:7.2f} {now / base:6.2f}  {lb:>17s}  {split:>42s}  "
               f"{outs['base'].get('verdict')} / {outs['now'].get('verdict')}", flush=True)
         if args.tight:
             wall, out = run(args.current, sid, args.seed, ["--tight"])

@@ -5,8 +5,9 @@
     python benchmarks/bench_privacy.py --no-tight      # the default audit only
 
 Per mechanism: batched sampling throughput (runs/s of the reference sampler on its first
-stress case), the audit's in-process seconds split into event selection / sampling /
-statistics (``result.timing``) and its sampling rate (runs/s over the audit), its epsilon lower
+stress case), the audit's CPU seconds by part (``result.timing``: event selection / sampling /
+counting and statistics, summed over its threads) and its sampling rate (runs per CPU-second of
+sampling), its wall seconds, its epsilon lower
 bound beside the exact epsilon of the pair it was measured on (and the ratio), the verdict and
 what was expected; then the same audit with ``tight=True`` (bound, ratio to the exact epsilon,
 samples per side, seconds). Correct mechanisms are audited at 95% confidence; broken and
@@ -130,7 +131,7 @@ def main(argv=None) -> int:
         mark = "" if r["verdict"] == r["expected"] else "   <-- differs"
         t = r["timing"]
         print(f"{r['mechanism']:<28} {r['samples_per_s']:>9.3g} {fmt(r['audit_runs_per_s'], 3):>8} "
-              f"{t['selection']:>6.2f} {t['sampling']:>6.2f} {t['statistics']:>5.2f} {r['seconds']:>7.2f} "
+              f"{t['selection']:>6.2f} {t['sampling']:>6.2f} {t['counting'] + t['statistics']:>5.2f} {r['seconds']:>7.2f} "
               f"{fmt(r['eps_lb']):>7} {fmt(r['exact']):>7} {pct(r['of_exact']):>6} {fmt(r['claim']):>5} "
               f"{r['confidence']:>4}  {r['verdict']:<18} {r['expected']}{mark}")
     if any("tight" in r for r in rows):
