@@ -325,8 +325,6 @@ def noisy_max_value_epsilon(q1, q2, scale: float) -> float:
     """delta = 0 epsilon of releasing max_i (q_i + Lap(scale)): sup over x of the log density
     ratio of the two maxima (evaluated in log space on a fine grid; the sup is attained at the
     far left, where the log ratio is constant, or at a finite point)."""
-    from scipy import special
-
     q1, q2 = np.asarray(q1, float), np.asarray(q2, float)
     lo = min(q1.min(), q2.min()) - 30 * scale
     hi = max(q1.max(), q2.max()) + 30 * scale
@@ -336,8 +334,9 @@ def noisy_max_value_epsilon(q1, q2, scale: float) -> float:
         z = x[None, :] - q[:, None]
         logpdf = -np.abs(z) / scale - math.log(2 * scale)
         logcdf = np.where(z < 0, z / scale - math.log(2), np.log1p(-0.5 * np.exp(-np.abs(z) / scale)))
-        tot = logcdf.sum(0)
-        return special.logsumexp(logpdf + tot - logcdf, axis=0)
+        terms = logpdf + (logcdf.sum(0) - logcdf)  # log of density_i(x) * prod_{j != i} F_j(x), all finite
+        top = terms.max(0)
+        return top + np.log(np.exp(terms - top).sum(0))  # log-sum-exp over i (scipy's costs 10x on this 5 x 40,001 grid)
 
     return float(np.max(np.abs(logdens(q1) - logdens(q2))))
 

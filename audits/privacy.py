@@ -33,7 +33,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    close competitors from other (pair, orientation)s, are carried to the test split: K <= 3.
    With more than four pairs, the pair search ranks each pair by the same rank score on a
    pilot sample (1/20 of the round's samples; without the per-coordinate views of continuous
-   columns) and keeps the best two; up to four, all stay.
+   columns and the naive-Bayes score) and keeps the best two; up to four, all stay.
 3. **Test split** (fresh 2/3 of the samples per side): for each carried candidate, counts
    k1, k2; one-sided Clopper-Pearson bounds p_lo (numerator side) and p_hi (other side),
    each at level alpha_round / (2K); eps_lb = ln((p_lo - delta) / p_hi).
@@ -868,14 +868,16 @@ class _Progress:
         self.label = ""
         self.last = 0.0
         self.shown = False
+        self._lock = threading.Lock()  # runs are added from the sampling threads
 
     def stage(self, label: str, total: int) -> None:
         self.label, self.total, self.done = label, max(int(total), 1), 0
         self.draw()
 
     def add(self, n: int) -> None:
-        self.done += n
-        self.draw()
+        with self._lock:
+            self.done += n
+            self.draw()
 
     def draw(self, force: bool = False) -> None:
         if not self.enabled:
@@ -922,8 +924,9 @@ class _Auditor:
     def ahead(self, jobs: list, elements: int, threads: int = 1):
         """The results of ``jobs`` (callables without arguments), in order. With a thread-safe
         runner, the next ones run on ``threads`` threads while the caller waits for the current
-        one, as many as hold at most PREFETCH_ELEMENTS output values (``elements`` per job); the
-        results are the same either way (every draw has its own stream)."""
+        one: as many as hold PREFETCH_ELEMENTS output values (``elements`` per job), and at least
+        ``threads`` when one job holds no more than that; the results are the same either way
+        (every draw has its own stream)."""
         depth = PREFETCH_ELEMENTS // max(elements, 1) if self.runner.threadsafe else 0
         pool = ThreadPoolExecutor(threads, thread_name_prefix="dptestbed-ahead") if depth and len(jobs) > 1 else None
         pending: deque = deque()
