@@ -33,7 +33,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    close competitors from other (pair, orientation)s, are carried to the test split: K <= 3.
    With more than four pairs, the pair search ranks each pair by the same rank score on a
    pilot sample (1/20 of the round's samples; without the per-coordinate views of continuous
-   columns and the naive-Bayes score) and keeps the best two; up to four, all stay.
+   columns, the naive-Bayes score, and the integer-only views that the row's unions cover) and
+   keeps the best two; up to four, all stay.
 3. **Test split** (fresh 2/3 of the samples per side): for each carried candidate, counts
    k1, k2; one-sided Clopper-Pearson bounds p_lo (numerator side) and p_hi (other side),
    each at level alpha_round / (2K); eps_lb = ln((p_lo - delta) / p_hi).
@@ -972,8 +973,10 @@ class _Auditor:
     # selection on training data ------------------------------------------------------
     def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
         """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
-        ranks the pair, without the per-coordinate views of continuous columns and without the
-        naive-Bayes score (the costliest; the training selection of a kept pair has them)."""
+        ranks the pair, without the per-coordinate views of continuous columns, the naive-Bayes
+        score, and, when the integer parts of the rows repeat, the integer-only views other than
+        the row (unions of rows ordered by likelihood ratio are the most powerful events on any
+        function of the row); the training selection of a kept pair has all views."""
         t0 = time.thread_time()
         try:
             return self._select(i, x1, x2, n_test, alpha_pred, pilot)
@@ -988,8 +991,8 @@ class _Auditor:
         grouped = feat.group(s1, s2)
         searches = []
         for view in feat.views:
-            if pilot and view.startswith("coord[") and not feat.int_only(view):
-                continue
+            if pilot and view != "row" and (view.startswith("coord[") or (grouped is not None and feat.int_only(view))):
+                continue  # the pilot's views: the row's likelihood-ratio unions hold every integer-only view's events
             discrete = True if view in ("row", "rowbin") else None
             if grouped is not None and feat.int_only(view):  # once per distinct row, counted with weights
                 counted = _weighted_counts(feat.stat(view, grouped[0]), grouped[1], grouped[2])
