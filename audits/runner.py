@@ -376,7 +376,6 @@ class Runner:
             isolate = not (self.has_batch and is_trusted(impl))
         self.isolate = isolate
         self.calls = 0
-        self.seconds = 0.0
 
     @property
     def batched(self) -> bool:
@@ -420,18 +419,14 @@ class Runner:
                progress: Callable[[int], None] | None = None) -> np.ndarray:
         params = dict(params or {})
         n = int(n)
-        t0 = time.perf_counter()
-        try:
-            if not self.isolate:
-                out = self._in_process(data, n, rng, params, progress)
-            else:
-                try:
-                    out = self._in_workers(data, n, rng, params, progress)
-                finally:
-                    self.charge(time.perf_counter() - t0)
-        finally:
-            with self._lock:
-                self.seconds += time.perf_counter() - t0
+        if not self.isolate:
+            out = self._in_process(data, n, rng, params, progress)
+        else:
+            t0 = time.perf_counter()
+            try:
+                out = self._in_workers(data, n, rng, params, progress)
+            finally:
+                self.charge(time.perf_counter() - t0)
         with self._lock:
             self.calls += n
         return out
