@@ -165,6 +165,7 @@ __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "I
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
+NB_BINS = 32  # quantile bins of a continuous column in the naive-Bayes score
 FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-Bayes views are fitted on
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
@@ -320,13 +321,33 @@ def _as2d(x: np.ndarray) -> np.ndarray:
     return x if x.ndim == 2 else x.reshape(x.shape[0], -1)
 
 
+def _quantile_edges(x: np.ndarray, bins: int) -> np.ndarray:
+    """The distinct inner cut points of ``bins`` equal-mass bins of 1-D ``x``: np.quantile's linear
+    interpolation, from one sort (np.quantile takes several times longer with this many levels)."""
+    a = np.sort(x.astype(float, copy=False))
+    pos = np.linspace(0, 1, bins + 1)[1:-1] * (a.size - 1)
+    lo = pos.astype(np.int64)
+    hi = np.minimum(lo + 1, a.size - 1)
+    with np.errstate(invalid="ignore"):
+        return np.unique(a[lo] + (pos - lo) * (a[hi] - a[lo]))
+
+
+def _row_sums(x: np.ndarray) -> np.ndarray:
+    """Row sums of 2-D ``x`` in floats (einsum: several times faster than ``sum(axis=1)`` on short rows)."""
+    return np.einsum("ij->i", x, dtype=float, casting="unsafe")
+
+
+def _integral_columns(x: np.ndarray) -> np.ndarray:
+    """Which columns of 2-D ``x`` hold only integers (and non-finite values)."""
+    if x.dtype.kind in "biu":
+        return np.ones(x.shape[1], dtype=bool)
+    with np.errstate(invalid="ignore"):
+        return ((x == np.round(x)) | ~np.isfinite(x)).all(axis=0)
+
+
 def _integral(x: np.ndarray) -> bool:
     """Integer-valued (checked on at most 20,000 rows: decides which views are built)."""
-    if x.dtype.kind in "biu":
-        return True
-    x = x[:20_000]
-    finite = x[np.isfinite(x)] if x.size else x
-    return bool(np.all(finite == np.round(finite)))
+    return bool(_integral_columns(_as2d(x[:20_000])).all())
 
 
 class Featurizer:
@@ -341,17 +362,14 @@ class Featurizer:
             self.views.append("value")
             return
         head = np.concatenate([x1[:20_000], x2[:max(0, 20_000 - x1.shape[0])]])  # decides the columns' kinds
-        self.int_cols = np.array([j for j in range(self.d) if _integral(head[:, j])], dtype=np.int64)
+        self.int_cols = np.flatnonzero(_integral_columns(head))
         self._int_set = set(self.int_cols.tolist())
         self.cont_cols = np.setdiff1d(np.arange(self.d), self.int_cols)
+        self._ints, self._conts = _columns(self.int_cols), _columns(self.cont_cols)
         self.views += [f"coord[{j}]" for j in range(min(self.d, MAX_COORD_VIEWS))]
         self.views.append("sum")
         if self.int_cols.size:
-            self.symbols = _small_int_counts(x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel())
-            if self.symbols is None:
-                self.symbols = np.unique(np.concatenate([x1[:, self.int_cols].ravel(), x2[:, self.int_cols].ravel()]))
-            else:
-                self.symbols = self.symbols[0]
+            self._fit_symbols(x1, x2)
             self._fit_rows()
             self.views.append("row")
             if len(self.symbols) <= 6:
@@ -360,15 +378,14 @@ class Featurizer:
         if self.cont_cols.size and self.int_cols.size:
             # the integer part's row crossed with a quantile bin of the continuous part's sum: events
             # like "four bottoms, then a top released with a value in [0, 1]" (Lyu et al.'s Alg. 3)
-            pooled = np.concatenate([x1[:FIT_ROWS, self.cont_cols], x2[:FIT_ROWS, self.cont_cols]])
             with np.errstate(invalid="ignore", over="ignore"):
-                total = pooled.astype(float).sum(axis=1)
+                total = np.concatenate([_row_sums(x1[:FIT_ROWS, self._conts]), _row_sums(x2[:FIT_ROWS, self._conts])])
             total = total[np.isfinite(total)]
             if total.size:
-                self.rowbin_edges = np.unique(np.quantile(total, np.linspace(0, 1, ROWBIN_BINS + 1)[1:-1]))
+                self.rowbin_edges = _quantile_edges(total, ROWBIN_BINS)
                 self.views.append("rowbin")
         if self.cont_cols.size:
-            w = x1[:FIT_ROWS, self.cont_cols].astype(float).mean(0) - x2[:FIT_ROWS, self.cont_cols].astype(float).mean(0)
+            w = x1[:FIT_ROWS, self._conts].mean(0, dtype=float) - x2[:FIT_ROWS, self._conts].mean(0, dtype=float)
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
                 self.direction = w / np.linalg.norm(w)
                 self.views.append("meandiff")
@@ -377,10 +394,34 @@ class Featurizer:
             self.views.append("nb")
 
     # rows (of the integer-valued columns) as discrete outcomes --------------------------
+    def _fit_symbols(self, x1: np.ndarray, x2: np.ndarray) -> None:
+        """The sorted distinct values of the integer-valued columns (``symbols``). When they are
+        16-bit integers, one conversion of each sample gives both the symbols and its symbol
+        indices, which are cached for :meth:`_known`."""
+        parts = (x1[:, self._ints], x2[:, self._ints])
+        small = [_as_int16(part) for part in parts]
+        if all(y is not None for y in small):
+            lo, hi = min(int(y.min()) for y in small), max(int(y.max()) for y in small)
+            if hi - lo < 16:  # few candidates: a comparison pass each
+                values = np.array([v for v in range(lo, hi + 1) if any((y == v).any() for y in small)])
+            else:
+                seen = np.zeros(1 << 16, dtype=bool)
+                for y in small:
+                    seen[y.view(np.uint16).ravel()] = True
+                values = np.flatnonzero(np.roll(seen, 1 << 15)) - (1 << 15)  # bit patterns in signed order
+            self.symbols = values.astype(np.result_type(*parts))
+            for x, y in zip((x1, x2), small):
+                self._remember(x, _lookup(self.symbols, y))
+            return
+        counted = _small_int_counts(*(part.ravel() for part in parts))
+        self.symbols = counted[0] if counted is not None else np.unique(np.concatenate([p.ravel() for p in parts]))
+
     def _fit_rows(self) -> None:
         k = len(self.symbols)
         self.radix = max(k, 2)
         self.exact_rows = self.int_cols.size * math.log2(self.radix + 1) < 62
+        # digit weights of the exact codes: (radix + 1) ** (k - 1 - j) for column j; exact in floats below 2**53
+        self.place = float(self.radix + 1) ** np.arange(self.int_cols.size - 1, -1, -1)
         rng = np.random.default_rng(12345)
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 
@@ -394,20 +435,22 @@ class Featurizer:
         samples (the select and rank halves of both sides and their distinct rows: the row, count,
         first, row x bin and naive-Bayes views share it). A sample is known by its memory (address, shape, strides) while the
         array owning that memory is alive, so a reshaped view of it hits the cache too."""
-        owner = x
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        key = (x.__array_interface__["data"][0], x.shape, x.strides)
+        owner, key = _memory(x)
         for ref, k, known in self._cache:
             if k == key and ref() is owner:
                 return known
-        known = _lookup(self.symbols, x[:, self.int_cols])
+        return self._remember(x, _lookup(self.symbols, x[:, self._ints]))
+
+    def _remember(self, x: np.ndarray, known: np.ndarray) -> np.ndarray:
         known = known.astype(np.int16, copy=False) if len(self.symbols) < 2**15 else known
+        owner, key = _memory(x)
         self._cache = [(weakref.ref(owner), key, known)] + self._cache[:7]
         return known
 
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
         known = self._known(x)
+        if self.exact_rows and self.place[0] * (self.radix + 1) <= 2**53:  # a matrix product, exact in floats
+            return (known @ self.place).astype(np.int64)
         if self.exact_rows:
             code = np.zeros(x.shape[0], dtype=np.int64)
             for j in range(known.shape[1]):
@@ -457,19 +500,21 @@ class Featurizer:
 
     # naive Bayes log-likelihood ratio (a learned score) -------------------------------
     def _fit_nb(self, x1: np.ndarray, x2: np.ndarray) -> None:
-        self.nb = []
+        """Per-column log-likelihood ratios: ``nb_sym``, a table over (integer column, symbol index)
+        when the integer columns have few symbols; ``nb``, ``(j, kind, keys, llr)`` for every other
+        column j (``"cat"``: few integer categories; ``"bin"``: quantile bins)."""
+        self.nb, self.nb_sym = [], None
         n1, n2 = x1.shape[0], x2.shape[0]
-        position = {int(j): jj for jj, j in enumerate(getattr(self, "int_cols", []))}
         small = hasattr(self, "symbols") and len(self.symbols) <= 64
-        if small:
-            known1, known2 = self._known(x1), self._known(x2)
+        if small:  # every integer column at once: one count over (column, symbol index) pairs
+            width = len(self.symbols) + 1
+            offsets = width * np.arange(self.int_cols.size, dtype=np.int32)
+            ca, cb = (np.bincount((self._known(x) + offsets).ravel(), minlength=width * offsets.size) for x in (x1, x2))
+            llr = (np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))).reshape(offsets.size, width)
+            llr[:, 0] = 0.0  # an unseen value
+            self.nb_sym = (llr.ravel(), offsets)
         for j in range(self.d):
-            if small and j in position:  # an integer column over few symbols: a table on the symbol index
-                ca = np.bincount(known1[:, position[j]], minlength=len(self.symbols) + 1)
-                cb = np.bincount(known2[:, position[j]], minlength=len(self.symbols) + 1)
-                llr = np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))
-                llr[0] = 0.0  # an unseen value
-                self.nb.append(("sym", position[j], llr))
+            if small and j in self._int_set:
                 continue
             a, b = x1[:FIT_ROWS, j], x2[:FIT_ROWS, j]  # fitted on a head: a statistic, not an estimate
             m1, m2 = a.size, b.size
@@ -478,25 +523,26 @@ class Featurizer:
                 ca = np.bincount(_lookup(cats, a), minlength=len(cats) + 1)[1:]
                 cb = np.bincount(_lookup(cats, b), minlength=len(cats) + 1)[1:]
                 llr = np.log((ca + 0.5) / (m1 + 0.5)) - np.log((cb + 0.5) / (m2 + 0.5))
-                self.nb.append(("cat", cats, np.concatenate([[0.0], llr])))
+                self.nb.append((j, "cat", cats, np.concatenate([[0.0], llr])))
             else:
-                edges = np.unique(np.quantile(np.concatenate([a, b]).astype(float), np.linspace(0, 1, 33)[1:-1]))
+                edges = _quantile_edges(np.concatenate([a, b]), NB_BINS)
                 ca = np.bincount(np.searchsorted(edges, a, side="right"), minlength=len(edges) + 1)
                 cb = np.bincount(np.searchsorted(edges, b, side="right"), minlength=len(edges) + 1)
                 llr = np.log((ca + 0.5) / (m1 + 0.5)) - np.log((cb + 0.5) / (m2 + 0.5))
-                self.nb.append(("bin", edges, llr))
+                self.nb.append((j, "bin", edges, llr))
 
     def _nb_score(self, x: np.ndarray) -> np.ndarray:
-        score = np.zeros(x.shape[0])
-        for j, (kind, keys, llr) in enumerate(self.nb):
-            if kind == "sym":
-                score += llr[self._known(x)[:, keys]]
-                continue
+        if self.nb_sym is not None:
+            llr, offsets = self.nb_sym
+            score = _row_sums(np.take(llr, self._known(x) + offsets))
+        else:
+            score = np.zeros(x.shape[0])
+        for j, kind, keys, llr in self.nb:
             col = x[:, j]
             if kind == "cat":
-                score += llr[_lookup(keys, col)]  # llr[0] = 0: an unseen category
+                score += np.take(llr, _lookup(keys, col))  # llr[0] = 0: an unseen category
             else:
-                score += llr[np.searchsorted(keys, col, side="right")]
+                score += np.take(llr, np.searchsorted(keys, col, side="right"))
         return score
 
     # ----------------------------------------------------------------------------------
@@ -507,16 +553,16 @@ class Featurizer:
         if view.startswith("coord["):
             return np.ascontiguousarray(x[:, int(view[6:-1])])  # one strided pass; the searches then run on contiguous data
         if view == "sum":
-            return x.sum(axis=1, dtype=float)
+            return _row_sums(x)
         if view == "row":
             return self._row_codes(x)
         if view == "meandiff":
-            return x[:, self.cont_cols].astype(float) @ self.direction
+            return x[:, self._conts] @ self.direction
         if view == "nb":
             return self._nb_score(x)
         if view == "rowbin":
             with np.errstate(invalid="ignore", over="ignore"):
-                total = x[:, self.cont_cols].astype(float).sum(axis=1)
+                total = _row_sums(x[:, self._conts])
                 return self._row_codes(x) * (self.rowbin_edges.size + 1) + np.searchsorted(self.rowbin_edges, total, "right")
         if view.startswith("count(==") or view.startswith("first(=="):
             hit = self._known(x) == 1 + int(np.searchsorted(self.symbols, float(view[8:-1])))
@@ -550,6 +596,32 @@ class Featurizer:
         return [_plain(self.symbols[r - 1]) for r in digits]
 
 
+def _columns(cols: np.ndarray):
+    """Column indices as a slice when they are a contiguous range (a view, not a copy), else as they are."""
+    if cols.size and cols[-1] - cols[0] == cols.size - 1:
+        return slice(int(cols[0]), int(cols[-1]) + 1)
+    return cols
+
+
+def _memory(x: np.ndarray) -> tuple:
+    """``(owner, key)``: the array owning ``x``'s memory and x's place in it (address, shape, strides)."""
+    owner = x
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    return owner, (x.__array_interface__["data"][0], x.shape, x.strides)
+
+
+def _as_int16(x: np.ndarray) -> np.ndarray | None:
+    """``x`` as int16 when every value is an integer in int16's range (exactly), else None."""
+    if x.dtype == np.int16:
+        return x
+    if x.dtype.kind not in "biuf" or (x.dtype.kind == "f" and not _integral(x[:64])):
+        return None  # a continuous sample is told by its first rows
+    with np.errstate(invalid="ignore"):
+        y = x.astype(np.int16)
+    return y if np.array_equal(y, x) else None  # NaN and out-of-range values differ after the cast
+
+
 def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
     """1 + index of each x in sorted unique ``keys``, 0 where x is not a key (a direct table
     when the keys are integers spanning fewer than SMALL_SPAN values, else binary search)."""
@@ -570,14 +642,14 @@ def _lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
         pos = np.flatnonzero(ok)
         table = np.zeros(1 << (8 * x.dtype.itemsize), dtype=np.int16 if keys.size < 2**15 else np.int64)
         table[keys[pos].astype(x.dtype).view(unsigned)] = pos + 1
-        return table[x.view(unsigned)]
+        return np.take(table, x.view(unsigned))  # take: faster than indexing with a narrow index
     table = _key_table(keys)
     if table is not None:
         with np.errstate(invalid="ignore"):
             off = np.asarray(x) - keys[0]
             idx = off.astype(np.int64)
         np.clip(idx, -1, table.size, out=idx)
-        out = np.concatenate([[0], table, [0]])[idx + 1]  # out of range -> 0
+        out = np.take(np.concatenate([[0], table, [0]]), idx + 1)  # out of range -> 0
         if off.dtype.kind == "f":
             out[idx != off] = 0  # not an integer (or NaN)
         return out
@@ -604,20 +676,32 @@ def _small_int_counts(*samples: np.ndarray):
     (linear passes, no sort); None otherwise (or when a sample is empty)."""
     if any(s.size == 0 or s.dtype.kind not in "biuf" for s in samples):
         return None
-    lo = np.min([s.min() for s in samples])  # NaN propagates (Python's min would drop it)
-    hi = np.max([s.max() for s in samples])
-    if not (np.isfinite(lo) and np.isfinite(hi)) or float(hi) - float(lo) >= SMALL_SPAN:
-        return None
-    size = int(float(hi) - float(lo)) + 1
+    if any(s.dtype.kind == "f" and not _integral(s[:64]) for s in samples):
+        return None  # a continuous sample is told by its first values
+    dtype = np.result_type(*(s.dtype for s in samples))
+    samples = tuple(s.view(np.uint8) if s.dtype.kind == "b" else s for s in samples)
+    if dtype.kind == "f":
+        lo = np.min([s.min() for s in samples])  # NaN propagates (Python's min would drop it)
+        hi = np.max([s.max() for s in samples])
+        if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo >= SMALL_SPAN:
+            return None
+    else:  # Python integers: exact at any width
+        lo, hi = min(int(s.min()) for s in samples), max(int(s.max()) for s in samples)
+        if hi - lo >= SMALL_SPAN:
+            return None
+    size = int(hi - lo) + 1
     counts = []
     for s in samples:
-        off = s - lo
-        idx = off.astype(np.int64)
-        if off.dtype.kind == "f" and not np.array_equal(idx, off):
-            return None
+        if s.dtype.kind == "f":
+            off = s - lo
+            idx = off.astype(np.int64)
+            if not np.array_equal(idx, off):
+                return None
+        else:  # modulo 2**64: s - lo would overflow a narrow type (int8: 127 - (-128))
+            idx = (s.astype(np.uint64) - np.uint64(int(lo) % 2**64)).astype(np.int64)
         counts.append(np.bincount(idx, minlength=size))
     seen = np.flatnonzero(np.sum(counts, axis=0) > 0)
-    values = (seen + lo).astype(np.result_type(*(s.dtype for s in samples)))
+    values = (seen + lo if dtype.kind == "f" else seen.astype(np.uint64) + np.uint64(int(lo) % 2**64)).astype(dtype)
     return (values, *(k[seen] for k in counts))
 
 

@@ -127,14 +127,18 @@ def best_predicted(groups, n, delta=0.0, alpha=0.05, screen: int = 8) -> list[tu
     """For each group ``(p1, p2)`` of candidate arrays, ``(index, bound)`` of the candidate with
     the largest :func:`predicted_eps_lower_bound`: screened with the Wilson approximation, the
     best ``screen`` of each group scored exactly, all groups in one exact call."""
-    picked = []
+    groups = [(np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)) for p1, p2 in groups]
+    big = [g for g in groups if g[0].size > screen]
+    if big:  # every group's approximation in one call
+        approx = approx_predicted_eps_lower_bound(np.concatenate([g[0] for g in big]),
+                                                  np.concatenate([g[1] for g in big]), n, delta, alpha)
+    picked, start = [], 0
     for p1, p2 in groups:
-        p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
         if p1.size <= screen:
             idx = np.arange(p1.size)
         else:
-            approx = approx_predicted_eps_lower_bound(p1, p2, n, delta, alpha)
-            idx = np.argpartition(-approx, screen)[:screen]
+            idx = np.argpartition(-approx[start:start + p1.size], screen)[:screen]
+            start += p1.size
         picked.append((idx, p1[idx], p2[idx]))
     exact = np.atleast_1d(predicted_eps_lower_bound(np.concatenate([p[1] for p in picked]),
                                                     np.concatenate([p[2] for p in picked]), n, delta, alpha))

@@ -33,6 +33,7 @@ from dptestbed.audits.privacy import (
     AuditError,
     Featurizer,
     _lookup,
+    _quantile_edges,
     _small_int_counts,
     _weighted_counts,
     audit,
@@ -385,6 +386,43 @@ def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, 
     assert set(out["timing"]) == {"selection", "sampling", "counting", "statistics", "exact"}
     code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
     assert code == 0 and "tight round" in text and "the bound reaches" in text
+
+
+@pytest.mark.parametrize("values, dtype", [([-128, 127, 0, 127], np.int8), ([True, False, True], np.bool_),
+                                           ([2**64 - 1, 2**64 - 3], np.uint64), ([-2**63, -2**63 + 5], np.int64),
+                                           ([-40_000.0, 3.0, 20_000.0], np.float64)])
+def test_small_int_counts_of_every_integer_type(values, dtype):
+    """Counts per value in any integer dtype, at its extremes: int8's -128 .. 127 spans more
+    than int8 holds (its difference wrapped, and bincount failed on a negative index)."""
+    x = np.array(values, dtype=dtype)
+    got = _small_int_counts(x, x[:1])
+    u, c = np.unique(x, return_counts=True)
+    assert got[0].dtype == x.dtype and np.array_equal(got[0], u) and np.array_equal(got[1], c)
+    assert got[2].sum() == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["int8", "int16", "int64", "float64", "float32"]), st.integers(1, 300),
+       st.integers(-200, 200), st.integers(0, 10**6))
+def test_featurizer_symbols_and_indices(dtype, span, lo, seed):
+    """The symbols of the integer columns are their distinct values and each sample's symbol
+    indices those of a lookup, whichever way they are found (16-bit fast path or not)."""
+    rng = np.random.default_rng(seed)
+    info = np.iinfo(dtype) if dtype.startswith("int") else None
+    lo = max(lo, int(info.min)) if info else lo
+    hi = min(lo + span, int(info.max)) if info else lo + span
+    x1, x2 = (rng.integers(lo, hi + 1, size=(50, 3)).astype(dtype) for _ in range(2))
+    feat = Featurizer(x1, x2)
+    assert np.array_equal(feat.symbols, np.unique(np.concatenate([x1, x2])))
+    for x in (x1, x2, x1[::-1]):
+        assert np.array_equal(feat._known(x), _lookup(feat.symbols, x))
+
+
+def test_quantile_edges_are_numpys_quantiles():
+    x = np.random.default_rng(1).normal(size=1001)
+    x[::3] = 0.0
+    levels = np.linspace(0, 1, 33)[1:-1]
+    assert np.allclose(_quantile_edges(x, 32), np.unique(np.quantile(x, levels)), rtol=0, atol=1e-12)
 
 
 def test_lookup_of_large_integer_codes():
