@@ -129,7 +129,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -332,6 +332,21 @@ def _quantile_edges(x: np.ndarray, bins: int) -> np.ndarray:
         return np.unique(a[lo] + (pos - lo) * (a[hi] - a[lo]))
 
 
+def _bin_index(edges: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(edges, x, "right")`` (sorted ``edges``): for a few edges, one comparison
+    pass per edge, several times faster than a binary search per value (30 edges: 0.6 ms against
+    4.2 ms for 166,000 values)."""
+    if edges.size > 64:
+        return np.searchsorted(edges, x, "right")
+    x = np.ascontiguousarray(x)  # a column of a wide output: one strided pass, not one per edge
+    out = np.zeros(x.shape, dtype=np.int8)
+    for edge in edges:
+        out += x >= edge
+    if x.dtype.kind == "f":
+        out[np.isnan(x)] = edges.size  # NaN sorts after every edge
+    return out
+
+
 def _row_sums(x: np.ndarray) -> np.ndarray:
     """Row sums of 2-D ``x`` in floats (einsum: several times faster than ``sum(axis=1)`` on short rows)."""
     return np.einsum("ij->i", x, dtype=float, casting="unsafe")
@@ -358,6 +373,7 @@ class Featurizer:
         self.d = x1.shape[1]
         self.views: list[str] = []
         self._cache: list = []
+        self.grouped = None
         if self.d == 1:
             self.views.append("value")
             return
@@ -389,6 +405,7 @@ class Featurizer:
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
                 self.direction = w / np.linalg.norm(w)
                 self.views.append("meandiff")
+        self.grouped = self.group(x1, x2)  # the distinct integer parts of the fitted samples' rows
         if learned and self.d <= 256:
             self._fit_nb(x1, x2)
             self.views.append("nb")
@@ -430,34 +447,48 @@ class Featurizer:
         Dask worker carries its events' featurizers)."""
         return {**self.__dict__, "_cache": []}
 
-    def _known(self, x: np.ndarray) -> np.ndarray:
-        """1 + symbol index of each integer-valued column, 0 if unseen, cached for the last eight
-        samples (the select and rank halves of both sides and their distinct rows: the row, count,
-        first, row x bin and naive-Bayes views share it). A sample is known by its memory (address, shape, strides) while the
-        array owning that memory is alive, so a reshaped view of it hits the cache too."""
+    def _memo(self, x: np.ndarray) -> dict:
+        """Results computed on sample ``x`` (its symbol indices, its row codes), kept for the last
+        eight samples (the select and rank halves of both sides and their distinct rows: the row,
+        count, first, row x bin and naive-Bayes views share them). A sample is known by its memory
+        (address, shape, strides) while the array owning that memory is alive, so a reshaped view
+        of it hits the cache too."""
         owner, key = _memory(x)
-        for ref, k, known in self._cache:
+        for ref, k, memo in self._cache:
             if k == key and ref() is owner:
-                return known
-        return self._remember(x, _lookup(self.symbols, x[:, self._ints]))
+                return memo
+        memo: dict = {}
+        self._cache = [(weakref.ref(owner), key, memo)] + self._cache[:7]
+        return memo
 
-    def _remember(self, x: np.ndarray, known: np.ndarray) -> np.ndarray:
+    def _known(self, x: np.ndarray) -> np.ndarray:
+        """1 + symbol index of each integer-valued column, 0 if unseen."""
+        memo = self._memo(x)
+        if "known" not in memo:
+            self._remember(x, _lookup(self.symbols, x[:, self._ints]))
+        return memo["known"]
+
+    def _remember(self, x: np.ndarray, known: np.ndarray) -> None:
         known = known.astype(np.int16, copy=False) if len(self.symbols) < 2**15 else known
-        owner, key = _memory(x)
-        self._cache = [(weakref.ref(owner), key, known)] + self._cache[:7]
-        return known
+        known.flags.writeable = False  # shared by every view of the sample
+        self._memo(x)["known"] = known
 
     def _row_codes(self, x: np.ndarray) -> np.ndarray:
-        known = self._known(x)
-        if self.exact_rows and self.place[0] * (self.radix + 1) <= 2**53:  # a matrix product, exact in floats
-            return (known @ self.place).astype(np.int64)
-        if self.exact_rows:
-            code = np.zeros(x.shape[0], dtype=np.int64)
-            for j in range(known.shape[1]):
-                code = code * (self.radix + 1) + known[:, j]
-            return code
-        with np.errstate(over="ignore"):
-            return (known.astype(np.int64) * self.row_weights).sum(axis=1)
+        memo = self._memo(x)
+        if "codes" not in memo:
+            known = self._known(x)
+            if self.exact_rows and self.place[0] * (self.radix + 1) <= 2**53:  # one product, exact in floats
+                memo["codes"] = np.einsum("ij,j->i", known, self.place).astype(np.int64)
+            elif self.exact_rows:
+                code = np.zeros(x.shape[0], dtype=np.int64)
+                for j in range(known.shape[1]):
+                    code = code * (self.radix + 1) + known[:, j]
+                memo["codes"] = code
+            else:
+                with np.errstate(over="ignore"):
+                    memo["codes"] = (known.astype(np.int64) * self.row_weights).sum(axis=1)
+            memo["codes"].flags.writeable = False  # shared by every view of the sample
+        return memo["codes"]
 
     def int_only(self, view: str) -> bool:
         """The view is a function of the integer-valued columns alone."""
@@ -509,7 +540,11 @@ class Featurizer:
         if small:  # every integer column at once: one count over (column, symbol index) pairs
             width = len(self.symbols) + 1
             offsets = width * np.arange(self.int_cols.size, dtype=np.int32)
-            ca, cb = (np.bincount((self._known(x) + offsets).ravel(), minlength=width * offsets.size) for x in (x1, x2))
+            if self.grouped is not None:  # on the distinct rows, weighted by their counts
+                cells = (self._known(self.grouped[0]) + offsets).ravel()
+                ca, cb = (np.bincount(cells, np.repeat(c, offsets.size), width * offsets.size) for c in self.grouped[1:])
+            else:
+                ca, cb = (np.bincount((self._known(x) + offsets).ravel(), minlength=width * offsets.size) for x in (x1, x2))
             llr = (np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))).reshape(offsets.size, width)
             llr[:, 0] = 0.0  # an unseen value
             self.nb_sym = (llr.ravel(), offsets)
@@ -526,8 +561,8 @@ class Featurizer:
                 self.nb.append((j, "cat", cats, np.concatenate([[0.0], llr])))
             else:
                 edges = _quantile_edges(np.concatenate([a, b]), NB_BINS)
-                ca = np.bincount(np.searchsorted(edges, a, side="right"), minlength=len(edges) + 1)
-                cb = np.bincount(np.searchsorted(edges, b, side="right"), minlength=len(edges) + 1)
+                ca = np.bincount(_bin_index(edges, a), minlength=len(edges) + 1)
+                cb = np.bincount(_bin_index(edges, b), minlength=len(edges) + 1)
                 llr = np.log((ca + 0.5) / (m1 + 0.5)) - np.log((cb + 0.5) / (m2 + 0.5))
                 self.nb.append((j, "bin", edges, llr))
 
@@ -542,7 +577,7 @@ class Featurizer:
             if kind == "cat":
                 score += np.take(llr, _lookup(keys, col))  # llr[0] = 0: an unseen category
             else:
-                score += np.take(llr, np.searchsorted(keys, col, side="right"))
+                score += np.take(llr, _bin_index(keys, col))
         return score
 
     # ----------------------------------------------------------------------------------
@@ -557,13 +592,13 @@ class Featurizer:
         if view == "row":
             return self._row_codes(x)
         if view == "meandiff":
-            return x[:, self._conts] @ self.direction
+            return np.einsum("ij,j->i", x[:, self._conts], self.direction)
         if view == "nb":
             return self._nb_score(x)
         if view == "rowbin":
             with np.errstate(invalid="ignore", over="ignore"):
                 total = _row_sums(x[:, self._conts])
-                return self._row_codes(x) * (self.rowbin_edges.size + 1) + np.searchsorted(self.rowbin_edges, total, "right")
+                return self._row_codes(x) * (self.rowbin_edges.size + 1) + _bin_index(self.rowbin_edges, total)
         if view.startswith("count(==") or view.startswith("first(=="):
             hit = self._known(x) == 1 + int(np.searchsorted(self.symbols, float(view[8:-1])))
             if view.startswith("count"):
@@ -996,6 +1031,7 @@ class _Auditor:
         self._lock = threading.Lock()
         self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
+        self._threads: ThreadPoolExecutor | None = None
 
     def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(r, i, side, split)))
@@ -1006,23 +1042,36 @@ class _Auditor:
         return self.runner.sample(data, n, rng=self.rng(r, i, side, split), params=pair.params,
                                   progress=self.progress.add)
 
-    def ahead(self, jobs: list, elements: int, threads: int = 1):
+    def ahead(self, jobs: list, elements: int):
         """The results of ``jobs`` (callables without arguments), in order. With a thread-safe
-        runner, the next ones run on ``threads`` threads while the caller waits for the current
-        one: as many as hold PREFETCH_ELEMENTS output values (``elements`` per job), and at least
-        ``threads`` when one job holds no more than that; the results are the same either way
-        (every draw has its own stream)."""
+        runner, the next ones run on the auditor's threads (one per runner worker) while the caller
+        waits for the current one: as many as hold PREFETCH_ELEMENTS output values (``elements``
+        per job), and at least one per thread when one job holds no more than that; the results
+        are the same either way (every draw has its own stream)."""
         depth = PREFETCH_ELEMENTS // max(elements, 1) if self.runner.threadsafe else 0
-        pool = ThreadPoolExecutor(threads, thread_name_prefix="dptestbed-ahead") if depth and len(jobs) > 1 else None
+        pool = self._pool() if depth and len(jobs) > 1 else None
         pending: deque = deque()
         try:
             for k in range(len(jobs)):
-                while pool is not None and len(pending) < max(depth, threads) and k + len(pending) < len(jobs):
+                while pool is not None and len(pending) < max(depth, self.runner.n_workers) and k + len(pending) < len(jobs):
                     pending.append(pool.submit(jobs[k + len(pending)]))
                 yield pending.popleft().result() if pending else jobs[k]()
-        finally:
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
+        finally:  # left early (an error): the jobs not started are dropped, the running ones finish
+            for f in pending:
+                f.cancel()
+            wait(pending)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """The auditor's job threads, one per runner worker (started once per audit: a thread
+        start costs milliseconds)."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.runner.n_workers, thread_name_prefix="dptestbed-ahead")
+        return self._threads
+
+    def close(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(cancel_futures=True)
+            self._threads = None
 
     def charge(self, phase: str, seconds: float) -> None:
         """Adds CPU seconds to a phase of :attr:`cpu` (from any thread)."""
@@ -1072,7 +1121,7 @@ class _Auditor:
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
         feat = Featurizer(s1, s2, learned=not pilot)
-        grouped = feat.group(s1, s2)
+        grouped = feat.grouped
         searches = []
         for view in feat.views:
             if pilot and view != "row" and (view.startswith("coord[") or (grouped is not None and feat.int_only(view))):
@@ -1171,7 +1220,7 @@ class _Auditor:
 
         if self.batches is None or n <= ESTIMATE_BATCH:
             chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
-            done = list(self.ahead([partial(here, k) for k in range(len(jobs))], chunk, self.runner.n_workers))
+            done = list(self.ahead([partial(here, k) for k in range(len(jobs))], chunk))
         else:
             shared = (self.runner.impl, self.runner.timeout, self.runner.isolate, self.seed, width, self.pairs, events)
             done = self.batches.map(_count_elsewhere, shared, jobs, here)
@@ -1215,7 +1264,7 @@ class _Auditor:
                 self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
                 scores = []
                 jobs = [partial(self.pilot_pair, r, i, n_pilot, score_n, alpha_pred) for i in range(len(self.pairs))]
-                for i, (x1, x2, score) in enumerate(self.ahead(jobs, 2 * n_pilot * self.width, self.runner.n_workers)):
+                for i, (x1, x2, score) in enumerate(self.ahead(jobs, 2 * n_pilot * self.width)):
                     self.width = max(self.width, int(np.prod(x1.shape[1:])))
                     pilot[i] = (x1, x2)
                     scores.append(score)
@@ -1231,7 +1280,7 @@ class _Auditor:
         self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
         cands = []
         jobs = [partial(self.train_pair, r, i, n_train, pilot.pop(i, None), score_n, alpha_pred) for i in kept]
-        for pair_width, found in self.ahead(jobs, 2 * n_train * self.width, self.runner.n_workers):
+        for pair_width, found in self.ahead(jobs, 2 * n_train * self.width):
             width = max(width, pair_width)
             self.width = max(self.width, width)
             cands += found
@@ -1467,6 +1516,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     except ImplementationError as exc:
         result.verdict, result.reason = IMPL_ERROR, exc.reason
     finally:
+        aud.close()
         runner.close()
         bar.close()
     main_cpu = time.thread_time() - cpu0

@@ -31,6 +31,7 @@ from dptestbed.audits.stats import (
     cp_lower,
     cp_upper,
     eps_lower_bound,
+    minimum_detectable_epsilon,
     predicted_eps_lower_bound,
 )
 
@@ -138,6 +139,23 @@ def test_wilson_screen_tracks_clopper_pearson():
     exact = predicted_eps_lower_bound(p1, p2, 10**5, 0.0, 0.05)
     assert np.allclose(approx, exact, atol=0.15)
     assert np.argmax(approx) == np.argmax(exact)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(1e-4, 0.9), st.sampled_from([10_000, 10**6, 10**7]), st.floats(0.1, 3.0),
+       st.sampled_from([0.0, 1e-5]))
+def test_minimum_detectable_epsilon_is_the_threshold(p1, n, claim, delta):
+    """The smallest loss the predicted bound shows above the claim: shown at it, not 1e-6 below."""
+    mde = minimum_detectable_epsilon(p1, n, claim, delta, 0.05)
+
+    def bound(eps):
+        return predicted_eps_lower_bound(p1, (p1 - delta) * math.exp(-eps), n, delta, 0.05)
+
+    if math.isinf(mde):
+        assert not (p1 > delta and bound(50.0) > claim)
+        return
+    assert claim <= mde < 50 and bound(mde) > claim
+    assert mde - 1e-6 <= claim or not bound(mde - 1e-6) > claim
 
 
 def test_bonferroni_and_false_alarm_limit():
