@@ -166,6 +166,7 @@ __all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "I
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
 NB_BINS = 32  # quantile bins of a continuous column in the naive-Bayes score
+NB_BLOCK = 1 << 20  # (row, integer column) cells scored at once by the naive-Bayes score
 FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-Bayes views are fitted on
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
@@ -543,8 +544,9 @@ class Featurizer:
             if self.grouped is not None:  # on the distinct rows, weighted by their counts
                 cells = (self._known(self.grouped[0]) + offsets).ravel()
                 ca, cb = (np.bincount(cells, np.repeat(c, offsets.size), width * offsets.size) for c in self.grouped[1:])
-            else:
-                ca, cb = (np.bincount((self._known(x) + offsets).ravel(), minlength=width * offsets.size) for x in (x1, x2))
+            else:  # column by column (a wide output's cells would not fit at once)
+                ca, cb = (np.concatenate([np.bincount(known[:, j], minlength=width) for j in range(offsets.size)])
+                          for known in (self._known(x1), self._known(x2)))
             llr = (np.log((ca + 0.5) / (n1 + 0.5)) - np.log((cb + 0.5) / (n2 + 0.5))).reshape(offsets.size, width)
             llr[:, 0] = 0.0  # an unseen value
             self.nb_sym = (llr.ravel(), offsets)
@@ -567,9 +569,12 @@ class Featurizer:
                 self.nb.append((j, "bin", edges, llr))
 
     def _nb_score(self, x: np.ndarray) -> np.ndarray:
-        if self.nb_sym is not None:
+        if self.nb_sym is not None:  # in blocks of NB_BLOCK cells: a wide output's cells would not fit at once
             llr, offsets = self.nb_sym
-            score = _row_sums(np.take(llr, self._known(x) + offsets))
+            known = self._known(x)
+            step = max(1, NB_BLOCK // offsets.size)
+            score = np.concatenate([_row_sums(np.take(llr, known[i:i + step] + offsets))
+                                    for i in range(0, known.shape[0], step)] or [np.zeros(0)])
         else:
             score = np.zeros(x.shape[0])
         for j, kind, keys, llr in self.nb:

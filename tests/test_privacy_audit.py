@@ -418,6 +418,22 @@ def test_featurizer_symbols_and_indices(dtype, span, lo, seed):
         assert np.array_equal(feat._known(x), _lookup(feat.symbols, x))
 
 
+def test_naive_bayes_score_fitted_on_rows_or_columns_and_scored_in_blocks(monkeypatch):
+    """The integer columns' naive-Bayes table is the same fitted on the distinct rows (weighted)
+    or column by column, and the score the same computed in blocks of any size."""
+    rng = np.random.default_rng(3)
+    x1 = np.hstack([rng.integers(0, 3, (4000, 4)), rng.normal(size=(4000, 2))])
+    x2 = np.hstack([rng.integers(0, 2, (4000, 4)), rng.normal(0.5, 1, size=(4000, 2))])
+    feat = Featurizer(x1, x2)
+    assert feat.grouped is not None and feat.nb_sym is not None
+    monkeypatch.setattr(Featurizer, "group", lambda self, *samples: None)
+    by_columns = Featurizer(x1, x2)
+    assert by_columns.grouped is None and np.allclose(by_columns.nb_sym[0], feat.nb_sym[0], rtol=0, atol=1e-12)
+    whole = feat.stat("nb", x1)
+    monkeypatch.setattr(privacy, "NB_BLOCK", 7)
+    assert np.array_equal(feat.stat("nb", x1[::-1].copy()), whole[::-1])
+
+
 def test_quantile_edges_are_numpys_quantiles():
     x = np.random.default_rng(1).normal(size=1001)
     x[::3] = 0.0
