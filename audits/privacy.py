@@ -77,9 +77,13 @@ its threshold and likelihood-ratio events are cumulative sums of those counts, a
 half counts every event of the view from one per-value count. Membership of an event's values
 is a table lookup for small integers, binary search otherwise (never ``np.isin``). Views of the
 integer columns alone (row, counts, first positions, integer coordinates) are computed once per
-distinct row and counted with the rows' counts as weights (:meth:`Featurizer.group`); the
-screened events of all views of a selection are scored in one exact Clopper-Pearson call, and
-its rank-half estimates in one more. With a trusted batch sampler (run in this process) the
+distinct row and counted with the rows' counts as weights (:meth:`Featurizer.group`); a
+sample's symbol indices and row codes are computed once and shared by its views; quantile bins
+are found by one comparison pass per edge (faster than a binary search per value for a few
+dozen edges). No selection step calls BLAS, whose idle threads would spin on the cores the
+auditor's own threads use. The events of all views of a selection are screened with the Wilson
+approximation and the best four of each group scored in one exact Clopper-Pearson call, and the
+rank-half estimates in one more. With a trusted batch sampler (run in this process) the
 work runs on two threads: the pair search's pairs (drawn and selected), the kept pairs'
 training, the estimation batches, and within a draw of more than 100,000 runs its blocks
 (:mod:`.runner`); every draw has its own stream, so the result does not depend on the threads.
