@@ -1,8 +1,8 @@
 """Package discovery: the top-level folders ``spec/``, ``impl/`` and ``audits/`` are the
 subpackages of the ``dptestbed`` namespace (itself implicit, so no bare ``spec``, ``impl`` or
 ``audits`` module is ever installed), each with every paper subpackage found below it. The
-folder ``entry/`` holds the namespace's one module of its own, ``dptestbed.__main__`` (so that
-``python -m dptestbed`` runs the command line)."""
+folder ``entry/`` holds the namespace's one module of its own, ``dptestbed.__main__``: the
+``dptestbed`` script's entry point, which ``python -m dptestbed`` runs too."""
 
 from setuptools import find_packages, setup
 
