@@ -60,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.run:
         out = Path(tempfile.mkdtemp(prefix="bench-suite-"))
-        cmd = [sys.executable, "-m", "dptestbed.audits.cli", "verify", "--suite", args.run, "--out", str(out),
+        cmd = [sys.executable, "-m", "dptestbed", "verify", "--suite", args.run, "--out", str(out),
                "--jobs", str(args.jobs), "--no-plots", "--quiet"] + (["--paper", *args.paper] if args.paper else [])
         subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
         path = out / "results.json"

@@ -23,7 +23,7 @@ from pathlib import Path
 
 def run_seed(seed: int, args, keep: Path) -> dict:
     out = keep / f"seed-{seed}"
-    cmd = [sys.executable, "-m", "dptestbed.audits.cli", "verify", "--no-controls", "--suite", args.suite,
+    cmd = [sys.executable, "-m", "dptestbed", "verify", "--no-controls", "--suite", args.suite,
            "--seed", str(seed), "--jobs", str(args.jobs), "--out", str(out), "--no-plots", "--quiet"]
     if args.paper:
         cmd += ["--paper", *args.paper]

@@ -3,6 +3,7 @@ packages never import one another, across ``impl/`` and ``audits/`` (a paper's c
 its own implementations only). Papers are found by walking the folders, as the suite finds them."""
 
 import grimp
+import pytest
 
 from dptestbed.audits import discovery
 
@@ -40,3 +41,20 @@ def test_python_dash_m_runs_the_command_line():
 
     out = subprocess.run([sys.executable, "-m", "dptestbed", "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.startswith("dptestbed "), out.stderr
+
+
+def test_entry_point_quiets_openblas_spinning_unless_the_user_chose(monkeypatch, capsys):
+    import os
+
+    from dptestbed.__main__ import main
+
+    monkeypatch.setattr("sys.argv", ["dptestbed", "--version"])
+    monkeypatch.delenv("OPENBLAS_THREAD_TIMEOUT", raising=False)
+    with pytest.raises(SystemExit):  # argparse's --version exits
+        main()
+    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "4"
+    monkeypatch.setenv("OPENBLAS_THREAD_TIMEOUT", "20")
+    with pytest.raises(SystemExit):
+        main()
+    assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "20"
+    assert capsys.readouterr().out.startswith("dptestbed ")
