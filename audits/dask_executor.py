@@ -1,7 +1,7 @@
 """``--executor dask`` / ``--scheduler ADDRESS``: the items of a run on a Dask distributed cluster.
 
-An executor of :mod:`.suite` (see :class:`.suite.LocalExecutor` for the contract). Every item is
-one Dask task that runs :func:`.suite.run_in_child` on a worker: the item in a forked child
+An executor of :mod:`.suite` (see :class:`.execution.LocalExecutor` for the contract). Every item is
+one Dask task that runs :func:`.execution.run_in_child` on a worker: the item in a forked child
 process of the worker, in its own process group, killed at the item's time limit, exactly as the
 local executor runs it (and the item's code runs user implementations in the sandbox, as
 locally). Dask cannot stop a running task; the child's deadline does. Results come back to this
@@ -18,7 +18,7 @@ a worker is assigned only the items it runs (items are long: nothing is gained b
 on a worker, and the longest-first order is kept across workers).
 
 One audit is split too (:class:`DaskBatches`): an estimation of more than
-:data:`.privacy.ESTIMATE_BATCH` runs per side is a list of batches, each drawing from its own
+:data:`.privacy.estimation.ESTIMATE_BATCH` runs per side is a list of batches, each drawing from its own
 stream, which become tasks of the cluster (ahead of any queued item) while the process running
 the audit computes them itself from the other end of the list; whichever finishes a batch first
 gives its counts, and the counts add. A batch is never waited for: an audit whose batches find no
@@ -36,8 +36,9 @@ import logging
 import pickle
 import uuid
 from collections.abc import Callable
+from functools import partial
 
-from .suite import ExecutorUnavailable, error_result, run_in_child
+from .execution import ExecutorUnavailable, error_result, run_in_child
 
 INSTALL = "pip install 'dptestbed[dask]'"
 CONNECT_TIMEOUT = 30.0  # seconds to reach the scheduler
@@ -45,7 +46,7 @@ WORKER_WAIT = 120.0  # seconds to wait for the cluster's first worker
 
 
 def require() -> None:
-    """Raise :class:`.suite.ExecutorUnavailable` (one line, with the install command) without dask.distributed."""
+    """Raise :class:`.execution.ExecutorUnavailable` (one line, with the install command) without dask.distributed."""
     try:
         import distributed  # noqa: F401
     except ImportError:
@@ -63,14 +64,15 @@ def _run_item(shared, index: int, seed: int, limit: float) -> dict:
     # item's child is joined by run_in_child and dies with this worker (PR_SET_PDEATHSIG).
     multiprocessing.current_process().daemon = False
     catalogue, plan_ = shared
-    return run_in_child(plan_.items[index], catalogue, plan_, seed, limit, scheduler=get_worker().scheduler.address)
+    return run_in_child(plan_.items[index], catalogue, plan_, seed, limit,
+                        batches=partial(DaskBatches, address=get_worker().scheduler.address))
 
 
 BATCH_PRIORITY = 1 << 30  # an audit's batches run before any queued item
 
 
 class DaskBatches:
-    """The estimation batches of an audit (:meth:`.privacy._Auditor.estimate`) on a Dask cluster
+    """The estimation batches of an audit (:func:`.privacy.estimation.estimate_candidates`) on a Dask cluster
     and here at once: ``client`` (connected), or ``address`` (a scheduler, connected at the first
     use; unreachable: every batch runs here)."""
 

@@ -1,10 +1,12 @@
 """Finding each paper's checks and mutants by walking the package folders.
 
-A paper is a subpackage ``dptestbed.audits.<paper>`` (its experiments, its exact privacy
-profiles in a module ``exact_profiles`` and its errata in a module ``errata``, which register
-themselves when imported) and ``dptestbed.impl.<paper>`` (its
-reference implementations; a ``mutants`` module there declares ``MUTANTS``). Adding a paper
-means adding these folders; no list in the engine changes.
+A paper is a folder of specs ``spec/<paper>/`` (:func:`dptestbed.spec.paper_folders`) with its
+subpackages ``dptestbed.audits.<paper>`` (its experiments, its exact privacy profiles in a module
+``exact_profiles`` and its errata in a module ``errata``, which register themselves when imported)
+and ``dptestbed.impl.<paper>`` (its reference implementations; a ``mutants`` module there declares
+``MUTANTS``). Adding a paper means adding these folders; no list in the engine changes. Other
+subpackages of ``audits/`` and ``impl/`` (``audits/privacy/``, ``audits/report/``, ``audits/cli/``)
+are the engine's own.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from functools import cache
 
 import dptestbed.audits as _audits
 import dptestbed.impl as _impl
+from dptestbed.spec import paper_folders
 
 
 def paper_packages(root=_audits) -> list[str]:
-    """The paper subpackages of ``root`` (a package), by name."""
-    return sorted(info.name for info in pkgutil.iter_modules(root.__path__) if info.ispkg)
+    """The paper subpackages of ``root`` (a package), by name: those named after a folder of specs."""
+    papers = set(paper_folders())
+    return sorted(info.name for info in pkgutil.iter_modules(root.__path__) if info.ispkg and info.name in papers)
 
 
 @cache

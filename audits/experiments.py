@@ -168,7 +168,7 @@ class Context:
         """Parameters + derived quantities + this theorem's quantities at the experiment point
         (with ``overrides``)."""
         env = self.spec.bind({**self.params, **overrides})
-        return theorem_values(self.spec, self.experiment.ref, env)
+        return self.spec.theorem_values(self.experiment.ref, env)
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
@@ -185,17 +185,6 @@ class Context:
                            data, params, reference=reference, timeout=self.timeout)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
-
-
-def theorem_values(spec: Spec, ref: str, env: dict) -> dict:
-    """``env`` extended with the quantities of theorem ``ref`` (they may refer to each other)."""
-    theorem = next(t for t in spec.theorems if t.ref == ref)
-    scope = dict(env)
-    for _ in range(len(theorem.quantities)):
-        for name, formula in theorem.quantities.items():
-            if name not in scope and formula.names <= scope.keys():
-                scope[name] = formula.evaluate(scope)
-    return scope
 
 
 def preconditions(spec: Spec, ref: str, env: dict) -> list[dict]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dptestbed.spec import Catalogue
 
+from . import planning
 from . import theorems as thm
 from .discovery import load_mutants
 from .experiments import Control, check_id, experiments_for
@@ -38,36 +39,32 @@ def mutants_of(specs) -> list:
 
 def check_family(spec, suite: str = "quick") -> int:
     """The family size of ``dptestbed check`` on ``spec``: its statistical checks + its audits."""
-    from .suite import audit_points
-
     tests = sum(1 for e in experiments_for(spec) if e.kind in thm.STATISTICAL_KINDS)
-    return thm.family_size(tests, len(audit_points(spec, suite)) if spec.privacy is not None else 0)
+    return thm.family_size(tests, len(planning.audit_points(spec, suite)) if spec.privacy is not None else 0)
 
 
 def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, papers=None,
                  call_timeout: float | None = None):
     """The plan of a mutants run: for each mutant, its spec's privacy audit and every experiment."""
-    from . import suite as suite_mod
-
-    specs = [s for s in suite_mod.select_specs(catalogue, suite, spec_ids, papers) if not s.broken]
+    specs = [s for s in planning.select_specs(catalogue, suite, spec_ids, papers) if not s.broken]
     mutants = mutants_of(specs)
     items = []
     for m in mutants:
         spec = catalogue[m.spec]
         control = Control(m.name, m.implementation, m.bug)
-        for point in (suite_mod.audit_points(spec, suite) if spec.privacy is not None else []):
-            items.append(suite_mod.Item(f"{suite_mod.audit_id(m.spec, point)} | mutant:{m.name}", "audit", m.spec,
+        for point in (planning.audit_points(spec, suite) if spec.privacy is not None else []):
+            items.append(planning.Item(f"{planning.audit_id(m.spec, point)} | mutant:{m.name}", "audit", m.spec,
                                         None, m.implementation, "mutant", control=control,
-                                        timeout=suite_mod.AUDIT_TIMEOUT[suite], cost=50.0, params=point or None))
+                                        timeout=planning.AUDIT_TIMEOUT[suite], cost=50.0, params=point or None))
         for exp in experiments_for(spec):
             if exp.setup:
                 continue  # a setup validation cannot tell one implementation from another
-            items.append(suite_mod.Item(check_id(m.spec, exp.ref, exp.name, "mutant", control), "theorem", m.spec,
+            items.append(planning.Item(check_id(m.spec, exp.ref, exp.name, "mutant", control), "theorem", m.spec,
                                         "violated", m.implementation, "mutant", exp, control,
                                         timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
     family = max((check_family(s, suite) for s in specs if any(m.spec == s.id for m in mutants)), default=1)
     kwargs = {} if call_timeout is None else {"call_timeout": call_timeout}
-    return suite_mod.Plan(suite, items, specs, [], None, thm.FAMILY_ALPHA, mutants=tuple(mutants),
+    return planning.Plan(suite, items, specs, [], None, thm.FAMILY_ALPHA, mutants=tuple(mutants),
                           family_override=family, **kwargs)
 
 

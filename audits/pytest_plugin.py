@@ -121,7 +121,7 @@ class SpecChecker:
         import numpy as np
 
         from dptestbed.audits.experiments import check_id, run_check
-        from dptestbed.audits.suite import item_seed
+        from dptestbed.audits.planning import item_seed
         from dptestbed.audits.theorems import apply_multiple_testing
 
         results = []

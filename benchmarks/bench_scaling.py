@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dptestbed.audits.suite import comparable
+from dptestbed.audits.results import comparable
 
 
 def item_seconds(document: dict) -> list[float]:

@@ -112,6 +112,14 @@ def find_spec(spec_id: str, directory: str | Path | None = None) -> Spec:
     return load_catalogue(directory).get_spec(spec_id)
 
 
+def paper_folders(directory: str | Path | None = None) -> list[str]:
+    """The paper folders of a catalogue (default: the packaged one): its subfolders holding spec
+    files, by name. A paper is one such folder here and, where it has them, its packages
+    ``dptestbed.impl.<paper>`` and ``dptestbed.audits.<paper>``."""
+    root = Path(directory) if directory is not None else CATALOGUE_DIR
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.rglob("*.toml")))
+
+
 def spec_file(spec_id: str) -> Path:
     """The packaged catalogue's file for ``spec_id``."""
     return Path(find_spec(spec_id).file)

@@ -206,6 +206,17 @@ class Spec:
                 env[name] = quantity.formula.evaluate(env)
         return env
 
+    def theorem_values(self, ref: str, env: dict) -> dict:
+        """``env`` (from :meth:`bind`) extended with the quantities of theorem ``ref`` that can be
+        computed (they may refer to each other, in any order)."""
+        theorem = next(t for t in self.theorems if t.ref == ref)
+        scope = dict(env)
+        for _ in range(len(theorem.quantities)):
+            for name, formula in theorem.quantities.items():
+                if name not in scope and formula.names <= scope.keys():
+                    scope[name] = formula.evaluate(scope)
+        return scope
+
 
 # --------------------------------------------------------------------------- building
 

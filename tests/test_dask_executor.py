@@ -15,9 +15,10 @@ import time
 
 import pytest
 
-from dptestbed.audits import privacy, suite
+from dptestbed.audits import planning, results, suite
 from dptestbed.audits.cli import main
 from dptestbed.audits.dask_executor import DaskBatches, DaskExecutor
+from dptestbed.audits.privacy import audit, estimation
 from dptestbed.spec import load_catalogue
 
 distributed = pytest.importorskip("distributed")
@@ -44,7 +45,7 @@ def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_pa
     common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
     written = []
-    original = suite.write_json_atomic
+    original = results.write_json_atomic
 
     def checked_write(path, document):
         original(path, document)
@@ -55,7 +56,7 @@ def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_pa
     assert written[:9] == list(range(8)) + [7]  # at the start, after each of the 7 items, at the end
     local, dask = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("local", "dask"))
     assert dask["run"]["executor"] == f"dask {cluster.scheduler_address}" and local["run"]["executor"] == "local"
-    assert suite.comparable(dask) == suite.comparable(local) and len(suite.comparable(local)) == 7
+    assert results.comparable(dask) == results.comparable(local) and len(results.comparable(local)) == 7
     for key in ("family", "summary", "not_checked", "specs"):
         assert dask[key] == local[key]
 
@@ -107,17 +108,17 @@ def _run_killing_a_busy_worker(cluster, plan_, out, seed):
 
 
 def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
-    plan_ = suite.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_2", "svt_lyu_3"], theorems=False)  # 5 audits of 1-2 s
+    plan_ = planning.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_2", "svt_lyu_3"], theorems=False)  # 5 audits of 1-2 s
     reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
     document = _run_killing_a_busy_worker(cluster, plan_, tmp_path / "dask", seed=3)
     # the killed worker's items ran again elsewhere: every item done, the same results, no error
     assert document["run"]["complete"] and document["summary"]["errors"] == 0
-    assert suite.comparable(document) == suite.comparable(reference)
+    assert results.comparable(document) == results.comparable(reference)
 
 
 @pytest.mark.slow
 def test_an_item_whose_workers_keep_dying_is_an_error_item_and_the_run_completes(tmp_path):
-    plan_ = suite.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_3"], theorems=False)  # 3 audits of 1-2 s, one after the other
+    plan_ = planning.plan(CATALOGUE, "quick", ["svt_lyu_1", "svt_lyu_3"], theorems=False)  # 3 audits of 1-2 s, one after the other
     # no death allowed: the item running on the killed worker is given up at once (the default allows 3)
     with _local_cluster(1, **{"distributed.scheduler.allowed-failures": 0}) as one:
         document = _run_killing_a_busy_worker(one, plan_, tmp_path, seed=3)
@@ -129,7 +130,7 @@ def test_an_item_whose_workers_keep_dying_is_an_error_item_and_the_run_completes
 
 
 def test_the_command_line_imports_dask_only_when_asked(tmp_path):
-    code = ("import sys; from dptestbed.audits import cli, dask_executor, mutants_command, suite, verify_command; "
+    code = ("import sys; from dptestbed.audits import cli, dask_executor, suite; "
             "cli.main(['specs', '--paper', 'calibration']); print('distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().endswith("False")
@@ -137,7 +138,7 @@ def test_the_command_line_imports_dask_only_when_asked(tmp_path):
 
 def test_a_local_audit_imports_neither_dask_nor_the_suite_machinery():
     code = ("import sys; from dptestbed.audits import cli; cli.main(['audit', 'laplace_mechanism', '--samples', '1000']); "
-            "print([m for m in ('distributed', 'statsmodels', 'dptestbed.audits.suite') if m in sys.modules])")
+            "print([m for m in ('distributed', 'statsmodels', 'dptestbed.audits.suite', 'dptestbed.audits.execution', 'dptestbed.audits.planning') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
@@ -177,7 +178,7 @@ laplace.batch = laplace_batch
 
 
 def _without_timing(result) -> dict:
-    return {k: v for k, v in result.to_json().items() if k not in suite.TIMED_FIELDS}
+    return {k: v for k, v in result.to_json().items() if k not in results.TIMED_FIELDS}
 
 
 @pytest.mark.parametrize("implementation", ["reference", "user file"])
@@ -187,17 +188,17 @@ def test_one_audit_split_across_the_workers_gives_the_local_result(cluster, tmp_
         (tmp_path / "mine.py").write_text(USER_LAPLACE)
         impl = f"{tmp_path / 'mine.py'}:laplace"
     spec = CATALOGUE["laplace_mechanism"]
-    monkeypatch.setattr(privacy, "ESTIMATE_BATCH", 20_000)  # 150,000 samples: 5 batches per side and pair
-    local = privacy.audit(spec, implementation=impl, samples=150_000, seed=5)
-    original = privacy.count_batch
+    monkeypatch.setattr(estimation, "ESTIMATE_BATCH", 20_000)  # 150,000 samples: 5 batches per side and pair
+    local = audit(spec, implementation=impl, samples=150_000, seed=5)
+    original = estimation.count_batch
 
     def slow_here(*args):  # batches computed here wait, so the idle workers take most of them
         time.sleep(0.3)
         return original(*args)
 
-    monkeypatch.setattr(privacy, "count_batch", slow_here)  # the workers import the module afresh: not slowed
+    monkeypatch.setattr(estimation, "count_batch", slow_here)  # the workers import the module afresh: not slowed
     with distributed.Client(cluster) as client:
-        split = privacy.audit(spec, implementation=impl, samples=150_000, seed=5, batches=DaskBatches(client=client))
+        split = audit(spec, implementation=impl, samples=150_000, seed=5, batches=DaskBatches(client=client))
     assert split.timing["elsewhere"]["batches"] >= 4 and local.timing.get("elsewhere") is None
     assert _without_timing(split) == _without_timing(local) and split.verdict == local.verdict
 
@@ -205,15 +206,15 @@ def test_one_audit_split_across_the_workers_gives_the_local_result(cluster, tmp_
 def test_audits_of_a_run_split_their_batches_without_waiting_for_busy_workers(tmp_path, monkeypatch):
     """On one worker, busy with the item itself, the item's batches never find a free worker: the
     item computes them all (no deadlock) and the result is the local one."""
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)
+    plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False)
     plan_.items = plan_.items[:1]
-    monkeypatch.setattr(privacy, "ESTIMATE_BATCH", 100_000)  # the quick budget (666,667 test runs): 7 batches
+    monkeypatch.setattr(estimation, "ESTIMATE_BATCH", 100_000)  # the quick budget (666,667 test runs): 7 batches
     reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
     with _local_cluster(1) as one, distributed.Client(one) as client:
-        client.run(setattr, privacy, "ESTIMATE_BATCH", 100_000)  # the worker's items fork from its module state
+        client.run(setattr, estimation, "ESTIMATE_BATCH", 100_000)  # the worker's items fork from its module state
         document = suite.run(plan_, CATALOGUE, tmp_path / "dask", seed=3, executor=DaskExecutor(one.scheduler_address))
     assert document["summary"]["errors"] == 0
-    assert suite.comparable(document) == suite.comparable(reference)
+    assert results.comparable(document) == results.comparable(reference)
     assert "elsewhere" not in document["privacy"][0]["timing"]
 
 
@@ -223,5 +224,5 @@ def test_audit_command_with_the_dask_executor_prints_the_local_result(tmp_path, 
     local = json.loads(capsys.readouterr().out)
     assert main([*common, "--executor", "dask", "--jobs", "2"]) == 0
     split = json.loads(capsys.readouterr().out)
-    assert {k: v for k, v in split.items() if k not in suite.TIMED_FIELDS} == \
-        {k: v for k, v in local.items() if k not in suite.TIMED_FIELDS}
+    assert {k: v for k, v in split.items() if k not in results.TIMED_FIELDS} == \
+        {k: v for k, v in local.items() if k not in results.TIMED_FIELDS}

@@ -102,20 +102,21 @@ def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
 
 @pytest.mark.slow
 def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
-    from dptestbed.audits import report, suite
+    from dptestbed.audits import output_folder
+    from dptestbed.audits.report.files import write_file
 
     out = tmp_path / "out"
-    with suite.output_lock(out):
+    with output_folder.output_lock(out):
         code, err = _cli("verify", "--spec", "laplace_mechanism", "--out", str(out))
         _one_line_exit_2(code, err)
         assert "another dptestbed run" in err
     (out / ".results-x.json.tmp").write_text("half")
-    with suite.output_lock(out):  # free again; leftovers of an interrupted run are removed
+    with output_folder.output_lock(out):  # free again; leftovers of an interrupted run are removed
         assert not (out / ".results-x.json.tmp").exists()
     target = tmp_path / "victim.html"
     target.write_text("keep")
     (out / "index.html").symlink_to(target)
-    report.write_file(out / "index.html", "new")
+    write_file(out / "index.html", "new")
     assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
 
 

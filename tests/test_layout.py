@@ -1,6 +1,7 @@
-"""The layout's import rules beyond import-linter's static contracts (pyproject.toml): paper
-packages never import one another, across ``impl/`` and ``audits/`` (a paper's checks may import
-its own implementations only). Papers are found by walking the folders, as the suite finds them."""
+"""The layout's import rules beyond import-linter's static contracts (pyproject.toml): the engine
+never imports a paper package, and paper packages never import one another, across ``impl/`` and
+``audits/`` (a paper's checks may import its own implementations only). Papers are the folders of
+specs (``spec/<paper>/``), found as the suite finds them."""
 
 import grimp
 import pytest
@@ -8,15 +9,30 @@ import pytest
 from dptestbed.audits import discovery
 
 
+PAPERS = set(discovery.paper_packages())
+
+
 def _paper(module: str) -> str | None:
     parts = module.split(".")
-    return parts[2] if len(parts) > 3 and parts[1] in ("impl", "audits") else None
+    return parts[2] if len(parts) > 2 and parts[1] in ("impl", "audits") and parts[2] in PAPERS else None
+
+
+def _graph():
+    return grimp.build_graph("dptestbed.spec", "dptestbed.impl", "dptestbed.audits")
+
+
+def test_the_engine_never_imports_a_paper_package():
+    graph = _graph()
+    engine = [m for m in graph.modules if m.split(".")[1] in ("impl", "audits") and _paper(m) is None]
+    assert "dptestbed.audits.privacy.procedure" in engine and "dptestbed.audits.suite" in engine
+    crossing = [f"{m} -> {imported}" for m in engine for imported in graph.find_modules_directly_imported_by(m)
+                if _paper(imported) is not None]
+    assert not crossing, "the engine imports a paper: " + "; ".join(crossing)
 
 
 def test_paper_packages_never_import_one_another():
-    graph = grimp.build_graph("dptestbed.spec", "dptestbed.impl", "dptestbed.audits")
-    papers = set(discovery.paper_packages())
-    assert {"calibration", "model_agnostic"} <= papers
+    graph = _graph()
+    assert {"calibration", "model_agnostic"} <= PAPERS
     crossing = []
     for module in graph.modules:
         own = _paper(module)

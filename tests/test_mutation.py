@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from dptestbed.audits import mutation, report, suite
+from dptestbed.audits import mutation, planning, report, suite
 from dptestbed.impl.mutant import Mutant
 from dptestbed.spec import load_catalogue
 
@@ -35,7 +35,7 @@ def test_plan_runs_every_check_against_every_mutant(run):
     plan, _, _ = run
     assert len(plan.mutants) == 3
     per_mutant = len(plan.items) // 3
-    audits = len(suite.audit_points(load_catalogue()["laplace_mechanism"], "quick"))  # defaults + first point
+    audits = len(planning.audit_points(load_catalogue()["laplace_mechanism"], "quick"))  # defaults + first point
     assert audits == 2
     assert per_mutant == audits + len([i for i in plan.items if i.control.name == "scale_x0.7" and i.kind == "theorem"])
     assert all(i.target == "mutant" for i in plan.items)

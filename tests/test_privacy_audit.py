@@ -23,22 +23,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.audits import privacy
 from dptestbed.audits.cli import main
 from dptestbed.audits.pairs import candidate_pairs, generated_pairs, stress_pairs
-from dptestbed.audits.privacy import (
-    IMPL_ERROR,
-    NO_VIOLATION,
-    VIOLATION,
-    AuditError,
-    Featurizer,
-    _lookup,
-    _quantile_edges,
-    _small_int_counts,
-    _weighted_counts,
-    audit,
-    search_events,
-)
+from dptestbed.audits.privacy import IMPL_ERROR, NO_VIOLATION, VIOLATION, AuditError, audit, tight, views
+from dptestbed.audits.privacy.events import search_events
+from dptestbed.audits.privacy.views import Featurizer, lookup, quantile_edges, small_int_counts, weighted_counts
 from dptestbed.audits.runner import ImplementationError, Runner, call_batch, load_implementation
 from dptestbed.audits.stats import binomial_false_alarm_limit, predicted_eps_lower_bound
 from dptestbed.spec import load_spec, spec_file
@@ -363,17 +352,17 @@ def test_counting_matches_the_indicator(s1, s2, as_float):
     """Selection by counting (bincount per value, events counted from per-value counts) agrees
     with a pass of each event's indicator over the sample."""
     a, b = (np.array(v, float if as_float else np.int64) for v in (s1, s2))
-    values, k1, k2 = _small_int_counts(a, b)
+    values, k1, k2 = small_int_counts(a, b)
     u, c = np.unique(np.concatenate([a, b]), return_counts=True)
     assert np.array_equal(values, u) and np.array_equal(k1 + k2, c)
     found, _ = search_events(a, b, 10_000, 0.0, 0.05)
     for _orient, _family, event, _pred in found:
         assert event.count(a, (values, k1)) == event.count(a) == int(event.indicator(a).sum())
-    assert _small_int_counts(a + 0.5, b) is None and _small_int_counts(a, np.array([np.nan])) is None
+    assert small_int_counts(a + 0.5, b) is None and small_int_counts(a, np.array([np.nan])) is None
 
 
 def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, spec_dir):
-    monkeypatch.setattr(privacy, "TIGHT_MAX_SAMPLES", 200_000)
+    monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 200_000)
     result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=2, tight=True)
     out = result.to_json()
     assert [r.get("tight", False) for r in out["rounds"]] == [False, True]
@@ -395,7 +384,7 @@ def test_small_int_counts_of_every_integer_type(values, dtype):
     """Counts per value in any integer dtype, at its extremes: int8's -128 .. 127 spans more
     than int8 holds (its difference wrapped, and bincount failed on a negative index)."""
     x = np.array(values, dtype=dtype)
-    got = _small_int_counts(x, x[:1])
+    got = small_int_counts(x, x[:1])
     u, c = np.unique(x, return_counts=True)
     assert got[0].dtype == x.dtype and np.array_equal(got[0], u) and np.array_equal(got[1], c)
     assert got[2].sum() == 1
@@ -415,7 +404,7 @@ def test_featurizer_symbols_and_indices(dtype, span, lo, seed):
     feat = Featurizer(x1, x2)
     assert np.array_equal(feat.symbols, np.unique(np.concatenate([x1, x2])))
     for x in (x1, x2, x1[::-1]):
-        assert np.array_equal(feat._known(x), _lookup(feat.symbols, x))
+        assert np.array_equal(feat._known(x), lookup(feat.symbols, x))
 
 
 def test_naive_bayes_score_fitted_on_rows_or_columns_and_scored_in_blocks(monkeypatch):
@@ -430,7 +419,7 @@ def test_naive_bayes_score_fitted_on_rows_or_columns_and_scored_in_blocks(monkey
     by_columns = Featurizer(x1, x2)
     assert by_columns.grouped is None and np.allclose(by_columns.nb_sym[0], feat.nb_sym[0], rtol=0, atol=1e-12)
     whole = feat.stat("nb", x1)
-    monkeypatch.setattr(privacy, "NB_BLOCK", 7)
+    monkeypatch.setattr(views, "NB_BLOCK", 7)
     assert np.array_equal(feat.stat("nb", x1[::-1].copy()), whole[::-1])
 
 
@@ -438,14 +427,14 @@ def test_quantile_edges_are_numpys_quantiles():
     x = np.random.default_rng(1).normal(size=1001)
     x[::3] = 0.0
     levels = np.linspace(0, 1, 33)[1:-1]
-    assert np.allclose(_quantile_edges(x, 32), np.unique(np.quantile(x, levels)), rtol=0, atol=1e-12)
+    assert np.allclose(quantile_edges(x, 32), np.unique(np.quantile(x, levels)), rtol=0, atol=1e-12)
 
 
 def test_lookup_of_large_integer_codes():
     """Hashed 62-bit row codes two apart: a float span would call them equal (an IndexError)."""
     keys = np.array([2**62 + 1, 2**62 + 3], dtype=np.int64)
     x = np.array([2**62 + 3, 2**62 + 2, 2**62 + 1, -2**62], dtype=np.int64)
-    assert _lookup(keys, x).tolist() == [2, 0, 1, 0]
+    assert lookup(keys, x).tolist() == [2, 0, 1, 0]
 
 
 @settings(max_examples=30, deadline=None)
@@ -471,7 +460,7 @@ def test_grouped_views_count_like_the_samples(d_int, d_cont, n, seed):
     for view in feat.views:
         if not feat.int_only(view):
             continue
-        values, k1, k2 = _weighted_counts(feat.stat(view, reps), c1, c2)
+        values, k1, k2 = weighted_counts(feat.stat(view, reps), c1, c2)
         u1, n1 = np.unique(feat.stat(view, x1), return_counts=True)
         assert np.array_equal(k1[k1 > 0], n1) and np.array_equal(values[k1 > 0], u1)
         assert k2.sum() == n

@@ -11,9 +11,11 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from dptestbed.audits import execution, planning, report, results, suite
 from dptestbed.audits import experiments as E
-from dptestbed.audits import privacy, report, suite
 from dptestbed.audits.cli import main
+from dptestbed.audits.privacy import tight
+from dptestbed.audits.report import build as report_build
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -182,9 +184,9 @@ def test_crashes_hangs_and_deaths_are_errors_and_the_run_completes(tmp_path, mon
     _register(monkeypatch, "crashes", _crash)
     _register(monkeypatch, "hangs", _hang, seconds=2.0)
     _register(monkeypatch, "dies", _die)
-    plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    plan = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
     snapshots = []
-    original = suite.write_json_atomic
+    original = results.write_json_atomic
 
     def checked_write(path, document):
         original(path, document)
@@ -240,7 +242,7 @@ def test_a_control_that_is_not_flagged_fails_the_run(tmp_path, monkeypatch):
     exp = next(e for e in E.load_registry()[("laplace_mechanism", "Fact A1 (Laplace tail)")] if e.name == "exact-tail")
     monkeypatch.setitem(E.REGISTRY, ("laplace_mechanism", "Fact A1 (Laplace tail)"),
                         [E.Experiment(**{**exp.__dict__, "controls": (weak,)})])
-    plan = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    plan = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
     doc = suite.run(plan, CATALOGUE, tmp_path, seed=0, isolate=False)
     control = next(t for t in doc["theorems"] if t["control"])
     assert control["verdict"] == "consistent" and control["outcome"] == "unexpected"
@@ -265,7 +267,7 @@ def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_
     def broken_plot(*args):
         raise ValueError("deliberate plot failure")
 
-    monkeypatch.setattr(report, "plot_sweep", broken_plot)
+    monkeypatch.setattr(report_build, "plot_sweep", broken_plot)
     errors = report.render(doc, tmp_path, jobs=jobs)
     assert errors and all("deliberate plot failure" in e["error"] for e in errors)
     assert report.exit_code(doc, errors) == 2
@@ -278,17 +280,17 @@ def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_
 
 
 def test_item_seeds_depend_only_on_the_run_seed_and_the_item():
-    a = np.random.default_rng(suite.item_seed(5, "x | y")).integers(0, 2**32, 4)
-    b = np.random.default_rng(suite.item_seed(5, "x | y")).integers(0, 2**32, 4)
-    c = np.random.default_rng(suite.item_seed(6, "x | y")).integers(0, 2**32, 4)
-    d = np.random.default_rng(suite.item_seed(5, "x | z")).integers(0, 2**32, 4)
+    a = np.random.default_rng(planning.item_seed(5, "x | y")).integers(0, 2**32, 4)
+    b = np.random.default_rng(planning.item_seed(5, "x | y")).integers(0, 2**32, 4)
+    c = np.random.default_rng(planning.item_seed(6, "x | y")).integers(0, 2**32, 4)
+    d = np.random.default_rng(planning.item_seed(5, "x | z")).integers(0, 2**32, 4)
     assert (a == b).all() and not (a == c).all() and not (a == d).all()
 
 
 @pytest.mark.slow
 def test_results_do_not_depend_on_jobs_or_selection(tmp_path):
-    small = suite.plan(CATALOGUE, "quick", ["distance_to_instability"], audits=False, controls=False)
-    big = suite.plan(CATALOGUE, "quick", ["distance_to_instability", "laplace_mechanism"], audits=False)
+    small = planning.plan(CATALOGUE, "quick", ["distance_to_instability"], audits=False, controls=False)
+    big = planning.plan(CATALOGUE, "quick", ["distance_to_instability", "laplace_mechanism"], audits=False)
     one = suite.run(small, CATALOGUE, tmp_path / "a", seed=9, isolate=False)
     two = suite.run(big, CATALOGUE, tmp_path / "b", seed=9, jobs=2)
     counts = {t["id"]: (t["failures"], t["trials"]) for t in two["theorems"]}
@@ -303,18 +305,18 @@ def _verdicts(document):
 
 @pytest.mark.slow
 def test_resume_keeps_finished_items_and_equals_an_uninterrupted_run(tmp_path, monkeypatch):
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"])
     whole = suite.run(plan_, CATALOGUE, tmp_path / "whole", seed=4, isolate=False)
     # an interrupted run: the first two items finished, one ended in an error, the rest pending
     done = [(item, r) for item in plan_.items[:3] for r in whole["privacy"] + whole["theorems"] if r["id"] == item.id]
-    done[2] = (done[2][0], suite.error_result(done[2][0], "interrupted"))
-    partial = suite.assemble(plan_, done, seed=4, started=time.time(), complete=False)
-    suite.write_json_atomic(tmp_path / "cut" / "results.json", partial)
+    done[2] = (done[2][0], execution.error_result(done[2][0], "interrupted"))
+    partial = results.assemble(plan_, done, seed=4, started=time.time(), complete=False)
+    results.write_json_atomic(tmp_path / "cut" / "results.json", partial)
     ran = []
     resumed = suite.run(plan_, CATALOGUE, tmp_path / "cut", seed=4, isolate=False, resume=True)
     assert resumed["run"]["complete"] and _verdicts(resumed) == _verdicts(whole)
     # the two finished items were re-used, the error and the pending ones ran again
-    suite.write_json_atomic(tmp_path / "cut" / "results.json", partial)
+    results.write_json_atomic(tmp_path / "cut" / "results.json", partial)
     monkeypatch.setattr(suite, "execute", lambda p, *a, skip, **k: ran.extend(i.id for i in p.items if i.id not in skip))
     suite.run(plan_, CATALOGUE, tmp_path / "cut", seed=4, isolate=False, resume=True)
     assert ran == [i.id for i in plan_.items[2:]]
@@ -322,12 +324,12 @@ def test_resume_keeps_finished_items_and_equals_an_uninterrupted_run(tmp_path, m
 
 def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
     out = tmp_path / "r"
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
+    plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], audits=False)
     suite.run(plan_, CATALOGUE, out, seed=1, isolate=False)
-    with pytest.raises(suite.ResumeError, match="seed 1"):
+    with pytest.raises(results.ResumeError, match="seed 1"):
         suite.run(plan_, CATALOGUE, out, seed=2, isolate=False, resume=True)
-    other = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
-    with pytest.raises(suite.ResumeError, match="plan differs"):
+    other = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    with pytest.raises(results.ResumeError, match="plan differs"):
         suite.run(other, CATALOGUE, out, seed=1, isolate=False, resume=True)
     assert main(["verify", "--spec", "laplace_mechanism", "--resume"]) == 2
     assert "--resume needs --out" in capsys.readouterr().err
@@ -336,23 +338,23 @@ def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
 
 
 def test_tight_runs_every_audit_with_its_tight_round(tmp_path, monkeypatch):
-    monkeypatch.setattr(privacy, "TIGHT_MAX_SAMPLES", 200_000)
-    monkeypatch.setitem(suite.AUDIT_SAMPLES, "quick", 20_000)
-    plan_ = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False, controls=False)
+    monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 200_000)
+    monkeypatch.setitem(planning.AUDIT_SAMPLES, "quick", 20_000)
+    plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False, controls=False)
     plan_.tight = True
     item = plan_.items[0]
-    assert suite.limit(plan_, item) == suite.TIGHT_TIME_FACTOR * item.timeout
+    assert planning.limit(plan_, item) == planning.TIGHT_TIME_FACTOR * item.timeout
     document = suite.run(plan_, CATALOGUE, tmp_path / "t", seed=3, isolate=False)
     audit = document["privacy"][0]
     assert document["run"]["tight"] and audit["rounds"][-1]["tight"] and audit["exact_tightness"] > 0.8
     plan_.tight = False  # a tight run is not resumed by a default one
-    with pytest.raises(suite.ResumeError, match="tight True"):
+    with pytest.raises(results.ResumeError, match="tight True"):
         suite.run(plan_, CATALOGUE, tmp_path / "t", seed=3, isolate=False, resume=True)
 
 
 def test_no_controls_plans_the_reference_items_alone():
-    full = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"])
-    bare = suite.plan(CATALOGUE, "quick", ["laplace_mechanism"], controls=False)
+    full = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"])
+    bare = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], controls=False)
     assert {i.id for i in bare.items} == {i.id for i in full.items if i.target == "reference" and not i.expected}
     assert not any(s.broken for s in bare.specs) and any(s.broken for s in full.specs)
     assert bare.family == full.family  # the controls are not in the multiple-testing family

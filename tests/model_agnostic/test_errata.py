@@ -57,10 +57,10 @@ def test_registry_holds_the_seed000_errata():
 
 
 def test_errata_array_in_results_json(tmp_path):
-    from dptestbed.audits import suite
+    from dptestbed.audits import planning, suite
 
     cat = load_catalogue()
-    plan = suite.plan(cat, "quick", ["soft_label_queries_corrected"], audits=False, controls=False)
+    plan = planning.plan(cat, "quick", ["soft_label_queries_corrected"], audits=False, controls=False)
     plan.items = [i for i in plan.items if i.experiment.name == "planted"]
     registry.AUDIT_SAMPLES["quick"] = 20_000
     E.E2_SAMPLES["quick"] = 50_000

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .cli import UserError, _catalogue
-from .verify_command import _common, _run
+from .options import UserError, catalogue, run_options
+from .verify import run_items
 
 
 def register(subparsers) -> None:
@@ -16,26 +16,26 @@ def register(subparsers) -> None:
     p.add_argument("spec", nargs="*", metavar="SPEC", help="only these specs (default: every spec with mutants)")
     p.add_argument("--paper", nargs="+", action="extend", metavar="NAME", help="only the specs of these papers")
     p.add_argument("--suite", choices=("quick", "full"), default="quick")
-    _common(p)
+    run_options(p)
     p.set_defaults(func=cmd_mutants)
 
 
 def cmd_mutants(args) -> int:
-    from . import mutation
+    from .. import mutation
 
-    catalogue = _catalogue(args)
+    cat = catalogue(args)
     try:
-        plan_ = mutation.plan_mutants(catalogue, args.suite, args.spec or None, args.paper,
+        plan_ = mutation.plan_mutants(cat, args.suite, args.spec or None, args.paper,
                                       call_timeout=args.call_timeout)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     if not plan_.mutants:
         raise UserError("no implementation mutants are declared for the selected specs")
-    return _run(args, "mutants", plan_, summary=_print_matrix)
+    return run_items(args, "mutants", plan_, summary=_print_matrix)
 
 
 def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
-    from .report import STATUS_TEXT
+    from ..report import STATUS_TEXT
 
     matrix = document.get("mutants") or {"rows": [], "rates": {}, "overall": {}}
     width = max((len(r["id"]) for r in matrix["rows"]), default=10)

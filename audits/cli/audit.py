@@ -5,7 +5,7 @@ spec, bad parameter, spec without a privacy claim) or an implementation error (i
 returned a wrong type, NaN, or hung past ``--timeout``). ``--json`` prints one JSON object
 (see :meth:`dptestbed.audits.privacy.AuditResult.to_json`); anything a user implementation
 prints goes to stderr, so the JSON stays parseable. ``--executor dask`` / ``--scheduler ADDRESS``
-spreads the audit's estimation batches over a Dask cluster (:class:`.dask_executor.DaskBatches`):
+spreads the audit's estimation batches over a Dask cluster (:class:`..dask_executor.DaskBatches`):
 the same result, faster for large ``--samples``.
 """
 
@@ -18,8 +18,20 @@ import math
 import sys
 import threading
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, EXIT_VIOLATION, UserError, _get_spec, parse_params, positive_float, seed_value
-from .verify_command import executor_args, executor_of, jobs_of, wants_dask
+from .options import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_VIOLATION,
+    UserError,
+    executor_args,
+    executor_of,
+    get_spec,
+    jobs_of,
+    parse_params,
+    positive_float,
+    seed_value,
+    wants_dask,
+)
 
 
 def register(subparsers) -> None:
@@ -61,10 +73,10 @@ def _import_in_background(module: str) -> None:
 
 def cmd_audit(args) -> int:
     _import_in_background("scipy.special")
-    from .privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
-    from .runner import missing_reference
+    from ..privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
+    from ..runner import missing_reference
 
-    spec = _get_spec(args)
+    spec = get_spec(args)
     if args.impl is None and missing_reference(spec.implementation):
         raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
                         f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
@@ -79,8 +91,8 @@ def cmd_audit(args) -> int:
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as stack:
         batches = None
         if wants_dask(args):  # (the local case imports nothing more: a one-mechanism audit starts fast)
-            from .dask_executor import DaskBatches
-            from .suite import ExecutorUnavailable
+            from ..dask_executor import DaskBatches
+            from ..execution import ExecutorUnavailable
 
             try:
                 batches = DaskBatches(client=stack.enter_context(executor_of(args, jobs_of(args)).client()))
@@ -112,8 +124,8 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
-    from .privacy import DIFFERS
-    from .report import counterexample_text
+    from ..privacy import DIFFERS
+    from ..report import counterexample_text
 
     j = r.to_json()
     claim = j["claim"]

@@ -25,12 +25,20 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
-from .cli import EXIT_BAD_INPUT, MAX_JOBS, UserError, _catalogue, bounded_int, parse_params, positive_float, seed_value
+from .options import (
+    EXIT_BAD_INPUT,
+    UserError,
+    catalogue,
+    executor_of,
+    jobs_of,
+    out_dir,
+    parse_params,
+    run_options,
+    tight_option,
+)
 
-DEFAULT_REPORTS = "reports"
 CONTRACT = """\
 the implementation contract:
   def mechanism(data, *, rng, **params) -> output
@@ -61,8 +69,8 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true",
                    help="skip the negative controls (deliberately broken specs and implementations): the "
                         "reference items alone, e.g. to measure the false-alarm rate over seeds")
-    _tight(p)
-    _common(p)
+    tight_option(p)
+    run_options(p)
     p.set_defaults(func=cmd_verify)
 
     p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation",
@@ -74,8 +82,8 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="audit at this parameter point instead of the spec's audit points (repeatable)")
-    _tight(p)
-    _common(p)
+    tight_option(p)
+    run_options(p)
     p.set_defaults(func=cmd_check)
 
     p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)")
@@ -84,86 +92,14 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_report)
 
 
-def _tight(p) -> None:
-    p.add_argument("--tight", action="store_true",
-                   help="every privacy audit also runs its tight round (audit --tight): bounds close to the exact "
-                        "loss, reported as a fraction of it; slower")
-
-
-def executor_args(p, what: str) -> None:
-    """``--jobs``, ``--executor``, ``--scheduler``: where ``what`` runs."""
-    p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
-                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs)); with --scheduler the cluster's own")
-    p.add_argument("--executor", choices=("local", "dask"), default=None,
-                   help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
-                        "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help=f"run {what} on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
-
-
-def _common(p) -> None:
-    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
-    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
-    executor_args(p, "the items")
-    p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
-                   help="seconds allowed for one call of an implementation (default 60)")
-    p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
-                   help="multiply every item's time limit by X (slow machines)")
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="print one line per finished item (default: when stderr is a terminal)")
-    p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
-    p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the interrupted run whose results.json is in --out (same command, suite, seed, "
-                        "implementation and plan, and the same commit when run from a git checkout): its finished "
-                        "items are kept, the others run (items that ended in an error run again)")
-
-
-def _out_dir(args, command: str) -> Path:
-    if args.resume and not args.out:
-        raise UserError("--resume needs --out: the folder of the run to continue")
-    if args.out:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise UserError(f"--out {args.out}: exists and is not a folder")
-        return out
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
-
-
-def jobs_of(args) -> int:
-    return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
-
-
-def wants_dask(args) -> bool:
-    """``--executor dask`` or ``--scheduler`` (the two contradict with ``--executor local``)."""
-    if args.executor == "local" and args.scheduler:
-        raise UserError("--scheduler runs on a Dask cluster: drop --executor local")
-    return (args.executor or ("dask" if args.scheduler else "local")) == "dask"
-
-
-def executor_of(args, jobs: int):
-    """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
-    from . import suite
-
-    if not wants_dask(args):
-        return suite.LocalExecutor(jobs)
-    from .dask_executor import DaskExecutor, require
-
-    try:
-        require()
-    except suite.ExecutorUnavailable as exc:
-        raise UserError(str(exc)) from None
-    return DaskExecutor(args.scheduler, workers=jobs)
-
-
-def _run(args, command: str, plan_, summary=None) -> int:
-    from . import suite
+def run_items(args, command: str, plan_, summary=None) -> int:
+    """Run ``plan_`` into the output folder (held by this run), render the report, print the
+    summary (``summary``, default: one line per item); returns the exit code."""
+    from .. import output_folder
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
-    out = _out_dir(args, command)
+    out = out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     jobs = jobs_of(args)
     executor = executor_of(args, jobs)
@@ -173,23 +109,23 @@ def _run(args, command: str, plan_, summary=None) -> int:
               + (f"{jobs} job(s)" if executor.name == "local" else executor.name)
               + f", writing to {out}", file=sys.stderr, flush=True)
     try:
-        with suite.output_lock(out):
+        with output_folder.output_lock(out):
             return _run_and_render(args, command, plan_, out, jobs, executor, progress, summary)
-    except suite.OutputBusy as exc:
+    except output_folder.OutputBusy as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"--out {out}: {exc.strerror or exc}") from None
 
 
 def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
-    from . import report, suite
+    from .. import execution, report, results, suite
 
     try:
-        document = suite.run(plan_, _catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
+        document = suite.run(plan_, catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
                              command=command, time_scale=args.timeout_scale, resume=args.resume, executor=executor)
-    except suite.ResumeError as exc:
+    except results.ResumeError as exc:
         raise UserError(f"--resume: {out / 'results.json'}: {exc}") from None
-    except suite.ExecutorUnavailable as exc:
+    except execution.ExecutorUnavailable as exc:
         raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
@@ -202,14 +138,14 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     errors = report.render(document, out, plots=not args.no_plots, jobs=min(jobs, os.cpu_count() or 1))
     if errors:
         document.setdefault("report_errors", errors)
-        suite.write_json_atomic(out / "results.json", document)
+        results.write_json_atomic(out / "results.json", document)
     code = report.exit_code(document, errors)
     (summary or _print_summary)(document, out, code, errors)
     return code
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
-    from .report import STATUS_TEXT, item_rows
+    from ..report import STATUS_TEXT, item_rows
 
     rows = item_rows(document)
     width = max((len(f"{r['spec']}  {r['item']}  [{r['target']}]") for r in rows), default=10)
@@ -225,25 +161,25 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
 
 
 def cmd_verify(args) -> int:
-    from . import suite
+    from .. import planning
 
-    catalogue = _catalogue(args)
+    cat = catalogue(args)
     try:
-        plan_ = suite.plan(catalogue, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper,
-                           controls=not args.no_controls)
+        plan_ = planning.plan(cat, args.suite, args.spec, call_timeout=args.call_timeout, papers=args.paper,
+                              controls=not args.no_controls)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     plan_.tight = args.tight
-    return _run(args, "verify", plan_)
+    return run_items(args, "verify", plan_)
 
 
 def cmd_check(args) -> int:
-    from . import suite
-    from .runner import ImplementationError, check_loadable
+    from .. import planning
+    from ..runner import ImplementationError, check_loadable
 
-    catalogue = _catalogue(args)
+    cat = catalogue(args)
     try:
-        spec = catalogue.get_spec(args.id)
+        spec = cat.get_spec(args.id)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
     try:
@@ -254,14 +190,14 @@ def cmd_check(args) -> int:
         spec.bind(params := parse_params(args.param, spec))
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    plan_ = suite.plan(catalogue, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
-                       call_timeout=args.call_timeout, audit_params=params)
+    plan_ = planning.plan(cat, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
+                          call_timeout=args.call_timeout, audit_params=params)
     plan_.tight = args.tight
-    return _run(args, "check", plan_)
+    return run_items(args, "check", plan_)
 
 
 def cmd_report(args) -> int:
-    from . import report
+    from .. import report
 
     path = Path(args.results)
     try:

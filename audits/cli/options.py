@@ -1,0 +1,171 @@
+"""What the commands share: one-line user errors, argument types, the spec and parameter lookups,
+and the options of the commands that run items (output folder, seed, executor, limits)."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import math
+import os
+import time
+from pathlib import Path
+
+from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
+
+EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+MAX_INTEGER_PARAM = 2**31 - 1
+MAX_JOBS = 64
+DEFAULT_REPORTS = "reports"
+
+
+class UserError(Exception):
+    """A problem with what the user asked for; printed as one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``dptestbed: error: ...``, exit 2), usage left to --help."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"dptestbed {self.prog.partition(' ')[2] or ''}: error: {message}\n".replace(" :", ":"))
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0 (nan and inf would disable a time limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number > 0")
+    return value
+
+
+def bounded_int(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: must be between {lo} and {hi}")
+        return value
+    return parse
+
+
+seed_value = bounded_int(0, 2**63 - 1)
+
+def catalogue(args) -> Catalogue:
+    return load_catalogue(getattr(args, "dir", None))
+
+
+def get_spec(args) -> Spec:
+    try:
+        return find_spec(args.id, getattr(args, "dir", None))
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+
+
+def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
+    """``["epsilon=1", "T=3"]`` -> ``{"epsilon": 1.0, "T": 3}`` typed by the spec's domains."""
+    values = {}
+    for pair in pairs or []:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep:
+            raise UserError(f"--param {pair!r}: expected NAME=VALUE")
+        if name not in spec.parameters:
+            close = difflib.get_close_matches(name, list(spec.parameters), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise UserError(f"--param {name}: {spec.id} has no parameter {name!r}; {hint}parameters: "
+                            f"{', '.join(spec.parameters)}")
+        param = spec.parameters[name]
+        if param.type == "choice":
+            values[name] = raw
+            continue
+        try:
+            number = float(raw)
+        except ValueError:
+            raise UserError(f"--param {name}: {raw!r} is not a number") from None
+        if not math.isfinite(number):
+            raise UserError(f"--param {name}: {raw!r} is not finite")
+        if param.type == "integer" and abs(number) > MAX_INTEGER_PARAM:
+            raise UserError(f"--param {name}: {raw!r} is too large for an integer parameter (at most {MAX_INTEGER_PARAM})")
+        values[name] = int(number) if param.type == "integer" and number.is_integer() else number
+    return values
+
+
+def tight_option(p) -> None:
+    p.add_argument("--tight", action="store_true",
+                   help="every privacy audit also runs its tight round (audit --tight): bounds close to the exact "
+                        "loss, reported as a fraction of it; slower")
+
+
+def executor_args(p, what: str) -> None:
+    """``--jobs``, ``--executor``, ``--scheduler``: where ``what`` runs."""
+    p.add_argument("--jobs", type=bounded_int(1, MAX_JOBS), default=None, metavar="N",
+                   help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs)); with --scheduler the cluster's own")
+    p.add_argument("--executor", choices=("local", "dask"), default=None,
+                   help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
+                        "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help=f"run {what} on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
+
+
+def run_options(p) -> None:
+    """The options of the commands that run items and write a report folder (verify, check, mutants)."""
+    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
+    p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
+    executor_args(p, "the items")
+    p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
+                   help="seconds allowed for one call of an implementation (default 60)")
+    p.add_argument("--timeout-scale", type=positive_float, default=1.0, metavar="X",
+                   help="multiply every item's time limit by X (slow machines)")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="print one line per finished item (default: when stderr is a terminal)")
+    p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
+    p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run whose results.json is in --out (same command, suite, seed, "
+                        "implementation and plan, and the same commit when run from a git checkout): its finished "
+                        "items are kept, the others run (items that ended in an error run again)")
+
+
+def out_dir(args, command: str) -> Path:
+    """The output folder: ``--out``, else ``reports/<command>-<suite>-<time>``."""
+    if args.resume and not args.out:
+        raise UserError("--resume needs --out: the folder of the run to continue")
+    if args.out:
+        out = Path(args.out)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {args.out}: exists and is not a folder")
+        return out
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
+
+
+def jobs_of(args) -> int:
+    """``--jobs``, else min(2, CPUs)."""
+    return args.jobs if args.jobs is not None else max(1, min(2, os.cpu_count() or 1))
+
+
+def wants_dask(args) -> bool:
+    """``--executor dask`` or ``--scheduler`` (the two contradict with ``--executor local``)."""
+    if args.executor == "local" and args.scheduler:
+        raise UserError("--scheduler runs on a Dask cluster: drop --executor local")
+    return (args.executor or ("dask" if args.scheduler else "local")) == "dask"
+
+
+def executor_of(args, jobs: int):
+    """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
+    from .. import execution
+
+    if not wants_dask(args):
+        return execution.LocalExecutor(jobs)
+    from ..dask_executor import DaskExecutor, require
+
+    try:
+        require()
+    except execution.ExecutorUnavailable as exc:
+        raise UserError(str(exc)) from None
+    return DaskExecutor(args.scheduler, workers=jobs)

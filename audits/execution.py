@@ -1,0 +1,265 @@
+"""Running the items of a plan (:func:`execute`): each item in its own forked process (its own
+process group, so a hung implementation and any workers it started are killed together) with a
+time limit; a crash, a hang or an exception makes that item an ``error`` and the rest of the run
+goes on (``isolate=False`` runs items in this process, for tests and the pytest plugin). Where
+those processes run is the *executor*'s business: :class:`LocalExecutor` (default) forks at most
+``jobs`` of them here; :class:`.dask_executor.DaskExecutor` forks each on a worker of a Dask
+cluster. Item ``i`` draws from :func:`.planning.item_seed`, so a result does not depend on which other
+items run, in which order, or on how many workers.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+
+import numpy as np
+
+from dptestbed.spec import Catalogue, Spec
+
+from .experiments import Control, run_check
+from .planning import AUDIT_SAMPLES, Item, Plan, item_seed, limit
+from .serialize import jsonable
+
+
+def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolate_calls=None, batches=None) -> dict:
+    """Run one item; never raises (errors become results with verdict "error"). ``batches``: where
+    an audit's estimation batches may run besides here (:class:`.dask_executor.DaskBatches`)."""
+    seq = item_seed(seed, item.id)
+    spec = catalogue[item.spec]
+    if item.kind == "theorem":
+        return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
+                             rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
+                             target=item.target, isolate=isolate_calls)
+    return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
+
+
+
+def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> dict:
+    t0 = time.perf_counter()
+    confidence = 1 - plan_.family_alpha / plan_.family
+    base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
+            "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
+            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control),
+            "audit_point": item.params}
+    try:
+        from .privacy import audit
+
+        # quick: one round for a batched implementation; a looped one gets the auditor's default budget
+        result = audit(spec, implementation=item.implementation, params=item.params,
+                       batched_samples=AUDIT_SAMPLES[plan_.suite], confidence=confidence, seed=seed,
+                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches)
+        data = result.to_json() if hasattr(result, "to_json") else dict(result)
+        data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
+        data["id"], data["target"] = item.id, item.target
+        data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)
+    except Exception as exc:  # noqa: BLE001
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+        data = {**base, "verdict": "error", "error": f"{type(exc).__name__}: {exc}{where}"}
+    data.setdefault("seconds", time.perf_counter() - t0)
+    return jsonable(data)
+
+
+def _control_json(control: Control | None) -> dict | None:
+    return None if control is None else {"name": control.name, "description": control.description,
+                                         "pipeline": control.pipeline}
+
+
+def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
+    """The result of an item that did not finish (crash, timeout, interrupted)."""
+    if item.kind == "audit":
+        return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
+                "expected": item.expected, "control": _control_json(item.control), "audit_point": item.params,
+                "verdict": "error",
+                "error": reason, "seconds": seconds}
+    exp = item.experiment
+    return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
+            "title": exp.title, "instance": exp.instance, "predicate": exp.predicate,
+            "target": item.target, "implementation": item.implementation,
+            "control": _control_json(item.control),
+            "expected": item.expected, "trials": None, "failures": None, "beta": None,
+            "failure_rate_upper": None, "p_value": None, "slack": None,
+            "verdict": "error", "error": reason, "seconds": seconds}
+
+
+
+def _child(item, catalogue, plan_, seed, conn, batches):
+    from .sandbox import die_with_parent
+
+    try:
+        os.setpgrp()  # own process group: a timeout kills the item and its workers together
+    except OSError:
+        pass
+    die_with_parent()  # and a killed run (even SIGKILL) takes its items with it
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command line's handler: a terminated item just ends
+    except (ValueError, OSError):
+        pass
+    try:
+        result = run_item(item, catalogue, plan_, seed,
+                          batches=batches() if batches is not None and item.kind == "audit" else None)
+    except BaseException as exc:  # noqa: BLE001
+        result = error_result(item, f"{type(exc).__name__}: {exc}")
+    result["peak_rss_mb"] = _peak_rss_mb()
+    try:
+        conn.send(result)
+    finally:
+        conn.close()
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident memory of this process or of any child it waited for (its sandbox
+    workers), in MiB (pages shared with the forking parent included)."""
+    import resource
+
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return round(peak * unit / 2**20, 1)
+
+
+def _kill_group(proc) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    try:
+        proc.kill()
+    except Exception:  # noqa: BLE001
+        pass
+    proc.join(2.0)
+
+
+class ItemProcess:
+    """One item running in a forked child process (its own process group) with a time limit of
+    ``limit`` seconds: :meth:`poll` returns its result once it has one, an error result once the
+    child died without one or the limit has passed (the child's group is then killed), else None.
+    ``batches``: makes where an audit's estimation batches may also run besides the item's process (a
+    :class:`.dask_executor.DaskBatches`), called in the item's process."""
+
+    def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
+                 batches: Callable[[], object] | None = None):
+        import multiprocessing as mp
+
+        self.item, self.limit = item, limit
+        ctx = mp.get_context("fork")
+        self.conn, child = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child, batches),
+                                daemon=False)
+        self.proc.start()
+        child.close()
+        self.started = time.monotonic()
+
+    @property
+    def waitables(self) -> list:
+        return [self.conn, self.proc.sentinel]
+
+    def poll(self) -> dict | None:
+        proc, item, elapsed = self.proc, self.item, time.monotonic() - self.started
+        if self.conn.poll(0):
+            try:
+                result = self.conn.recv()
+            except (EOFError, OSError):
+                result = error_result(item, f"the item's process died (exit code {proc.exitcode})", elapsed)
+            proc.join(5.0)
+            if proc.is_alive():
+                _kill_group(proc)
+        elif not proc.is_alive():
+            proc.join()
+            result = error_result(item, f"the item's process died (exit code {proc.exitcode}) without a result",
+                                  elapsed)
+        elif elapsed > self.limit:
+            _kill_group(proc)
+            result = error_result(item, f"timed out after {self.limit:g} s", elapsed)
+        else:
+            return None
+        self.conn.close()
+        return result
+
+    def kill(self) -> None:
+        _kill_group(self.proc)
+
+
+def run_in_child(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
+                 batches: Callable[[], object] | None = None) -> dict:
+    """Run one item in a forked child with a time limit and wait for it (what a remote worker
+    of :mod:`.dask_executor` runs per item); never raises for the item's own failures."""
+    from multiprocessing.connection import wait
+
+    child = ItemProcess(item, catalogue, plan_, seed, limit, batches)
+    try:
+        while (result := child.poll()) is None:
+            wait(child.waitables, timeout=0.5)
+    except BaseException:
+        child.kill()
+        raise
+    return result
+
+
+class ExecutorUnavailable(RuntimeError):
+    """An executor cannot run items at all (a missing package, an unreachable cluster)."""
+
+
+class LocalExecutor:
+    """The default executor: at most ``jobs`` forked item processes on this machine.
+
+    An executor has one method, ``run(items, catalogue, plan_, seed, limit, on_result)``: run every
+    item (most expensive first, in the order given) as :func:`run_in_child` would, each within
+    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes.
+    A crashed, killed or hung item yields an error result; the others go on."""
+
+    name = "local"
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, int(jobs))
+
+    def run(self, items: list[Item], catalogue: Catalogue, plan_: Plan, seed: int,
+            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None]) -> None:
+        from multiprocessing.connection import wait
+
+        pending = list(items)
+        running: list[ItemProcess] = []
+        try:
+            while pending or running:
+                while pending and len(running) < self.jobs:
+                    item = pending.pop(0)
+                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item)))
+                wait([w for child in running for w in child.waitables], timeout=0.5)
+                for child in list(running):
+                    result = child.poll()
+                    if result is not None:
+                        running.remove(child)
+                        on_result(child.item, result)
+        except BaseException:
+            for child in running:
+                child.kill()
+            raise
+
+
+def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
+            on_result: Callable[[Item, dict], None] | None = None, time_scale: float = 1.0,
+            skip: set[str] = frozenset(), executor=None) -> list[tuple[Item, dict]]:
+    """Run every item of the plan but those whose id is in ``skip`` on ``executor`` (default:
+    :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);
+    returns ``(item, result)`` pairs in plan order."""
+    order = sorted((item for item in plan_.items if item.id not in skip), key=lambda item: -item.cost)
+    results: dict[str, dict] = {}
+
+    def finished(item: Item, result: dict) -> None:
+        results[item.id] = result
+        if on_result:
+            on_result(item, result)
+
+    if not isolate:
+        for item in order:
+            finished(item, run_item(item, catalogue, plan_, seed, isolate_calls=None))
+    else:
+        executor = executor or LocalExecutor(jobs)
+        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished)
+    return [(item, results[item.id]) for item in plan_.items if item.id in results]
+

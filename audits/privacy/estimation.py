@@ -1,0 +1,102 @@
+"""Estimation on fresh samples: each carried candidate's event counted on the test split, in
+batches with streams of their own (so that a Dask cluster may count some of them), and its
+Clopper-Pearson bounds."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+import numpy as np
+
+from ..pairs import Pair
+from ..runner import ImplementationError, call_batch, split_sizes
+from ..stats import cp_lower, cp_upper, eps_lower_bound
+from .events import Candidate
+
+TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)
+ESTIMATE_BATCH = 1 << 20  # runs per side in one estimation batch, the unit an estimation is split into
+
+
+def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: float, width: int) -> None:
+    """Count each candidate's event on ``n`` fresh samples per side of its pair (split 2 of
+    round ``r``, never seen by any selection) and set its bounds at level ``alpha_c``.
+
+    The samples are drawn in batches of ESTIMATE_BATCH runs, batch ``b`` from its own stream
+    (:func:`estimation_key`), and the counts added; with ``batches`` (a Dask cluster) the
+    batches run there and here at once, and the counts are the same wherever a batch ran."""
+    test_pairs = sorted({c.pair_index for c in chosen})
+    aud.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
+    events = {i: [(c.featurizer, c.event) for c in chosen if c.pair_index == i] for i in test_pairs}
+    jobs = [(i, side, estimation_key(r, i, side, b), m) for i in test_pairs for side in (0, 1)
+            for b, m in enumerate(split_sizes(n, ESTIMATE_BATCH))]
+
+    def here(k):
+        i, side, key, m = jobs[k]
+        t0, sampled = time.thread_time(), aud.sampling_cpu_here()
+        counts = count_batch(partial(aud.runner.sample, progress=aud.progress.add), aud.pairs[i], side,
+                             aud.seed, key, m, width, events[i])
+        aud.charge("counting", time.thread_time() - t0 - (aud.sampling_cpu_here() - sampled))
+        return counts, None
+
+    if aud.batches is None or n <= ESTIMATE_BATCH:
+        chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
+        done = list(aud.ahead([partial(here, k) for k in range(len(jobs))], chunk))
+    else:
+        shared = (aud.runner.impl, aud.runner.timeout, aud.runner.isolate, aud.seed, width, aud.pairs, events)
+        done = aud.batches.map(_count_elsewhere, shared, jobs, here)
+    counts = {i: np.zeros((len(events[i]), 2), dtype=np.int64) for i in test_pairs}
+    for (i, side, _, m), (k, elsewhere) in zip(jobs, done):
+        counts[i][:, side] += k
+        if elsewhere is not None:  # sampling seconds on a Dask worker
+            aud.remote["batches"] += 1
+            aud.remote["runs"] += m
+            aud.remote["sampling"] += elsewhere
+            aud.progress.add(m)
+    for i in test_pairs:
+        delta = aud.claims[i][1]
+        for j, c in enumerate(c for c in chosen if c.pair_index == i):
+            k_num, k_den = (counts[i][j, 0], counts[i][j, 1]) if c.orient == 1 else (counts[i][j, 1], counts[i][j, 0])
+            c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), n, alpha_c
+            c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))
+            c.p_hi = float(cp_upper(k_den, n, alpha_c / 2))
+            c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
+
+
+def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
+    """The spawn key of estimation batch ``b`` of pair ``i``'s side in round ``r``: batch 0 keeps the
+    round's estimation stream (r, i, side, 2), so an estimation of at most ESTIMATE_BATCH runs per
+    side draws exactly what it drew before estimations were batched."""
+    return (r, i, side, 2) if b == 0 else (r, i, side, 2, b)
+
+
+def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int, events: list) -> np.ndarray:
+    """How many of ``n`` runs on the pair's side (0: data, 1: neighbour) fall in each
+    ``(featurizer, event)`` of ``events``. ``sample(data, m, rng=, params=)`` draws the runs (a
+    :meth:`.runner.Runner.sample`), from ``SeedSequence(seed, spawn_key=key)``, in chunks of at most
+    TEST_CHUNK_ELEMENTS output values (``width`` per run): the same counts wherever it runs."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+    data = pair.data if side == 0 else pair.neighbour
+    chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+    counts = np.zeros(len(events), dtype=np.int64)
+    for start in range(0, n, chunk):
+        x = sample(data, min(chunk, n - start), rng=rng, params=pair.params)
+        for j, (featurizer, event) in enumerate(events):
+            counts[j] += event.count(featurizer.stat(event.view, x))
+    return counts
+
+
+def _count_elsewhere(shared: tuple, job: tuple):
+    """:func:`count_batch` on a Dask worker (runs drawn through :func:`.runner.call_batch`, which
+    keeps the implementation's workers between batches): ``(counts, sampling seconds)``, or None
+    when the implementation fails there (the batch is then computed where the audit runs, which
+    reports the failure exactly as a local audit does)."""
+    impl, timeout, isolate, seed, width, pairs, events = shared
+    i, side, key, n = job
+    t0 = time.perf_counter()
+    try:
+        counts = count_batch(partial(call_batch, impl, timeout=timeout, isolate=isolate), pairs[i], side, seed, key, n,
+                             width, events[i])
+    except ImplementationError:
+        return None
+    return counts, time.perf_counter() - t0

@@ -1,0 +1,257 @@
+"""The audit procedure (:func:`audit`): the contract probe, the rounds, the optional tight
+round, the exact profiles and the verdict."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from dptestbed.spec import Spec
+
+from .. import exact as exact_profiles
+from ..pairs import Pair, candidate_pairs
+from ..pairs import claim as pair_claim
+from ..runner import ImplementationError, Runner, as_runnable, implementation_ref, missing_reference, probe_contract
+from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
+from .events import Candidate
+from .progress import ProgressBar
+from .result import DIFFERS, IMPL_ERROR, NO_VIOLATION, TOLERANCE, VIOLATION, AuditError, AuditResult, plain
+from .rounds import K_MAX, Auditor
+from .tight import tight_round
+
+BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
+MIN_BATCHED_SAMPLES = 100_000
+MAX_PAIRS = 16
+ESCALATE_MARGIN = 1.05
+EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
+
+
+def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> np.ndarray:
+    """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
+    randomness from rng, and for an implementation other than the spec's reference, the
+    reference's output encoding."""
+    reference = None
+    if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
+        reference = as_runnable(spec.implementation)
+    return probe_contract(lambda data, n, rng: runner.sample(data, n, rng=rng, params=pair.params), pair.data,
+                          pair.params, reference=reference, timeout=timeout)
+
+
+def _resolve_impl(spec: Spec, implementation):
+    if implementation is None:
+        if not spec.implementation:
+            raise ImplementationError(f"spec {spec.id} names no reference implementation; give one (--impl)")
+        return as_runnable(spec.implementation), spec.implementation
+    if isinstance(implementation, str):
+        return as_runnable(implementation), implementation  # untrusted: stays a string (sandboxed)
+    if callable(implementation):
+        return implementation, implementation_ref(implementation)
+    raise ImplementationError(f"implementation {implementation!r} is neither a reference string nor a callable")
+
+
+def _candidate_json(aud: Auditor, c: Candidate) -> dict:
+    pair = aud.pairs[c.pair_index]
+    eps_claim, delta = aud.claims[c.pair_index]
+    n = c.n
+    return {
+        "pair": {**pair.to_json(), "params": pair.params},
+        "event": c.event.describe(c.featurizer),
+        "event_detail": c.event.to_json(c.featurizer),
+        "family": c.family,
+        "numerator": "data" if c.orient == 1 else "neighbour",
+        "p_data": c.k1 / n if n else None,
+        "p_neighbour": c.k2 / n if n else None,
+        "count_data": c.k1,
+        "count_neighbour": c.k2,
+        "n_per_side": n,
+        "p_lo": c.p_lo,
+        "p_hi": c.p_hi,
+        "alpha": c.alpha,
+        "epsilon_lower_bound": c.eps_lb,
+        "claim": {"epsilon": eps_claim, "delta": delta},
+        "exact_epsilon": pair.extra.get("exact_epsilon"),
+        "predicted_bound": c.rank_score,
+        "minimum_detectable_epsilon": minimum_detectable_epsilon(
+            (c.k1 if c.orient == 1 else c.k2) / n if n else 0.0, n, eps_claim, delta, c.alpha),
+    }
+
+
+
+def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
+          confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
+          isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
+          rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
+          tight: bool = False, batches=None) -> AuditResult:
+    """Audit ``implementation`` (default: the spec's reference implementation) against the
+    spec's privacy claim. See the module docstring for the method and its guarantee.
+
+    ``samples``: samples per side per pair for a single round (default: automatic rounds);
+    ``batched_samples``: the same, only when the implementation has a batch sampler (capped at
+    BATCHED_ELEMENTS output values per side, at least MIN_BATCHED_SAMPLES runs).
+    ``timeout``: seconds per call of a user implementation. ``isolate``: see
+    :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
+    the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
+    its estimated probabilities (:func:`.tight.tight_round`), for a bound close to the exact loss.
+    ``batches``: a :class:`.dask_executor.DaskBatches`, which spreads the estimation batches over a
+    Dask cluster (the result is the same as without it, but for ``timing``).
+    """
+    t0 = time.perf_counter()
+    if spec.privacy is None:
+        raise AuditError(f"{spec.id} makes no privacy claim: nothing to audit")
+    if not 0 < confidence < 1:
+        raise AuditError(f"confidence must be in (0, 1), got {confidence}")
+    params = dict(params or {})
+    try:
+        env = spec.bind(params)
+        pairs = candidate_pairs(spec, params, max_generated=max(max_pairs - len(spec.stress_cases), 0))
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
+    pairs = pairs[:max_pairs]
+    if not pairs:
+        raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
+                         f"{spec.neighbours['relation']!r} has no generator for this input)")
+    try:
+        eps_claim, delta_claim = pair_claim(spec, env)
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
+    result = AuditResult(
+        spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
+        verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
+        samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
+        expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
+        params={k: env[k] for k in spec.parameters if k in env},
+    )
+    result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}
+                    for p in pairs]
+    bar = ProgressBar(progress)
+    try:
+        impl, ref = _resolve_impl(spec, implementation)
+        result.implementation = ref
+    except ImplementationError as exc:
+        result.implementation = implementation if isinstance(implementation, str) else spec.implementation
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+        result.seconds = time.perf_counter() - t0
+        return result
+    runner = None
+    try:
+        runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], timeout).shape[1:])))
+    except ImplementationError as exc:
+        if runner is not None:
+            runner.close()
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+        result.seconds = time.perf_counter() - t0
+        return result
+    if rounds is None:
+        if samples is None and batched_samples is not None and runner.batched:
+            # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
+            samples = int(min(batched_samples, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)))
+        if samples is not None:
+            rounds = [int(samples)]
+        elif runner.batched:
+            rounds = [1_000_000, 10_000_000]
+        else:
+            rounds = [100_000]
+    rounds = [int(n) for n in rounds]
+    if any(n < 300 for n in rounds):
+        raise AuditError("samples must be at least 300 per side")
+    alpha = 1 - confidence
+    alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
+    cpu0 = time.thread_time()
+    aud = Auditor(spec, pairs, runner, int(seed), bar, batches)
+    all_chosen: list[Candidate] = []
+    kept = None
+    try:
+        for r, N in enumerate(rounds):
+            info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
+            result.samples_per_side += N
+            for c in chosen:
+                all_chosen.append(c)
+            info["candidates"] = len(chosen)
+            result.rounds.append(info)
+            if any(c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE for c in chosen):
+                break
+            if r + 1 < len(rounds) and chosen:
+                best = max(chosen, key=lambda c: aud.margin(c, c.eps_lb))
+                k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
+                n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
+                pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next,
+                                                       aud.claims[best.pair_index][1], alpha_round / K_MAX))
+                info["predicted_next"] = pred
+                claim_eps = aud.claims[best.pair_index][0]
+                if not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
+                    break
+            elif not chosen:
+                break
+        if tight and all_chosen:
+            final, info = tight_round(aud, all_chosen, rounds, alpha_round, MIN_BATCHED_SAMPLES)
+            all_chosen.append(final)
+            result.samples_per_side += info["samples_per_side"]
+            result.rounds.append(info)
+    except ImplementationError as exc:
+        result.verdict, result.reason = IMPL_ERROR, exc.reason
+    finally:
+        aud.close()
+        runner.close()
+        bar.close()
+    main_cpu = time.thread_time() - cpu0
+    result.timing = {"selection": aud.cpu["selection"], "sampling": runner.cpu_seconds, "counting": aud.cpu["counting"],
+                     "statistics": max(main_cpu - aud.main_cpu - runner.cpu_by_thread.get(aud._main, 0.0), 0.0)}
+    if aud.remote["batches"]:
+        result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
+    result.events_tried = aud.events_tried
+    result.runs = runner.calls + aud.remote["runs"]
+    result.samples_per_second = runner.calls / runner.cpu_seconds if runner.cpu_seconds > 0 else None
+    if exact:
+        cpu_exact = time.thread_time()
+        _attach_exact(spec, aud, result, all_chosen)
+        result.timing["exact"] = time.thread_time() - cpu_exact
+    result.candidates = [_candidate_json(aud, c) for c in all_chosen]
+    if all_chosen:
+        best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))
+        result.best = _candidate_json(aud, best)
+        # the bound, its exact value and its claim all belong to one candidate: the one furthest
+        # above (or least below) its own pair's claim (pairs at other audit points claim other epsilons)
+        result.epsilon_lower_bound = max(0.0, best.eps_lb)
+        result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
+        if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
+            result.verdict = VIOLATION
+            result.counterexample = result.best
+        elif result.verdict == NO_VIOLATION and result.implementation != spec.implementation:
+            above = [c for c in all_chosen if _exceeds_exact(aud, c)]
+            if above:
+                result.verdict = DIFFERS
+                result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+
+def _exceeds_exact(aud: Auditor, c: Candidate) -> bool:
+    """The candidate's lower bound is above the spec mechanism's exact loss on its pair."""
+    exact = aud.pairs[c.pair_index].extra.get("exact_epsilon")
+    return exact is not None and math.isfinite(exact) and c.eps_lb > exact + TOLERANCE
+
+
+def _attach_exact(spec: Spec, aud: Auditor, result: AuditResult, chosen: list[Candidate]) -> None:
+    """Exact epsilon of every pair tried (pairs with a carried candidate first; the others only
+    while the total stays under EXACT_BUDGET seconds)."""
+    values = []
+    wanted = sorted({c.pair_index for c in chosen})
+    t0 = time.perf_counter()
+    for i in wanted + [i for i in range(len(aud.pairs)) if i not in wanted]:
+        pair = aud.pairs[i]
+        if i not in wanted and time.perf_counter() - t0 > EXACT_BUDGET:
+            break
+        try:
+            value = exact_profiles.exact_epsilon(spec, pair, aud.claims[i][1])
+        except Exception as exc:  # noqa: BLE001 - an exact profile must never break an audit
+            value = None
+            pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"
+        pair.extra["exact_epsilon"] = value
+        result.pairs[i]["exact_epsilon"] = plain(value)
+        if value is not None:
+            values.append(value)
+    result.exact_epsilon_max = max(values) if values else None

@@ -1,0 +1,129 @@
+"""The result of a privacy audit (:class:`AuditResult`), its verdicts, and :class:`AuditError`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..serialize import jsonable
+
+VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
+# A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
+# more than the spec's mechanism (at the audit's confidence), even below the claim.
+DIFFERS = "differs from the spec"
+TOLERANCE = 1e-9
+
+
+class AuditError(ValueError):
+    """The spec cannot be audited as asked (no privacy claim, bad parameters, no pairs)."""
+
+
+
+@dataclass
+class AuditResult:
+    spec: str
+    implementation: str | None
+    claim: dict
+    verdict: str
+    epsilon_lower_bound: float
+    exact_epsilon: float | None
+    confidence: float
+    samples_per_side: int
+    counterexample: dict | None
+    seconds: float
+    seed: int
+    pairs_tried: int = 0
+    events_tried: int = 0
+    reason: str | None = None
+    expected: str | None = None
+    params: dict = field(default_factory=dict)
+    best: dict | None = None
+    candidates: list = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
+    exact_epsilon_max: float | None = None
+    samples_per_second: float | None = None
+    runs: int = 0
+    spec_implementation: str | None = None
+    timing: dict = field(default_factory=dict)
+
+    @property
+    def exact_exceeds_claim(self) -> bool | None:
+        """Whether the exact profile of the spec's mechanism exceeds the claim on some pair
+        tried (independent of sampling; None when no exact profile is known)."""
+        if self.exact_epsilon_max is None:
+            return None
+        return any(p.get("exact_epsilon") is not None and p.get("claim") is not None
+                   and as_number(p["exact_epsilon"]) > p["claim"]["epsilon"] + TOLERANCE for p in self.pairs)
+
+    @property
+    def tightness(self) -> float | None:
+        """epsilon_lower_bound / claimed epsilon (the claim at the pair the bound was measured on)."""
+        eps = ((self.best or {}).get("claim") or self.claim).get("epsilon")
+        if self.verdict == IMPL_ERROR or not eps:
+            return None
+        return self.epsilon_lower_bound / eps
+
+    @property
+    def exact_tightness(self) -> float | None:
+        """epsilon_lower_bound / exact epsilon of the pair it was measured on."""
+        if self.verdict == IMPL_ERROR or not self.exact_epsilon or not math.isfinite(self.exact_epsilon):
+            return None
+        return self.epsilon_lower_bound / self.exact_epsilon
+
+    @property
+    def violation(self) -> bool:
+        return self.verdict == VIOLATION
+
+    def to_json(self) -> dict:
+        def num(x):
+            if x is None:
+                return None
+            x = float(x)
+            if math.isnan(x):
+                return None
+            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+        return plain({
+            "spec": self.spec,
+            "implementation": self.implementation,
+            "params": self.params,
+            "claim": self.claim,
+            "epsilon_lower_bound": None if self.verdict == IMPL_ERROR else num(self.epsilon_lower_bound),
+            "exact_epsilon": num(self.exact_epsilon),
+            "exact_epsilon_max": num(self.exact_epsilon_max),
+            "exact_exceeds_claim": self.exact_exceeds_claim,
+            "tightness": num(self.tightness),
+            "minimum_detectable_epsilon": num((self.best or {}).get("minimum_detectable_epsilon")),
+            "exact_tightness": num(self.exact_tightness),
+            "confidence": self.confidence,
+            "samples_per_side": self.samples_per_side,
+            "verdict": self.verdict,
+            "expected": self.expected,
+            "counterexample": self.counterexample,
+            "best": self.best,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 3),
+            "seed": self.seed,
+            "pairs_tried": self.pairs_tried,
+            "events_tried": self.events_tried,
+            "runs": self.runs,
+            "samples_per_second": num(self.samples_per_second),
+            "timing": self.timing,
+            "rounds": self.rounds,
+            "candidates": self.candidates,
+            "pairs": self.pairs,
+            "tolerance": TOLERANCE,
+        })
+
+
+def as_number(x) -> float:
+    if isinstance(x, str):
+        return math.inf if x == "inf" else -math.inf
+    return float(x)
+
+
+def plain(value):
+    """JSON values with infinite losses kept as "inf" (results.json)."""
+    return jsonable(value, infinite="string")
+

@@ -1,0 +1,265 @@
+"""One round of an audit: the pair search (a pilot sample per pair), selection of candidate
+events on the training split, and the choice of at most K_MAX candidates to estimate
+(:class:`Auditor`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor, wait
+from functools import partial
+
+import numpy as np
+
+from dptestbed.spec import Spec
+
+from ..pairs import Pair
+from ..pairs import claim as pair_claim
+from ..runner import Runner
+from ..stats import best_predicted, bonferroni, cp_lower, cp_upper, predicted_eps_lower_bound
+from .estimation import estimate_candidates
+from .events import Candidate, view_events, view_groups
+from .progress import ProgressBar
+from .result import plain
+from .views import Featurizer, small_int_counts, weighted_counts
+
+K_MAX = 3
+KEEP_PAIRS = 2
+SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
+MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
+PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
+RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
+
+
+class Auditor:
+    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: ProgressBar, batches=None):
+        self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
+        self.progress, self.batches = progress, batches
+        self.remote = {"batches": 0, "runs": 0, "sampling": 0.0}  # estimation batches run on a Dask worker
+        self.events_tried = 0
+        self.cpu = {"selection": 0.0, "counting": 0.0}  # CPU seconds, all threads
+        self._main = threading.get_ident()
+        self.main_cpu = 0.0  # of those, spent on the auditing thread
+        self._lock = threading.Lock()
+        self.width = 0          # output size per run (known after the first draw)
+        self.claims = [pair_claim(spec, p.env) for p in pairs]
+        self._threads: ThreadPoolExecutor | None = None
+
+    def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(r, i, side, split)))
+
+    def draw(self, r, i, side, split, n):
+        pair = self.pairs[i]
+        data = pair.data if side == 0 else pair.neighbour
+        return self.runner.sample(data, n, rng=self.rng(r, i, side, split), params=pair.params,
+                                  progress=self.progress.add)
+
+    def ahead(self, jobs: list, elements: int):
+        """The results of ``jobs`` (callables without arguments), in order. With a thread-safe
+        runner, the next ones run on the auditor's threads (one per runner worker) while the caller
+        waits for the current one: as many as hold PREFETCH_ELEMENTS output values (``elements``
+        per job), and at least one per thread when one job holds no more than that; the results
+        are the same either way (every draw has its own stream)."""
+        depth = PREFETCH_ELEMENTS // max(elements, 1) if self.runner.threadsafe else 0
+        pool = self._pool() if depth and len(jobs) > 1 else None
+        pending: deque = deque()
+        try:
+            for k in range(len(jobs)):
+                while pool is not None and len(pending) < max(depth, self.runner.n_workers) and k + len(pending) < len(jobs):
+                    pending.append(pool.submit(jobs[k + len(pending)]))
+                yield pending.popleft().result() if pending else jobs[k]()
+        finally:  # left early (an error): the jobs not started are dropped, the running ones finish
+            for f in pending:
+                f.cancel()
+            wait(pending)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """The auditor's job threads, one per runner worker (started once per audit: a thread
+        start costs milliseconds)."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.runner.n_workers, thread_name_prefix="dptestbed-ahead")
+        return self._threads
+
+    def close(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(cancel_futures=True)
+            self._threads = None
+
+    def charge(self, phase: str, seconds: float) -> None:
+        """Adds CPU seconds to a phase of :attr:`cpu` (from any thread)."""
+        with self._lock:
+            self.cpu[phase] = self.cpu.get(phase, 0.0) + seconds
+            if threading.get_ident() == self._main:
+                self.main_cpu += seconds
+
+    def sampling_cpu_here(self) -> float:
+        """The runner's sampling CPU seconds so far on the calling thread."""
+        return self.runner.cpu_by_thread.get(threading.get_ident(), 0.0)
+
+    def draw_pair(self, r: int, i: int, split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.draw(r, i, 0, split, n), self.draw(r, i, 1, split, n)
+
+    def pilot_pair(self, r: int, i: int, n: int, score_n: int, alpha_pred: float):
+        """Pair i's pilot runs and its rank in the pair search: ``(x1, x2, best margin)``."""
+        x1, x2 = self.draw_pair(r, i, 0, n)
+        cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
+        return x1, x2, max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
+
+    def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
+        """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""
+        have = pilot[0].shape[0] if pilot else 0
+        fresh = self.draw_pair(r, i, 1, n - have) if n > have else (None, None)
+        t0 = time.thread_time()
+        parts = [x if x0 is None else (x0 if x is None else np.concatenate([x0, x]))
+                 for x0, x in zip(pilot or (None, None), fresh)]
+        self.runner.charge(time.thread_time() - t0)  # assembling runs: sampling
+        return int(np.prod(parts[0].shape[1:])), self.select(i, parts[0], parts[1], score_n, alpha_pred)
+
+    # selection on training data ------------------------------------------------------
+    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
+        """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
+        ranks the pair, without the per-coordinate views of continuous columns, the naive-Bayes
+        score, and, when the integer parts of the rows repeat, the integer-only views other than
+        the row (unions of rows ordered by likelihood ratio are the most powerful events on any
+        function of the row); the training selection of a kept pair has all views."""
+        t0 = time.thread_time()
+        try:
+            return self._select(i, x1, x2, n_test, alpha_pred, pilot)
+        finally:
+            self.charge("selection", time.thread_time() - t0)
+
+    def _select(self, i, x1, x2, n_test, alpha_pred, pilot):
+        delta = self.claims[i][1]
+        h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
+        s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
+        feat = Featurizer(s1, s2, learned=not pilot)
+        grouped = feat.grouped
+        searches = []
+        for view in feat.views:
+            if pilot and view != "row" and (view.startswith("coord[") or (grouped is not None and feat.int_only(view))):
+                continue  # the pilot's views: the row's likelihood-ratio unions hold every integer-only view's events
+            discrete = True if view in ("row", "rowbin") else None
+            if grouped is not None and feat.int_only(view):  # once per distinct row, counted with weights
+                counted = weighted_counts(feat.stat(view, grouped[0]), grouped[1], grouped[2])
+                searches.append(view_groups(None, None, view, discrete, counted))
+            else:
+                searches.append(view_groups(feat.stat(view, s1), feat.stat(view, s2), view, discrete, None))
+        # every view's groups scored in one call
+        scored = best_predicted([g for search in searches for g in search.groups], n_test, delta, alpha_pred)
+        best: dict = {}
+        start = 0
+        for search in searches:
+            found, tried = view_events(search, scored[start:start + len(search.groups)], n_test, delta, alpha_pred)
+            start += len(search.groups)
+            with self._lock:
+                self.events_tried += tried
+            for orient, family, event, pred in found:
+                key = (search.view, orient, family)
+                if key not in best or pred > best[key].select_score:
+                    best[key] = Candidate(i, orient, family, event, feat, pred)
+        cands = list(best.values())
+        # the rank half: each candidate's event counted on runs its selection never saw
+        cache: dict = {}
+        ranked = feat.group(r1, r2) if grouped is not None else None
+        counts = []
+        for c in cands:
+            view = c.event.view
+            if view not in cache:
+                a = b = None
+                if ranked is not None and feat.int_only(view):
+                    counted = weighted_counts(feat.stat(view, ranked[0]), ranked[1], ranked[2])
+                else:
+                    a, b = feat.stat(view, r1), feat.stat(view, r2)
+                    counted = small_int_counts(a, b)  # an integer view: counts per value, once
+                cache[view] = (a, b) + ((counted[0], counted[1]), (counted[0], counted[2])) if counted else (a, b, None, None)
+            a, b, ca, cb = cache[view]
+            k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
+            counts.append(((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient])
+        if cands:
+            (k_num, n_num), (k_den, n_den) = (np.array(x, dtype=float).T for x in zip(*counts))
+            # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
+            # winner among many noisy small-count events does not look better than it is
+            scores = predicted_eps_lower_bound(cp_lower(k_num, n_num, RANK_SHRINK), cp_upper(k_den, n_den, RANK_SHRINK),
+                                               n_test, delta, alpha_pred)
+            for c, score, kn, nn, kd, nd in zip(cands, np.atleast_1d(scores), k_num, n_num, k_den, n_den):
+                c.rank_score = float(score)
+                c.rank_p = (float(kn / nn), float(kd / nd))
+        return cands
+
+    def margin(self, c: Candidate, score: float) -> float:
+        return score - self.claims[c.pair_index][0]
+
+    def choose(self, cands: list[Candidate]) -> list[Candidate]:
+        """The best candidate and up to K_MAX - 1 close competitors of other (pair, orientation)s."""
+        cands = [c for c in cands if np.isfinite(c.rank_score)]
+        if not cands:
+            return []
+        cands.sort(key=lambda c: self.margin(c, c.rank_score), reverse=True)
+        best = cands[0]
+        chosen, seen = [best], {(best.pair_index, best.orient)}
+        slack = 0.1 * max(abs(best.rank_score), 0.1)
+        for c in cands[1:]:
+            if len(chosen) >= K_MAX:
+                break
+            if (c.pair_index, c.orient) in seen:
+                continue
+            if self.margin(c, c.rank_score) >= self.margin(best, best.rank_score) - slack:
+                chosen.append(c)
+                seen.add((c.pair_index, c.orient))
+        return chosen
+
+    # estimation on fresh samples ----------------------------------------------------
+    # one round -------------------------------------------------------------------------
+    def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None, *,
+                  score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True):
+        """Selection on N // 3 samples per side, estimation of the chosen candidates on the rest.
+        ``score_n``: the estimation size events are scored for (default: the round's own);
+        ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only)."""
+        n_train = max(N // 3, 200)
+        n_test = max(N - n_train, 200)
+        score_n = score_n or n_test
+        alpha_pred = alpha_round / K_MAX
+        info = {"round": r + 1, "samples_per_side": n_train + n_test, "train": n_train, "test": n_test,
+                "alpha": alpha_round}
+        pilot: dict[int, tuple] = {}
+        if not self.width:  # a two-run probe: learns the output size, surfaces broken code early
+            probe = self.runner.sample(self.pairs[0].data, 2, rng=self.rng(r, 0, 0, 9), params=self.pairs[0].params)
+            self.width = max(1, int(np.prod(probe.shape[1:])))
+        if kept is None:
+            kept = list(range(len(self.pairs)))
+            if len(self.pairs) > SHORT_PAIR_LIST:
+                n_pilot = int(min(n_train, max(N // 20, 2000)))
+                self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
+                scores = []
+                jobs = [partial(self.pilot_pair, r, i, n_pilot, score_n, alpha_pred) for i in range(len(self.pairs))]
+                for i, (x1, x2, score) in enumerate(self.ahead(jobs, 2 * n_pilot * self.width)):
+                    self.width = max(self.width, int(np.prod(x1.shape[1:])))
+                    pilot[i] = (x1, x2)
+                    scores.append(score)
+                order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))
+                kept = order[:keep_pairs]
+                info["pair_scores"] = {self.pairs[i].name: plain(scores[i]) for i in range(len(self.pairs))}
+                pilot = {i: pilot[i] for i in kept}
+        width = 1
+        # training (rows capped so that a wide output does not exhaust memory)
+        if self.width:
+            n_train = int(min(n_train, max(2000, MAX_TRAIN_ELEMENTS // self.width)))
+            info["train"] = n_train
+        self.progress.stage(f"round {r + 1}: training", 2 * n_train * len(kept))
+        cands = []
+        jobs = [partial(self.train_pair, r, i, n_train, pilot.pop(i, None), score_n, alpha_pred) for i in kept]
+        for pair_width, found in self.ahead(jobs, 2 * n_train * self.width):
+            width = max(width, pair_width)
+            self.width = max(self.width, width)
+            cands += found
+        chosen = self.choose(cands)
+        info["kept_pairs"] = [self.pairs[i].name for i in kept]
+        if not chosen or not estimate:
+            info.update(K=0, eps_lb=None)
+            return info, chosen, kept
+        K = len(chosen)
+        estimate_candidates(self, r, chosen, n_test, bonferroni(alpha_round, K), width)
+        info["K"] = K
+        info["eps_lb"] = max(c.eps_lb for c in chosen)
+        return info, chosen, kept

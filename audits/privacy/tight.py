@@ -1,0 +1,71 @@
+"""The tight round (``audit(..., tight=True)``): after the verdict's rounds, the best event of a
+selection of its own and of the verdict's candidates is estimated once more on fresh samples, as
+many as its estimated probabilities say the bound needs to come close to its loss."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from ..stats import cp_lower, cp_upper, predicted_eps_lower_bound
+from .estimation import estimate_candidates
+from .events import Candidate
+from .rounds import RANK_SHRINK, Auditor
+
+TIGHT_TARGET = 0.98       # the tight round aims at this fraction of the winning event's estimated loss
+TIGHT_MAX_SAMPLES = 30_000_000
+TIGHT_KEEP_PAIRS = 4  # pairs the tight round's own selection keeps after its pair search
+TIGHT_SELECTION_FACTOR = 3  # the tight round's own selection runs on this many times round 1's budget
+TIGHT_MAX_ELEMENTS = 300_000_000  # output values per side in the tight round (sampled in chunks)
+
+
+def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_round: float,
+                min_samples: int) -> tuple[Candidate, dict]:
+    """The tight round, after the verdict's ``rounds`` (samples per side of each): the verdict's
+    candidates (scored from their test estimates) against a selection of its own on fresh samples,
+    its events scored for the round's largest size ``cap`` (a rare event of high loss wins there and
+    not at the verdict's size); the winner is estimated once more on as many fresh samples as
+    :func:`_tight_samples` says. ``cap``: TIGHT_MAX_SAMPLES, at least ``min_samples``, within
+    TIGHT_MAX_ELEMENTS output values, for a batched implementation; 10 x the largest round for a
+    looped one. Returns the estimated candidate and the round's record."""
+    cap = (min(TIGHT_MAX_SAMPLES, max(min_samples, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
+           if aud.runner.batched else 10 * max(rounds))
+    r, first_round = len(rounds), rounds[0]
+    scored = [(aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)), c, True) for c in chosen]
+    info, fresh, _ = aud.run_round(r + 1, TIGHT_SELECTION_FACTOR * first_round, alpha_round, None,
+                                   score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False)
+    scored += [(aud.margin(c, c.rank_score), c, False) for c in fresh]
+    _, best, tested = max(scored, key=lambda t: t[0])
+    p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
+    n = _tight_samples(float(p1), float(p2), aud.claims[best.pair_index][1], alpha_round, cap)
+    final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
+    estimate_candidates(aud, r, [final], n, alpha_round, aud.width)
+    return final, {"round": r + 1, "tight": True, "samples_per_side": n + info["train"], "train": info["train"],
+                   "test": n, "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1,
+                   "kept_pairs": info["kept_pairs"], "selected_for_tight_round": not tested}
+
+
+def _bound_at(c: Candidate, delta: float, alpha: float, n: int) -> float:
+    """The bound the candidate would give on ``n`` fresh samples per side, predicted from its
+    estimated probabilities shrunk to their one-sigma bounds (which candidate wins at the tight
+    round's size: not always the one with the best bound at the verdict's size)."""
+    k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
+    return float(predicted_eps_lower_bound(cp_lower(k_num, c.n, RANK_SHRINK), cp_upper(k_den, c.n, RANK_SHRINK),
+                                           n, delta, alpha))
+
+
+def _tight_samples(p1: float, p2: float, delta: float, alpha: float, cap: int) -> int:
+    """Samples per side for the tight round: the fewest on a geometric grid (from 10^6, at most
+    ``cap``) at which the bound of an event with estimated probabilities ``p1`` (numerator side)
+    and ``p2`` reaches TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2); ``cap`` when none
+    does (or p2 = 0)."""
+    if not (p1 > delta and p2 > 0):
+        return cap
+    plug = math.log((p1 - delta) / p2)
+    for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
+        if predicted_eps_lower_bound(p1, p2, int(n), delta, alpha) >= TIGHT_TARGET * plug:
+            return int(n)
+    return cap
+

@@ -1,0 +1,96 @@
+"""``render(document, out_dir)``: every output of a report folder, plots drawn by forked processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .files import write_file
+from .html import render_html
+from .junit import write_junit
+from .markdown import render_markdown
+from .model import slug
+from .plots import plot_privacy, plot_sweep, plot_theorem
+
+_PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
+
+
+def _plot(k: int) -> str | None:
+    """Draw plot ``k`` of ``_PLOTS``; the error text when it fails (a failed plot is an error item,
+    not a crash)."""
+    fn, args, path = _PLOTS[k]
+    try:
+        fn(*args, path)
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> list[dict]:
+    """Write index.html, report.md, junit.xml and plots/*.png (drawn by ``jobs`` forked processes);
+    returns report errors (``{"item", "error"}``, e.g. a plot that failed)."""
+    out_dir = Path(out_dir)
+    plot_dir = out_dir / "plots"
+    for folder in (out_dir, plot_dir):
+        if folder.is_symlink():
+            raise ValueError(f"{folder} is a symlink: reports are never written through one")
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    errors: list[dict] = []
+    figures: dict[str, list[tuple[str, Path]]] = {}  # spec id -> [(caption, path)]
+
+    tasks: list[tuple] = []
+
+    def attempt(key: str, spec_id: str, caption: str, path: Path, fn, *args):
+        tasks.append((key, spec_id, caption, path, fn, args))
+
+    if plots:
+        specs = {s["id"]: s for s in document.get("specs", [])}
+        families: dict[str, list[dict]] = {}
+        for a in document.get("privacy", []):
+            if a.get("verdict") == "error":
+                continue
+            base = (specs.get(a["spec"]) or {}).get("variant_of") or a["spec"]
+            families.setdefault(base, []).append(a)
+        for base, audits in families.items():
+            attempt(f"privacy {base}", base, f"Privacy audits of {base} and its variants: ε lower bound "
+                    "(bar), exact ε (diamond) and the claim (black tick)", plot_dir / f"privacy-{slug(base)}.png",
+                    plot_privacy, base, audits)
+        by_theorem: dict[tuple[str, str], list[dict]] = {}
+        for c in document.get("theorems", []):
+            by_theorem.setdefault((c["spec"], c["ref"]), []).append(c)
+        for (spec_id, ref), checks in by_theorem.items():
+            if any(c.get("kind") in ("bound", "calibration") and c.get("verdict") != "error" for c in checks):
+                attempt(f"theorem {spec_id} {ref}", spec_id,
+                        f"{ref}: failure / event rates with 95% Clopper-Pearson bars; reference in blue, "
+                        "negative controls in red", plot_dir / f"theorem-{slug(spec_id)}-{slug(ref)}.png",
+                        plot_theorem, spec_id, ref, checks)
+            sweeps: dict[str, list[dict]] = {}
+            for c in checks:
+                if c.get("sweep") and c.get("verdict") != "error":
+                    sweeps.setdefault(c["check"], []).append(c)
+            for name, group in sweeps.items():
+                group.sort(key=lambda c: bool(c.get("control")))
+                attempt(f"sweep {spec_id} {ref} {name}", spec_id,
+                        f"{ref} ({name}): sweep against the theorem's bound",
+                        plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
+    _PLOTS[:] = [(fn, args, path) for _, _, _, path, fn, args in tasks]
+    try:
+        if jobs > 1 and len(tasks) > 1:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
+                outcomes = list(pool.map(_plot, range(len(tasks))))
+        else:
+            outcomes = [_plot(k) for k in range(len(tasks))]
+    finally:
+        _PLOTS.clear()
+    for (key, spec_id, caption, path, _, _), error in zip(tasks, outcomes):
+        if error is None:
+            figures.setdefault(spec_id, []).append((caption, path))
+        else:
+            errors.append({"item": f"plot {key}", "spec": spec_id, "error": error})
+
+    write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
+    write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
+    write_junit(document, out_dir / "junit.xml", errors)
+    return errors

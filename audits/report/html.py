@@ -1,0 +1,405 @@
+"""``index.html``: self-contained (CSS inline, plots and formulas embedded as data URIs, no
+scripts, no network)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+from .formulas import Formulas
+from .model import MUTANT_STATUS, STATUS_TEXT, as_float, counterexample_text, esc, exit_code, fmt_num, item_rows, slug
+
+CSS = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1180px;color:#222;line-height:1.4;padding:0 12px}
+h1{font-size:1.6em;margin-bottom:4px} h2{border-bottom:2px solid #ddd;padding-bottom:3px;margin-top:34px} h3{margin-bottom:6px}
+table{border-collapse:collapse;margin:8px 0;font-size:13px;width:100%} th,td{border:1px solid #ddd;padding:4px 7px;text-align:left;vertical-align:top}
+tr.paper th{background:#e8eef6;font-size:14px}
+th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{background:#fff4d6}
+.badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap}
+.consistent,.no-violation-found{background:#dff3e0;color:#17632a} .violated,.violation{background:#fbd9d9;color:#9b1c1c}
+.inconclusive{background:#eee;color:#555} .error,.implementation-error{background:#ffe9b3;color:#7a5200}
+.ok{color:#17632a;font-weight:600} .bad{color:#b00020;font-weight:700}
+.status{font-size:1.15em;padding:10px 14px;border-radius:6px;margin:10px 0} .status.s0{background:#dff3e0} .status.s1{background:#fbd9d9} .status.s2{background:#ffe9b3}
+img.plot{max-width:100%;border:1px solid #eee;margin:6px 0} img.math{vertical-align:middle}
+.meta{color:#666;font-size:12px} code{background:#f6f6f6;padding:0 3px;font-size:12px} pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}
+figure{margin:10px 0} figcaption{font-size:12px;color:#555}
+"""
+
+
+def _badge(verdict: str | None) -> str:
+    v = verdict or "–"
+    return f'<span class="badge {slug(v)}">{esc(v)}</span>'
+
+
+def _outcome_html(outcome: str) -> str:
+    if outcome == "as expected":
+        return '<span class="ok">as expected</span>'
+    if outcome == "unexpected":
+        return '<span class="bad">UNEXPECTED</span>'
+    return '<span class="bad">error</span>'
+
+
+def _img(path: Path) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<img class="plot" src="data:image/png;base64,{data}" alt="{esc(path.name)}">'
+
+
+def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path) -> str:
+    run = document.get("run", {})
+    summary = document.get("summary", {})
+    family = document.get("family", {})
+    code = exit_code(document, errors)
+    formulas = Formulas()
+    rows = item_rows(document)
+    h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+         f"<title>dptestbed {esc(run.get('command', 'verify'))} report</title><style>{CSS}</style></head><body>"]
+    title = {"check": f"dptestbed check of {esc(run.get('implementation'))}",
+             "mutants": "dptestbed mutants: how good are the checks?"}.get(run.get("command"), "dptestbed verification report")
+    h.append(f"<h1>{title}</h1>")
+    h.append(f'<div class="meta">suite <b>{esc(run.get("suite"))}</b> · seed {esc(run.get("seed"))} · '
+             f'commit {esc(run.get("commit") or "unknown")} · {fmt_num(run.get("seconds"))} s · jobs {esc(run.get("jobs"))} · '
+             f'started {esc(run.get("started"))} · versions '
+             + ", ".join(f"{esc(k)} {esc(v)}" for k, v in (run.get("versions") or {}).items()) + "</div>")
+    if not run.get("complete", True):
+        h.append(f'<div class="status s2">INCOMPLETE RUN: {esc(run.get("items_done"))} of {esc(run.get("items_planned"))} items '
+                 "finished; the rest are missing from this report.</div>")
+    if document.get("mutants"):  # a mutants run: each check is a trial of a mutant, the banner is the kill rate
+        o = document["mutants"].get("overall") or {}
+        counted = o.get("mutants", 0) - o.get("equivalent", 0)
+        h.append(f'<div class="status s{code}"><b>{esc(MUTANT_STATUS.get(code, code))}</b> (exit code {code}) · '
+                 f'{esc(o.get("killed", 0))} of {esc(counted)} non-equivalent mutants killed, '
+                 f'{esc(summary.get("items", 0))} check runs</div>')
+    else:
+        h.append(f'<div class="status s{code}"><b>{esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
+                 f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
+                 f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
+                 + (f", {len(errors)} report errors" if errors else "") +
+                 f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
+                 + _inconclusive_html(summary) + '</div>')
+    if document.get("mutants"):
+        h.extend(_kill_matrix_html(document["mutants"], family))
+        h.append("<details><summary>every item of the run</summary>")
+    else:
+        h.append(f"<p>{esc(family.get('statement', ''))}.</p>")
+
+    h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
+             "<th>measurement</th><th>verdict</th><th>expected</th><th>outcome</th></tr>")
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
+    paper = None
+    for row in rows:
+        if paper_of.get(row["spec"], "") != paper:
+            paper = paper_of.get(row["spec"], "")
+            h.append(f'<tr class="paper"><th colspan="8">{esc(paper or "specs outside the catalogue")}</th></tr>')
+        cls = {"unexpected": "unexpected", "error": "error"}.get(row["outcome"], "")
+        err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
+        h.append(f'<tr class="{cls}"><td><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
+                 f'<td><a href="#{slug(row["id"])}">{esc(row["item"])}</a></td><td>{esc(row["target"])}</td>'
+                 f'<td>{esc(row["claim"])}</td><td>{esc(row["measured"])}{err}</td><td>{_badge(row["verdict"])}</td>'
+                 f'<td>{esc(row["expected"] or "–")}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
+    h.append("</table>")
+    if document.get("mutants"):
+        h.append("</details></body></html>")
+        return "\n".join(h)
+    if errors:
+        h.append("<h3>Report errors</h3><ul>" + "".join(
+            f"<li>{esc(e['item'])}: {esc(e['error'])}</li>" for e in errors) + "</ul>")
+
+    # self-test
+    controls = [r for r in rows if r["expected"] in ("violation", "violated")]
+    flagged = sum(1 for r in controls if r["outcome"] == "as expected")
+    pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
+    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>"
+             + (f" ({len(pipeline)} of them pipeline controls, {sum(r['outcome'] == 'as expected' for r in pipeline)} "
+                "flagged: the reference mechanism with the testbed's own plumbing broken; they show a check's power "
+                "but are no implementation bug, see <code>dptestbed mutants</code> for those)" if pipeline else "") + ". "
+             "Every check ships a deliberately broken implementation that it must report as violated "
+             "(theorem checks) and every privacy audit has the broken specs of the calibration corpus "
+             "(expected: violation). A control that is not flagged means the check lacks power: the run fails.</p>")
+    if controls:
+        h.append("<table><tr><th>spec</th><th>check</th><th>control</th><th>measurement</th><th>verdict</th><th>flagged</th></tr>")
+        for r in controls:
+            ok = r["outcome"] == "as expected"
+            h.append(f'<tr class="{"" if ok else "unexpected"}"><td>{esc(r["spec"])}</td><td>{esc(r["item"])}</td>'
+                     f'<td>{esc(r["target"])}</td><td>{esc(r["measured"])}</td><td>{_badge(r["verdict"])}</td>'
+                     f'<td>{"yes" if ok else "<b>NO</b>"}</td></tr>')
+        h.append("</table>")
+
+    h.append("<h2>Statistics</h2><ul>"
+             f"<li>{esc(family.get('statement', ''))}.</li>"
+             "<li><b>bound</b> checks: one-sided exact binomial test of H0: P[failure] ≤ β (scipy binomtest); "
+             "Clopper-Pearson intervals (statsmodels, method beta); <b>violated</b> iff the Holm-corrected test "
+             "rejects; <b>inconclusive</b> when not rejected but the test's power at the per-check level against "
+             "a failure rate of 2β is below 50%; otherwise <b>consistent</b>.</li>"
+             "<li><b>calibration</b> checks: exact two-sided (equal-tailed) binomial test of each cell's rate against "
+             "its closed-form probability, Bonferroni over cells; inconclusive when the power against the same "
+             "mechanism with its noise scale 30% off is below 50%.</li>"
+             "<li><b>property</b> checks are deterministic: violated iff a run breaks the property.</li>"
+             "<li><b>slack</b>: the measured error (quantile, margin or stability needed for β) divided by the "
+             "theorem's bound; &lt; 1 means the measurement lies inside the bound.</li>"
+             "<li>privacy audits: ε lower bound from Clopper-Pearson bounds on a fresh split; "
+             "<b>violation</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul>")
+
+    # errata: one row per erratum, the printed spec beside the corrected one
+    audits = {a["spec"]: a for a in document.get("privacy", [])}
+    ran = {r["spec"] for r in document.get("privacy", []) + document.get("theorems", [])}
+    errata: dict[str, list[dict]] = {}
+    for s in document.get("specs", []):
+        if s.get("erratum"):
+            errata.setdefault(s["erratum"].get("id") or s["id"], []).append(s)
+    shown = {k: v for k, v in errata.items() if any(s["id"] in ran for s in v)}
+    if errata:
+        h.append("<h2>Errata: printed beside corrected</h2>")
+    if shown:
+        h.append("<table><tr><th>erratum</th><th>description</th><th>printed</th><th>corrected</th></tr>")
+        for key, group in shown.items():
+            e = group[0]["erratum"]
+            printed = [s for s in group if not s.get("variant_of")] or group[:1]
+            corrected = [s for s in group if s not in printed]
+
+            def cell(specs, formula):
+                out = f"<code>{esc(formula)}</code>"
+                for s in specs:
+                    a = audits.get(s["id"])
+                    out += f"<br>{esc(s['id'])}: " + ("not audited" if a is None else
+                        f"{_badge(a.get('verdict'))} ε_lb {fmt_num(as_float(a.get('epsilon_lower_bound')))} vs claim "
+                        f"{fmt_num(as_float((a.get('claim') or {}).get('epsilon')))}")
+                return out
+
+            h.append(f"<tr><td>{esc(key)}</td><td>{esc(e.get('description'))}</td>"
+                     f"<td>{cell(printed, e.get('printed'))}</td><td>{cell(corrected, e.get('corrected'))}</td></tr>")
+        h.append("</table>")
+    h.extend(_errata_measured_html(document.get("errata")))
+    if len(shown) < len(errata):
+        h.append(f"<p class='meta'>{len(errata) - len(shown)} more errata are recorded in specs that did not run "
+                 "(no implementation yet): " + ", ".join(esc(k) for k in errata if k not in shown) + ".</p>")
+
+    notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
+    h.append("<h2>Theorems not yet checked</h2>")
+    if notc:
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for n in notc:
+            status = re.sub(r" \([^()]*\)$", "", n["status"])
+            grouped.setdefault((n["spec"], status), []).append(n["ref"])
+        h.append(f"<p>{len(notc)} theorems (or their checks) of the specs in this run have no result; they are "
+                 "listed here, never silently skipped.</p>")
+        h.append("<table><tr><th>spec</th><th>theorems</th><th>status</th></tr>" + "".join(
+            f"<tr><td>{esc(spec)}</td><td>{esc('; '.join(dict.fromkeys(refs)))}</td><td>{esc(status)}</td></tr>"
+            for (spec, status), refs in grouped.items()) + "</table>")
+    else:
+        h.append("<p>None: every theorem of the specs in this run has an experiment or a privacy audit.</p>")
+
+    # per spec
+    by_spec_priv = {}
+    for a in document.get("privacy", []):
+        by_spec_priv.setdefault(a["spec"], []).append(a)
+    by_spec_thm = {}
+    for c in document.get("theorems", []):
+        by_spec_thm.setdefault(c["spec"], []).append(c)
+    paper = None
+    for s in document.get("specs", []):
+        if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
+            continue  # nothing ran for this spec: it is listed under "not yet checked"
+        if (s.get("paper") or "") != paper:
+            paper = s.get("paper") or ""
+            h.append(f'<h2 id="paper-{slug(paper)}">Paper: {esc(paper or "specs outside the catalogue")}</h2>')
+        h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
+                               figures.get(s["id"], []), formulas))
+    h.append(f'<p class="meta">Rendered from results.json ({esc(document.get("format"))}); re-render with '
+             "<code>dptestbed report results.json --out DIR</code>.</p></body></html>")
+    return "\n".join(h)
+
+
+MUTANT_CLASS = {"killed": "violated", "survived": "consistent", "inconclusive": "inconclusive", "error": "error",
+                "equivalent": "inconclusive"}
+
+
+def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
+    """The kill matrix of a mutants run: rates per spec, then one table per spec (mutant x check)."""
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    h = ["<h2>Kill matrix</h2>",
+         f"<p><b>{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent implementation "
+         f"mutants killed ({rate})</b>; privacy-breaking: {o.get('privacy_breaking_killed', 0)} of "
+         f"{o.get('privacy_breaking', 0)}; {o.get('equivalent', 0)} declared equivalent (excluded). Each mutant is the "
+         "reference implementation with one realistic bug, run through every check of its spec exactly as "
+         "<code>dptestbed check SPEC --impl MUTANT</code> runs a user's implementation; a cell is <b>killed</b> when "
+         f"that check flags it at level {fmt_num(family.get('per_check_level'))} (the strictest per-check level of a "
+         "<code>check</code> run). Pipeline controls of the theorem checks are not mutants and are not counted.</p>",
+         "<table><tr><th>spec</th><th>mutants</th><th>killed</th><th>equivalent</th><th>kill rate</th></tr>"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        cls = "" if r.get("rate") in (None, 1.0) else ' class="unexpected"'
+        h.append(f'<tr{cls}><td><a href="#kill-{slug(spec)}">{esc(spec)}</a></td><td>{esc(r["mutants"])}</td>'
+                 f'<td>{esc(r["killed"])}</td><td>{esc(r["equivalent"])}</td><td>{esc(shown)}</td></tr>')
+    h.append("</table>")
+    for spec, checks in (matrix.get("checks") or {}).items():
+        rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
+        h.append(f'<h3 id="kill-{slug(spec)}">{esc(spec)}</h3><table><tr><th>mutant</th><th>breaks</th><th>bug</th>'
+                 + "".join(f"<th>{esc(c)}</th>" for c in checks) + "<th>status</th></tr>")
+        for r in rows:
+            cells = "".join(f'<td>{badge_text(r["cells"].get(c, "–"))}</td>' for c in checks)
+            note = f'<div class="meta">{esc(r["equivalent"])}</div>' if r.get("equivalent") else ""
+            cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") else (
+                ' class="error"' if r["status"] == "error" else "")
+            h.append(f'<tr{cls}><td>{esc(r["name"])}</td><td>{esc(r["breaks"])}</td><td>{esc(r["bug"])}{note}</td>'
+                     f'{cells}<td>{badge_text(r["status"])}</td></tr>')
+        h.append("</table>")
+    return h
+
+
+def _inconclusive_html(summary: dict) -> str:
+    """The banner's note on inconclusive checks: counted as expected, but named."""
+    names = summary.get("inconclusive") or []
+    if not names:
+        return ""
+    shown = "; ".join(esc(n) for n in names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
+    return (f'<div class="meta">{len(names)} of the "as expected" are <b>inconclusive</b> (too little power to '
+            f"confirm or refute at this suite's trial counts): {shown}</div>")
+
+
+def badge_text(status: str) -> str:
+    cls = MUTANT_CLASS.get(status)
+    return f'<span class="badge {cls}">{esc(status)}</span>' if cls else esc(status)
+
+
+ERRATA_VERDICT_CLASS = {"confirmed": "violated", "refuted": "consistent", "inconclusive": "inconclusive"}
+
+
+def _errata_measured_html(errata: list[dict] | None) -> list[str]:
+    """The ``errata`` array of results.json (audits/errata.py): printed beside corrected, the
+    deciding measurement and the verdict."""
+    if not errata:
+        return []
+    h = ["<h3>Errata settled by measurement</h3>",
+         "<p>An erratum is <b>confirmed</b> when the measurement shows the printed version breaks its claim (or its "
+         "proof's premise) and the corrected one does not. A printed spec whose privacy audit flags a violation "
+         "caused by a confirmed erratum is counted as expected (outcome \"erratum confirmed\"), not as a failure "
+         "of the run.</p>",
+         "<table><tr><th>erratum</th><th>printed</th><th>corrected</th><th>measurement</th><th>verdict</th></tr>"]
+    for e in errata:
+        verdict = e.get("verdict")
+        h.append(f"<tr><td>{esc(e.get('id'))}</td>"
+                 f"<td>{esc(e.get('printed'))}<br><code>{esc(e.get('printed_formula') or '')}</code></td>"
+                 f"<td>{esc(e.get('corrected'))}<br><code>{esc(e.get('corrected_formula') or '')}</code></td>"
+                 f"<td>{esc(e.get('measurement'))}"
+                 + (f"<div class='meta'>deciding: {esc(e.get('deciding'))}</div>" if e.get("deciding") else "")
+                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(verdict, 'inconclusive')}'>"
+                 f"{esc(verdict)}</span></td></tr>")
+    h.append("</table>")
+    return h
+
+
+def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, formulas: Formulas) -> str:
+    h = [f'<h2 id="{slug(s["id"])}">{esc(s["id"])}: {esc(s.get("title"))}</h2>']
+    src = s.get("source") or {}
+    meta = " · ".join(x for x in [
+        esc(f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} "
+             f"{src.get('algorithm', '')}".strip()),
+        f"implementation: <code>{esc(s.get('implementation'))}</code>" if s.get("implementation") else "no implementation",
+        f"variant of {esc(s.get('variant_of'))}" if s.get("variant_of") else "",
+        f"<b>deliberately broken</b>: {esc(s.get('broken'))}" if s.get("broken") else ""] if x)
+    h.append(f'<p class="meta">{meta}</p>')
+    if s.get("summary"):
+        h.append(f"<p>{esc(s['summary'])}</p>")
+    params = s.get("parameters") or {}
+    if params:
+        h.append("<p>parameters (defaults): " + ", ".join(f"{esc(k)} = {esc(fmt_num(v) if not isinstance(v, str) else v)}"
+                                                          for k, v in params.items()) + "</p>")
+    derived = s.get("derived") or {}
+    if derived:
+        h.append("<table><tr><th>derived</th><th>formula</th><th>value at defaults</th><th>meaning</th></tr>")
+        for name, d in derived.items():
+            h.append(f"<tr><td><code>{esc(name)}</code></td><td>{formulas.html(d.get('latex'), d.get('formula'))}</td>"
+                     f"<td>{esc(fmt_num(d.get('value')) if not isinstance(d.get('value'), (list, dict)) else d.get('value'))}</td>"
+                     f"<td>{esc(d.get('description'))}</td></tr>")
+        h.append("</table>")
+    p = s.get("privacy")
+    if p:
+        h.append(f"<h3>Privacy claim ({esc(p.get('theorem'))})</h3><p>ε = {formulas.html(p['epsilon']['latex'], p['epsilon']['formula'])}"
+                 f" = {fmt_num(p['epsilon'].get('value'))}, δ = {formulas.html(p['delta']['latex'], p['delta']['formula'])}"
+                 f" = {fmt_num(p['delta'].get('value'))}; neighbours: <code>{esc(p.get('neighbours'))}</code> "
+                 f"({esc(p.get('neighbours_description'))})</p>")
+    for a in audits:
+        h.append(_audit_block(a))
+    h.append("<h3>Theorems</h3>")
+    for t in s.get("theorems", []):
+        h.append(f"<h4>{esc(t['ref'])} <span class='meta'>[{esc(t['kind'])}; constant: {esc(t['constant'])}; "
+                 f"{esc(t['status'])}]</span></h4><p>{esc(t['statement'])}</p>")
+        q = t.get("quantities") or {}
+        if q or t.get("preconditions"):
+            h.append("<ul>" + "".join(
+                f"<li><code>{esc(n)}</code> = {formulas.html(v.get('latex'), v.get('formula'))} = {fmt_num(v.get('value'))}</li>"
+                for n, v in q.items()) + "".join(
+                f"<li>precondition: {formulas.html(v.get('latex'), v.get('formula'))}</li>" for v in t.get("preconditions", []))
+                + "</ul>")
+        for c in [c for c in checks if c["ref"] == t["ref"]]:
+            h.append(_check_block(c))
+    if figs:
+        h.append("<h3>Plots</h3>")
+        for caption, path in figs:
+            h.append(f"<figure>{_img(path)}<figcaption>{esc(caption)} (plots/{esc(path.name)})</figcaption></figure>")
+    return "\n".join(h)
+
+
+def _audit_block(a: dict) -> str:
+    claim = a.get("claim") or {}
+    h = [f'<div id="{slug(a["id"])}"><b>Privacy audit</b> ({esc(a.get("target", "reference"))}: '
+         f'<code>{esc(a.get("implementation"))}</code>) {_badge(a.get("verdict"))} '
+         f'expected: {esc(a.get("expected") or "no violation")} · {_outcome_html(a.get("outcome", "error"))}<ul>']
+    if a.get("verdict") == "error":
+        h.append(f"<li>error: {esc(a.get('error'))}</li>")
+    else:
+        h.append(f"<li>claim: ε = {fmt_num(as_float(claim.get('epsilon')))}, δ = {fmt_num(as_float(claim.get('delta')))}</li>")
+        h.append(f"<li>ε lower bound {fmt_num(as_float(a.get('epsilon_lower_bound')))} at confidence {fmt_num(a.get('confidence'), 6)}"
+                 f" (tightness {fmt_num(as_float(a.get('tightness')))}); exact ε {fmt_num(as_float(a.get('exact_epsilon')))}</li>")
+        h.append(f"<li>{fmt_num(a.get('samples_per_side'))} samples per side; {fmt_num(a.get('pairs_tried'))} pairs, "
+                 f"{fmt_num(a.get('events_tried'))} events tried; {fmt_num(a.get('seconds'))} s; seed {esc(a.get('seed'))}</li>")
+        if a.get("reason"):
+            h.append(f"<li>{esc(a['reason'])}</li>")
+        if a.get("counterexample"):
+            h.append(f"<li>counterexample:<pre>{esc(counterexample_text(a))}</pre>"
+                     f"<details><summary>raw</summary><pre>{esc(json.dumps(a['counterexample'], indent=1)[:3000])}"
+                     "</pre></details></li>")
+    h.append("</ul></div>")
+    return "".join(h)
+
+
+def _check_block(c: dict) -> str:
+    who = f"control <code>{esc(c['control']['name'])}</code>: {esc(c['control']['description'])}" if c.get("control") \
+        else f"{esc(c.get('target'))}: <code>{esc(c.get('implementation'))}</code>"
+    h = [f'<div id="{slug(c["id"])}" style="margin-left:14px"><b>{esc(c["check"])}</b> ({esc(c["kind"])}) · {who} · '
+         f'{_badge(c.get("verdict"))} expected: {esc(c.get("expected") or "consistent")} · '
+         f'{_outcome_html(c.get("outcome", "error"))}<ul>',
+         f"<li>{esc(c.get('title'))}</li><li>instance: {esc(c.get('instance'))}</li>"
+         f"<li>{esc(c.get('predicate'))}</li>"]
+    if c.get("params"):
+        h.append("<li>parameters: " + ", ".join(f"{esc(k)} = {esc(fmt_num(v) if not isinstance(v, str) else v)}"
+                                                for k, v in c["params"].items()) + "</li>")
+    if c.get("verdict") == "error":
+        h.append(f"<li>error: {esc(c.get('error'))}</li>")
+    elif c["kind"] == "bound":
+        h.append(f"<li>{fmt_num(c.get('failures'))} failures in {fmt_num(c.get('trials'))} trials: rate "
+                 f"{fmt_num(c.get('failure_rate'))}, 95% CP upper bound {fmt_num(c.get('failure_rate_upper'))} against "
+                 f"β = {fmt_num(c.get('beta'))}; p = {fmt_num(c.get('p_value'))} (Holm-adjusted {fmt_num(c.get('p_value_adjusted'))}); "
+                 f"power against 2β at level {fmt_num(c.get('level'))}: {fmt_num(c.get('power'))}</li>")
+        if c.get("slack") is not None:
+            h.append(f"<li>slack {fmt_num(c.get('slack'))}: {esc(c.get('slack_definition'))}</li>")
+    elif c["kind"] == "calibration":
+        h.append(f"<li>p = {fmt_num(c.get('p_value'))} (adjusted {fmt_num(c.get('p_value_adjusted'))}); power against "
+                 f"±30% noise at level {fmt_num(c.get('level'))}: {fmt_num(c.get('power'))}</li>")
+        h.append("<li><table><tr><th>cell</th><th>events / trials</th><th>rate [95% CP]</th><th>exact</th>"
+                 "<th>noise ±30%</th><th>p</th></tr>" + "".join(
+                     f"<tr><td>{esc(x['label'])}</td><td>{fmt_num(x['events'])} / {fmt_num(x['trials'])}</td>"
+                     f"<td>{fmt_num(x['rate'], 4)} [{fmt_num(x['lower'], 4)}, {fmt_num(x['upper'], 4)}]</td><td>{fmt_num(x['exact'], 4)}</td>"
+                     f"<td>{', '.join(fmt_num(v, 4) for v in x.get('alternatives') or [])}</td><td>{fmt_num(x['p_value'])}</td></tr>"
+                     for x in c.get("cells") or []) + "</table></li>")
+    else:
+        h.append(f"<li>{fmt_num(c.get('failures'))} of {fmt_num(c.get('trials'))} runs break the property</li>")
+        if c.get("counterexample"):
+            h.append(f"<li>counterexample: <code>{esc(json.dumps(c['counterexample'])[:600])}</code></li>")
+    h.append(f"<li class='meta'>{fmt_num(c.get('seconds'))} s</li></ul></div>")
+    return "".join(h)
+
+

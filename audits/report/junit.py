@@ -1,0 +1,49 @@
+"""``junit.xml``: one testcase per item, for CI systems."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .files import write_file
+from .model import item_rows
+
+
+def write_junit(document: dict, path: Path, report_errors: list[dict] | None = None) -> None:
+    rows = item_rows(document)
+    seconds = {r["id"]: r.get("seconds") or 0.0 for r in rows}
+    suites = ET.Element("testsuites", name=f"dptestbed {document.get('run', {}).get('command', 'verify')}")
+    for kind_name, kinds in (("privacy", ("privacy",)), ("theorems", ("bound", "calibration", "property")),
+                             ("report", ())):
+        if kind_name == "report":
+            group = [{"id": e["item"], "spec": e.get("spec", "report"), "outcome": "error", "error": e["error"],
+                      "verdict": "error", "expected": None, "claim": "", "measured": "", "item": e["item"]}
+                     for e in (report_errors or [])]
+            if not group:
+                continue
+        else:
+            group = [r for r in rows if r["kind"] in kinds]
+        suite = ET.SubElement(suites, "testsuite", name=f"dptestbed.{kind_name}", tests=str(len(group)),
+                              failures=str(sum(r["outcome"] == "unexpected" for r in group)),
+                              errors=str(sum(r["outcome"] == "error" for r in group)),
+                              time=f"{sum(seconds.get(r['id'], 0.0) for r in group):.3f}")
+        for r in group:
+            case = ET.SubElement(suite, "testcase", classname=f"dptestbed.{kind_name}.{r['spec']}", name=r["id"],
+                                 time=f"{seconds.get(r['id'], 0.0):.3f}")
+            text = f"{r['item']}: {r['claim']}; {r['measured']}; verdict {r['verdict']}; expected {r['expected'] or 'no violation'}"
+            if r["outcome"] == "unexpected":
+                ET.SubElement(case, "failure", message=f"verdict {r['verdict']}, expected {r['expected'] or 'no violation'}",
+                              type="unexpected").text = text
+            elif r["outcome"] == "error":
+                ET.SubElement(case, "error", message=str(r.get("error") or r["verdict"])[:500], type="error").text = text
+            ET.SubElement(case, "system-out").text = text
+    totals = [int(s.get("tests")) for s in suites]
+    suites.set("tests", str(sum(totals)))
+    suites.set("failures", str(sum(int(s.get("failures")) for s in suites)))
+    suites.set("errors", str(sum(int(s.get("errors")) for s in suites)))
+    tree = ET.ElementTree(suites)
+    ET.indent(tree)
+    buf = io.BytesIO()
+    tree.write(buf, encoding="utf-8", xml_declaration=True)
+    write_file(path, buf.getvalue())

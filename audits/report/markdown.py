@@ -1,0 +1,76 @@
+"""``report.md``: the summary table and the kill matrix, for terminals and code review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .model import MUTANT_STATUS, STATUS_TEXT, exit_code, fmt_num, item_rows
+
+
+def md(text) -> str:
+    return str(text if text is not None else "–").replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: Path) -> str:
+    run = document.get("run", {})
+    summary = document.get("summary", {})
+    code = exit_code(document, errors)
+    lines = [f"# dptestbed {run.get('command', 'verify')} report", "",
+             f"suite **{run.get('suite')}**, seed {run.get('seed')}, commit {run.get('commit') or 'unknown'}, "
+             f"{fmt_num(run.get('seconds'))} s", "",
+             f"**{STATUS_TEXT.get(code, code)}** (exit code {code}): {summary.get('items', 0)} items, "
+             f"{summary.get('as_expected', 0)} as expected, {summary.get('unexpected', 0)} unexpected, "
+             f"{summary.get('errors', 0)} errors; controls flagged: {summary.get('controls_flagged', 0)} of "
+             f"{summary.get('controls', 0)}", "",
+             f"{(document.get('family') or {}).get('statement', '')}.", ""]
+    if not run.get("complete", True):
+        lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
+    if document.get("mutants"):
+        lines = lines[:4] + [f"**{MUTANT_STATUS.get(code, code)}** (exit code {code})", ""] + _kill_matrix_md(document["mutants"])
+    lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
+    for row in item_rows(document):
+        measured = row["measured"] + (f" ({row['error']})" if row.get("error") else "")
+        outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**"}.get(row["outcome"], row["outcome"])
+        lines.append(f"| {md(paper_of.get(row['spec'], ''))} | {md(row['spec'])} | {md(row['item'])} | {md(row['target'])} | {md(row['claim'])} | "
+                     f"{md(measured)} | {md(row['verdict'])} | {md(row['expected'] or '–')} | {outcome} |")
+    if errors:
+        lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
+    if document.get("errata"):
+        lines += ["", "## Errata settled by measurement (printed beside corrected)", "",
+                  "| erratum | printed | corrected | measurement | verdict |", "|---|---|---|---|---|"]
+        for e in document["errata"]:
+            lines.append(f"| {md(e.get('id'))} | {md(e.get('printed'))}: `{md(e.get('printed_formula') or '')}` | "
+                         f"{md(e.get('corrected'))}: `{md(e.get('corrected_formula') or '')}` | "
+                         f"{md(e.get('measurement'))} (deciding: {md(e.get('deciding') or '–')}) | "
+                         f"**{md(e.get('verdict'))}** |")
+    notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
+    if notc:
+        lines += ["", "## Theorems not yet checked", ""] + [f"- {n['spec']}: {n['ref']} ({n['kind']}): {n['status']}"
+                                                              for n in notc]
+    if figures:
+        lines += ["", "## Plots", ""]
+        for _spec_id, figs in figures.items():
+            for caption, path in figs:
+                lines.append(f"- [{path.name}](plots/{path.name}): {caption}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+
+
+def _kill_matrix_md(matrix: dict) -> list[str]:
+    o = matrix.get("overall") or {}
+    rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    lines = ["## Kill matrix", "",
+             f"{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent mutants killed "
+             f"({rate}); privacy-breaking: {o.get('privacy_breaking_killed', 0)} of {o.get('privacy_breaking', 0)}.", "",
+             "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
+    for spec, r in (matrix.get("rates") or {}).items():
+        shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
+        lines.append(f"| {md(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
+    lines += ["", "| mutant | breaks | status | killed by |", "|---|---|---|---|"]
+    for r in matrix.get("rows", []):
+        lines.append(f"| {md(r['id'])} | {r['breaks']} | {r['status']} | {md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
+    return lines + [""]

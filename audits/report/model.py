@@ -1,0 +1,169 @@
+"""What every rendering of a results document shares: one row per item (:func:`item_rows`), the
+counterexample sentence, number formatting, the status lines and the exit code."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import zlib
+
+MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
+                 2: "ERROR: some mutants could not be checked"}
+STATUS_TEXT = {0: "PASS: every outcome as expected", 1: "FAIL: unexpected outcome(s)", 2: "ERROR: some items could not run"}
+
+
+def fmt_num(x, digits: int = 3) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, str):
+        return {"inf": "∞", "-inf": "−∞"}.get(x, x)
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int):
+        return f"{x:,}"
+    if not math.isfinite(x):
+        return "∞" if x > 0 else ("−∞" if x < 0 else "nan")
+    if x == 0:
+        return "0"
+    if abs(x) >= 1e5 or abs(x) < 1e-3:
+        return f"{x:.{digits - 1}e}"
+    return f"{x:.{digits}g}"
+
+
+def as_float(x):
+    if x is None:
+        return None
+    if isinstance(x, str):
+        return {"inf": math.inf, "-inf": -math.inf}.get(x)
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def slug(text: str) -> str:
+    """An HTML id for ``text``: readable, at most ~90 characters, unique (a long text keeps a hash
+    of the whole, so two ids that share their first 80 characters never collide)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return slug if len(slug) <= 80 else f"{slug[:80]}-{zlib.crc32(text.encode('utf-8')):08x}"
+
+
+def esc(text) -> str:
+    return html.escape("" if text is None else str(text))
+
+
+def pct(x) -> str:
+    return "–" if x is None else f"{100 * x:.3g}%"
+
+
+def counterexample_text(result: dict) -> str | None:
+    """A privacy audit's counterexample (``AuditResult.to_json()``) as sentences a reviewer reads,
+    or None when there is none."""
+    c = result.get("counterexample")
+    if not c:
+        return None
+
+    def short(value, limit=80):
+        text = str(value)
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def g(x):
+        return "unknown" if x is None else (x if isinstance(x, str) else f"{x:.4g}")
+
+    num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
+    claim = c.get("claim") or {}
+    conf = f"{100 * result.get('confidence', 0.95):.6g}%"
+    lines = [f"On the neighbouring pair {c['pair'].get('name')}: D = {short(c['pair'].get('data'))}, "
+             f"D' = {short(c['pair'].get('neighbour'))},",
+             f"the event E = {c.get('event')} has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
+             f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
+             f"{c.get('n_per_side')} runs on D and D'),",
+             f"so epsilon >= ln((p_{num} - delta) / p_{den}) = {g(c.get('epsilon_lower_bound'))} at delta = "
+             f"{g(claim.get('delta'))}"]
+    if result.get("verdict") == "differs from the spec":
+        lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact epsilon "
+                     f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
+    else:
+        lines.append(f"> the claimed epsilon {g(claim.get('epsilon'))}.")
+    return "\n".join(lines)
+
+
+# =========================================================================== rows
+
+
+def item_rows(document: dict) -> list[dict]:
+    """One row per item (privacy audit or theorem check), for every table format."""
+    rows = []
+    for r in document.get("privacy", []):
+        claim = r.get("claim") or {}
+        eps_lb = r.get("epsilon_lower_bound")
+        measured = f"ε_lb = {fmt_num(as_float(eps_lb))}"
+        if r.get("tightness") is not None:
+            measured += f" ({pct(as_float(r.get('tightness')))} of the claim)"
+        if r.get("exact_epsilon") is not None:
+            whose = "the reference's " if r.get("target") not in (None, "reference") else ""
+            measured += f"; {whose}exact ε on that pair = {fmt_num(as_float(r.get('exact_epsilon')))}"
+        if r.get("minimum_detectable_epsilon") is not None:
+            measured += f"; smallest detectable ε = {fmt_num(as_float(r.get('minimum_detectable_epsilon')))}"
+        if r.get("samples_per_side"):
+            measured += f"; {fmt_num(r['samples_per_side'])} samples/side"
+        if r.get("erratum_confirmed"):
+            measured += f"; erratum {r['erratum_confirmed']} confirmed (printed variant)"
+        target = r.get("target", "reference")
+        if target == "mutant" and r.get("control"):
+            target = f"mutant: {r['control']['name']}"
+        elif r.get("expected") in ("violation", "violated"):
+            target = "control (expected: violation)"
+        rows.append({
+            "id": r["id"], "spec": r["spec"], "kind": "privacy",
+            "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else "")
+                    + (" at " + ", ".join(f"{k}={v}" for k, v in r["audit_point"].items()) if r.get("audit_point") else ""),
+            "target": target,
+            "claim": f"ε = {fmt_num(as_float(claim.get('epsilon')))}, δ = {fmt_num(as_float(claim.get('delta')))}" if claim else "–",
+            "measured": measured if r.get("verdict") != "error" else "–",
+            "verdict": r.get("verdict") or "–", "expected": r.get("expected"), "outcome": r.get("outcome", "error"),
+            "error": r.get("error") or (r.get("reason") if r.get("verdict") in ("error", "implementation error") else None),
+            "seconds": r.get("seconds"),
+        })
+    for r in document.get("theorems", []):
+        kind = r.get("kind")
+        if kind == "bound":
+            claim = f"P[failure] ≤ {fmt_num(r.get('beta'))}"
+            measured = (f"{fmt_num(r.get('failures'))}/{fmt_num(r.get('trials'))} failures, CP95 upper "
+                        f"{fmt_num(r.get('failure_rate_upper'))}, p = {fmt_num(r.get('p_value'))}")
+            if r.get("slack") is not None:
+                measured += f", slack {fmt_num(r.get('slack'))}"
+        elif kind == "calibration":
+            cells = r.get("cells") or []
+            claim = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
+            measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
+                        f"p = {fmt_num(r.get('p_value'))}")
+        else:
+            claim = "holds on every run"
+            measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"
+        if r.get("verdict") == "error":
+            measured = "–"
+        target = r.get("target", "reference")
+        if r.get("control"):
+            who = "mutant" if target == "mutant" else ("pipeline control" if r["control"].get("pipeline") else "control")
+            target = f"{who}: {r['control']['name']}"
+        label = "setup validation" if r.get("setup_validation") else kind
+        rows.append({
+            "id": r["id"], "spec": r["spec"], "kind": kind,
+            "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim,
+            "measured": measured, "verdict": r.get("verdict") or "–", "expected": r.get("expected"),
+            "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),
+        })
+    spec_order = {s["id"]: k for k, s in enumerate(document.get("specs", []))}
+    rows.sort(key=lambda row: (spec_order.get(row["spec"], 1e9), row["kind"] != "privacy"))
+    return rows
+
+
+
+
+def exit_code(document: dict, report_errors: list[dict] | None = None) -> int:
+    """The run's exit code (0 / 1 / 2, see ``theorems.exit_code``); a report error counts as an error."""
+    code = (document.get("summary") or {}).get("exit_code", 2)
+    return 2 if report_errors else code
+

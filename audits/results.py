@@ -1,0 +1,222 @@
+"""The results document (``results.json``, format RESULTS_FORMAT): every item's result with the
+multiple-testing correction applied (:func:`assemble`), the run's provenance (versions, commit),
+the spec records the report shows, atomic writes, the run-to-run comparison of results
+(:func:`comparable`), and what an interrupted run may re-use (:func:`resumable`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from dptestbed.spec import Spec
+
+from . import theorems as thm
+from .planning import Item, Plan
+from .serialize import jsonable
+
+RESULTS_FORMAT = "dptestbed-results/1"
+
+
+def versions() -> dict:
+    import importlib.metadata as md
+
+    out = {"python": platform.python_version()}
+    for name in ("dptestbed", "numpy", "scipy", "statsmodels", "matplotlib"):
+        try:
+            out[name] = md.version(name)
+        except md.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    commit = out.stdout.strip()
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        dirty = ""
+    return commit + ("-dirty" if dirty else "") if commit else None
+
+
+def spec_record(spec: Spec, plan_: Plan) -> dict:
+    """What the report needs to show a spec: identity, claims and theorems with formulas."""
+    from .experiments import load_registry
+
+    env = spec.bind()
+
+    def formula(f, scope):
+        value = f.evaluate(scope) if f.names <= scope.keys() else None
+        return {"formula": f.source, "latex": f.latex(), "value": jsonable(value)}
+
+    theorems = []
+    for t in spec.theorems:
+        scope = spec.theorem_values(t.ref, env)
+        exps = load_registry().get((spec.id, t.ref), [])
+        if exps:
+            status = "checked"
+        elif t.kind == "privacy" and spec.privacy is not None:
+            status = "covered by the privacy audit" if any(
+                i.kind == "audit" and i.spec == spec.id for i in plan_.items) else "not checked (no implementation)"
+        else:
+            status = "not yet checked"
+        theorems.append({
+            "ref": t.ref, "kind": t.kind, "statement": t.statement, "constant": t.constant,
+            "quantities": {n: formula(f, scope) for n, f in t.quantities.items()},
+            "preconditions": [formula(f, scope) for f in t.preconditions],
+            "assumptions": list(t.assumptions), "check": t.check, "status": status,
+            "experiments": [e.name for e in exps],
+        })
+    privacy = None
+    if spec.privacy is not None:
+        privacy = {"epsilon": formula(spec.privacy.epsilon, env), "delta": formula(spec.privacy.delta, env),
+                   "theorem": spec.privacy.theorem, "neighbours": spec.neighbours.get("relation"),
+                   "neighbours_description": spec.neighbours.get("description")}
+    return jsonable({
+        "id": spec.id, "title": spec.title, "paper": spec.paper, "summary": spec.summary, "source": spec.source,
+        "implementation": spec.implementation, "variant_of": spec.variant_of, "broken": spec.broken,
+        "erratum": spec.erratum,
+        "parameters": {n: env.get(n) for n in spec.parameters},
+        "derived": {n: {"formula": d.formula.source, "latex": d.formula.latex(), "value": env.get(n),
+                        "description": d.description} for n, d in spec.derived.items()},
+        "privacy": privacy, "theorems": theorems,
+    })
+
+
+def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
+             command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
+             errata: list[dict] | None = None, executor: str = "local") -> dict:
+    """The results document (``results.json``), with the multiple-testing correction applied
+    to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
+    ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
+    is confirmed (see audits/errata.py)."""
+    theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
+    privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
+    family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
+                                        family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests,
+                                        family_override=plan_.family_override)
+    for r in privacy_results:
+        r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
+    if errata:
+        from .errata import reclassify
+        reclassify(privacy_results, errata)
+    order = {item.id: k for k, item in enumerate(plan_.items)}
+    theorem_results.sort(key=lambda r: order.get(r["id"], 0))
+    privacy_results.sort(key=lambda r: order.get(r["id"], 0))
+    outcomes = [r["outcome"] for r in theorem_results + privacy_results]
+    controls = [r for r in theorem_results + privacy_results if thm.is_control(r.get("expected"))]
+    code = thm.exit_code(outcomes + ([] if complete else ["error"]))
+    extra = {}
+    if plan_.mutants:
+        from . import mutation
+
+        matrix = mutation.kill_matrix(plan_.mutants, theorem_results + privacy_results)
+        code = mutation.exit_code(matrix, complete)
+        extra["mutants"] = matrix
+    return {
+        "format": RESULTS_FORMAT,
+        "run": {
+            "command": command, "suite": plan_.suite, "seed": seed, "commit": git_commit(),
+            "versions": versions(), "seconds": time.time() - started,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
+            "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
+            "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
+            "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
+        },
+        "family": family,
+        "summary": {
+            "items": len(outcomes), "as_expected": outcomes.count("as expected"),
+            "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
+            "controls": len(controls),
+            "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
+            "inconclusive": [r["id"] for r in theorem_results if r.get("verdict") == "inconclusive"],
+            "exit_code": code,
+        },
+        "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
+        "privacy": privacy_results,
+        "theorems": theorem_results,
+        "not_checked": plan_.not_checked,
+        **({"errata": errata} if errata is not None else {}),
+        **extra,
+    }
+
+
+# Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
+# timings (and the audit's selection/sampling/statistics split), and per audit pair the exact loss of pairs without a candidate (computed while a
+# wall-clock budget lasts, privacy.EXACT_BUDGET).
+TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb"})
+TIMED_PAIR_FIELDS = frozenset({"exact_epsilon", "exact_error"})
+
+
+def comparable(document: dict) -> dict:
+    """Every item's result of a results document, by id, without its time-dependent fields: equal
+    for two runs of the same plan and seed whatever the executor and the number of workers."""
+    def fields(result):
+        out = {k: v for k, v in result.items() if k not in TIMED_FIELDS}
+        if isinstance(out.get("pairs"), list):
+            out["pairs"] = [{k: v for k, v in p.items() if k not in TIMED_PAIR_FIELDS} for p in out["pairs"]]
+        return out
+
+    return {r["id"]: fields(r) for part in ("privacy", "theorems") for r in document.get(part) or []}
+
+
+def write_json_atomic(path: Path, document: dict) -> None:
+    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json.tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(document, fh, indent=1, allow_nan=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+
+class ResumeError(ValueError):
+    """The results file in the output folder is not a run this plan can continue."""
+
+
+def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
+    """The finished items of an earlier run's ``document`` that this run may re-use: the earlier
+    run must be the same command, suite, seed, implementation, tight setting and plan (the same item ids), and
+    the same commit when both runs know theirs (a git checkout; an installed package has none);
+    items whose verdict was ``error`` (a crash, a time limit, an interruption) are run again.
+    Raises :class:`ResumeError` saying what differs."""
+    run_ = document.get("run") if isinstance(document, dict) else None
+    if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
+        raise ResumeError("not a dptestbed results file")
+    mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation,
+            "tight": plan_.tight}
+    for key, value in mine.items():
+        if run_.get(key, False if key == "tight" else None) != value:
+            raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")
+    commit = git_commit()
+    if run_.get("commit") and commit and run_["commit"] != commit:
+        raise ResumeError(f"it was computed by commit {run_['commit']}, this is {commit}")
+    earlier = [r for key in ("privacy", "theorems") for r in document.get(key) or []]
+    ids = {r.get("id") for r in earlier} | set(run_.get("pending") or [])
+    by_id = {item.id: item for item in plan_.items}
+    if ids != by_id.keys():
+        raise ResumeError(f"its plan differs from this one ({len(ids ^ by_id.keys())} items are in one plan only)")
+    return [(by_id[r["id"]], r) for r in earlier if r.get("verdict") != "error"]
+
