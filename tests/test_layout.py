@@ -8,7 +8,6 @@ import pytest
 
 from dptestbed.audits import discovery
 
-
 PAPERS = set(discovery.paper_packages())
 
 

@@ -203,25 +203,25 @@ def e4_statement(ctx: ErratumContext) -> dict:
     from dptestbed.impl.model_agnostic.classification import private_classification_queries_conference as ref
 
     from ..theorems import clopper_pearson
-    from .queries import _THM32, thm32_runs
+    from .conference import THM32, thm32_runs
 
     spec = ctx.catalogue["private_classification_queries_conference"]
-    env = spec.bind(dict(_THM32))
+    env = spec.bind(dict(THM32))
     rng = np.random.default_rng(np.random.SeedSequence(int(ctx.seed), spawn_key=(0xE4,)))
-    params = {k: _THM32[k] for k in ("epsilon", "delta", "T", "m")}
+    params = {k: THM32[k] for k in ("epsilon", "delta", "T", "m")}
     n = E4_END_TO_END_TRIALS[ctx.suite]
     runs = thm32_runs(rng, lambda votes: ref.batch(votes, 1, rng=rng, **params)[0], env, n)
     lo, hi = clopper_pearson(runs["failures"], n, 0.999)
-    beta2 = 2 * _THM32["beta"]
+    beta2 = 2 * THM32["beta"]
     verdict = "refuted" if lo > beta2 else "not refuted"
     return {**{k: v for k, v in runs.items() if k != "misclassification"}, "trials": n, "cp999": [lo, hi],
-            "failure_target": beta2, "statement": verdict, "params": _THM32}
+            "failure_target": beta2, "statement": verdict, "params": THM32}
 
 
 @erratum("000-E4", kind="proof", printed="private_classification_queries_conference",
          corrected="private_classification_queries")
 def measure_e4(ctx: ErratumContext) -> dict:
-    from .queries import e4_measurement
+    from .conference import e4_measurement
 
     res = dict(e4_measurement(ctx.seed))
     end = e4_statement(ctx)

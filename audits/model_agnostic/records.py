@@ -40,23 +40,17 @@ from dptestbed.impl.model_agnostic.subsample_aggregate import (
 
 from .. import stats
 from ..experiments import Context, Control, experiment, scalar
-from .queries import (
-    _CTRL_LPL_INV,
-    _CTRL_LPL_UNDERFIT,
-    _CTRL_PCQ_CONST,
-    _CTRL_PCQ_UNDERFIT,
+from .classification import CTRL_PCQ_CONST, CTRL_PCQ_UNDERFIT, cor41, cor41_step, sample_complexity
+from .label_private import CTRL_LPL_INV, CTRL_LPL_UNDERFIT
+from .queries import pipeline_chunk_size, pipeline_chunks
+from .thresholds import (
     APRIV_SUPPORTS,
     APRIV_WIDTH,
     T_STAR_APRIV,
-    _chunk_size,
-    _chunks,
-    _cor41,
-    _cor41_step,
-    _sample_complexity,
-    _votes_on,
     erm_thresholds_records,
     erm_thresholds_window,
     threshold_error,
+    votes_on,
 )
 
 _MOD = "dptestbed.impl.model_agnostic.controls_records"
@@ -393,7 +387,7 @@ def agnostic_point(epsilon: float, alpha: float, beta: float, gamma: float, delt
             seconds={"quick": 120.0, "full": 1800.0},
             slack_definition="empirical n (smallest n on the sweep with failure rate <= 2 beta) / the scaled n")
 def _pcq_thm44(ctx: Context) -> dict:
-    return _sample_complexity(ctx, agnostic=True)
+    return sample_complexity(ctx, agnostic=True)
 
 
 # moderate epsilon: alpha = 0.08, gamma = eta = 0.01 keep T/m = 0.394 < 1/2 (a constant label errs about 1/2)
@@ -413,18 +407,18 @@ experiment("private_classification_queries", "Theorem 4.4", "moderate-epsilon", 
            instance=_THM44_MODERATE_INSTANCE,
            predicate="failure: the run halts before query m, or outputs more than T bottoms, or its misclassification "
                      "rate (bottom and not-answered count as mistakes) exceeds T/m",
-           trials={"quick": 40, "full": 300}, params=_THM44_MODERATE, controls=(_CTRL_PCQ_CONST,),
+           trials={"quick": 40, "full": 300}, params=_THM44_MODERATE, controls=(CTRL_PCQ_CONST,),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 2 beta) quantile of the misclassification rate divided by T/m")(
-    lambda ctx: _cor41(ctx, True, _chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
+    lambda ctx: cor41(ctx, True, pipeline_chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
 experiment("private_classification_queries", "Theorem 4.4", "pac-moderate-epsilon", "bound",
            title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
                  "<= beta (the theorem's PAC precondition for the scaled n'; the implementation is not involved)",
            instance=_THM44_MODERATE_INSTANCE,
            predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = eta + (1 - 2 eta)|t - t*|",
-           trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(_CTRL_PCQ_UNDERFIT,),
+           trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(CTRL_PCQ_UNDERFIT,),
            seconds={"quick": 300.0, "full": 1800.0})(
-    lambda ctx: _cor41_step(ctx, True, "pac", _chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
+    lambda ctx: cor41_step(ctx, True, "pac", pipeline_chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
 
 
 # =========================================================================== Theorem 4.7
@@ -438,8 +432,8 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int, moderate: bool = Fa
     records; ``moderate``: X ~ U[lo, lo + 0.4] with (lo, t*) alternating as APRIV_SUPPORTS (so a constant
     threshold errs 7/8 of the mass in half the trials) and chunk thresholds from erm_thresholds_window;
     errors in the support's unit coordinate u = (x - lo)/0.4."""
-    k = _chunks(ctx, scalar(ctx.env["k"]))
-    n_prime = _chunk_size(ctx, n_prime)
+    k = pipeline_chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = pipeline_chunk_size(ctx, n_prime)
     m, eta = int(ctx.params["m"]), float(ctx.params["gamma"])
     errs = []
     for j in range(trials):
@@ -450,7 +444,7 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int, moderate: bool = Fa
             lo, u_star, width = 0.0, T_STAR_APRIV, 1.0
             t = erm_thresholds_records(ctx.rng, k, n_prime, eta, u_star)
         u = ctx.rng.random(m)
-        t_hat = float(np.asarray(ctx.sample({"x": lo + width * u, "votes": _votes_on(t, u)}, 1)).reshape(-1)[0])
+        t_hat = float(np.asarray(ctx.sample({"x": lo + width * u, "votes": votes_on(t, u)}, 1)).reshape(-1)[0])
         errs.append(float(threshold_error((t_hat - lo) / width, eta, u_star)))
     return np.array(errs), k, n_prime
 
@@ -464,7 +458,7 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int, moderate: bool = Fa
                      "impractical); k = 3,122 chunks trained with threshold ERM on flip-noise records, "
                      "X ~ U[0,1], t* = 0.2; fresh data per trial; err(h_t) = eta + (1 - 2 eta)|t - t*| exact",
             predicate="failure: err(h_hat) > 7 gamma + 15 alpha",
-            trials={"quick": 12, "full": 300}, params=_THM47_P, controls=(_CTRL_LPL_INV,),
+            trials={"quick": 12, "full": 300}, params=_THM47_P, controls=(CTRL_LPL_INV,),
             seconds={"quick": 120.0, "full": 1800.0},
             slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")
 def _apriv_thm47(ctx: Context, n_prime: int = _N_PRIME_47, moderate: bool = False) -> dict:
@@ -500,7 +494,7 @@ _THM47_MODERATE_INSTANCE = (
 experiment("label_private_learner", "Theorem 4.7", "moderate-epsilon", "bound",
            title="agnostic end to end at moderate epsilon: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta",
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: err(h_hat) > 7 gamma + 15 alpha",
-           trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(_CTRL_LPL_INV, _CTRL_LPL_CONST),
+           trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(CTRL_LPL_INV, _CTRL_LPL_CONST),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")(
     lambda ctx: _apriv_thm47(ctx, _N_PRIME_47_MODERATE, moderate=True))
@@ -508,8 +502,8 @@ experiment("label_private_learner", "Theorem 4.7", "moderate-epsilon", "bound",
 
 def _apriv_pac(ctx: Context) -> dict:
     """Per data set of the moderate Thm 4.7 point: does some chunk threshold err more than gamma + alpha?"""
-    k = _chunks(ctx, scalar(ctx.env["k"]))
-    n_prime = _chunk_size(ctx, _N_PRIME_47_MODERATE)
+    k = pipeline_chunks(ctx, scalar(ctx.env["k"]))
+    n_prime = pipeline_chunk_size(ctx, _N_PRIME_47_MODERATE)
     eta, bound = float(ctx.params["gamma"]), float(ctx.params["alpha"]) + float(ctx.params["gamma"])
     worst = np.array([float(np.max(threshold_error(erm_thresholds_window(ctx.rng, k, n_prime, eta, u, _WINDOW_47), eta, u)))
                       for u in (APRIV_SUPPORTS[j % 2][1] for j in range(ctx.trials))])
@@ -524,4 +518,4 @@ experiment("label_private_learner", "Theorem 4.7", "pac-moderate-epsilon", "boun
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: max_j err(h_j) > gamma + alpha",
            trials={"quick": 20, "full": 600}, params=_THM47_MODERATE, setup=True,
            seconds={"quick": 300.0, "full": 1800.0},
-           controls=(_CTRL_LPL_UNDERFIT,))(_apriv_pac)
+           controls=(CTRL_LPL_UNDERFIT,))(_apriv_pac)

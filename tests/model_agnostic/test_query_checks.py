@@ -6,13 +6,14 @@ import pytest
 
 from dptestbed.audits import theorems as thm
 from dptestbed.audits.experiments import load_registry, run_check
-from dptestbed.audits.model_agnostic import queries as eq
+from dptestbed.audits.model_agnostic import classification, conference, label_private, queries, thresholds
 from dptestbed.spec.loader import load_catalogue
 
 CAT = load_catalogue()
 SLOW = {"Theorem 4.6", "Theorem 4.3"}  # seconds each; their controls are still run below with fewer trials
+MODULES = {m.__name__ for m in (queries, classification, label_private, conference)}
 CASES = [(sid, e) for (sid, ref), exps in load_registry().items() for e in exps
-         if e.run.__module__ == eq.__name__ or getattr(e.run, "__module__", "") == eq.__name__]
+         if getattr(e.run, "__module__", "") in MODULES]
 
 
 def _run(sid, e, trials=None):
@@ -48,17 +49,17 @@ def test_reference_passes_and_control_flagged(sid, e):
 
 def test_lemma42_property_and_strict_counterexample():
     rng = np.random.default_rng(0)
-    for k, _m, B, xi, M in eq._lemma42_matrices(rng, 300):
+    for k, _m, B, xi, M in classification._lemma42_matrices(rng, 300):
         bad = int(np.sum(M.sum(axis=0) > xi * k))
         assert bad <= B / xi + 1e-9
         if B > 0:
             assert bad < B / xi
-    ce = eq.lemma42_counterexample_strict()
+    ce = classification.lemma42_counterexample_strict()
     assert ce["B"] == 0 and ce["bad_queries"] == 0 and not ce["bad_queries"] < ce["bound"]
 
 
 def test_e4_measurement_confirms():
-    out = eq.e4_measurement(0, trials=50_000)
+    out = conference.e4_measurement(0, trials=50_000)
     assert set(out) >= {"printed", "corrected", "measurement", "verdict", "details"}
     assert out["verdict"] == "confirmed"
     assert out["details"]["exceed_000_exact"] < out["details"]["per_classifier_target"]
@@ -66,23 +67,23 @@ def test_e4_measurement_confirms():
 
 def test_exact_erm_law_matches_records():
     rng = np.random.default_rng(1)
-    a = eq.erm_thresholds_exact(rng, 20_000, 20)
-    b = eq.erm_thresholds_records(rng, 20_000, 20, 0.0)
+    a = thresholds.erm_thresholds_exact(rng, 20_000, 20)
+    b = thresholds.erm_thresholds_records(rng, 20_000, 20, 0.0)
     for q in (0.5, 0.9):
         assert abs(np.quantile(a, q) - np.quantile(b, q)) < 0.01
 
 
 def test_bernoulli_p_three_quarters():
     from scipy import stats
-    p = eq.bernoulli_p_three_quarters()
+    p = queries.bernoulli_p_three_quarters()
     assert abs(stats.binom.sf(12, 25, p) - 0.75) < 1e-12
 
 
 def test_h_priv_error_replaces_bottom_and_not_answered_by_a_coin():
     rng = np.random.default_rng(0)
     truth = np.array([1, 0, 1, 0])
-    assert eq.h_priv_error(np.array([[1, 0, 1, 0]]), truth, rng)[0] == 0.0
-    assert eq.h_priv_error(np.array([[0, 1, 0, 1]]), truth, rng)[0] == 1.0
-    coins = eq.h_priv_error(np.full((20_000, 4), -1), truth, rng)       # every query bottom: error ~ 1/2
-    halted = eq.h_priv_error(np.full((20_000, 4), -2), truth, rng)      # not answered after the halt: the same
+    assert label_private.h_priv_error(np.array([[1, 0, 1, 0]]), truth, rng)[0] == 0.0
+    assert label_private.h_priv_error(np.array([[0, 1, 0, 1]]), truth, rng)[0] == 1.0
+    coins = label_private.h_priv_error(np.full((20_000, 4), -1), truth, rng)       # every query bottom: error ~ 1/2
+    halted = label_private.h_priv_error(np.full((20_000, 4), -2), truth, rng)      # not answered after the halt: the same
     assert abs(coins.mean() - 0.5) < 0.01 and abs(halted.mean() - 0.5) < 0.01

@@ -83,7 +83,7 @@ def test_moderate_points_meet_the_theorems():
 def test_windowed_erm_has_the_law_of_erm_on_records():
     from scipy import stats
 
-    from dptestbed.audits.model_agnostic.queries import erm_thresholds_records, erm_thresholds_window
+    from dptestbed.audits.model_agnostic.thresholds import erm_thresholds_records, erm_thresholds_window
 
     rng = np.random.default_rng(11)
     for eta, t_star in ((0.05, 0.5), (0.01, 0.125)):

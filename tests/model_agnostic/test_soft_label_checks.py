@@ -47,7 +47,7 @@ def test_straddle_reports_stated_bound_exceeded():
 def test_alg6_stream_errors_bottom_halt_and_max():
     import numpy as np
 
-    from dptestbed.audits.model_agnostic.soft_label import alg6_stream_errors
+    from dptestbed.audits.model_agnostic.soft_label_learner import alg6_stream_errors
 
     expected = np.array([0.5, 0.5, 0.99, 0.01])
     out = np.array([[[0.5, 1], [0.75, 0], [0.75, 0], [0.25, 0]],     # first test passed at the boundary: 1/4
@@ -61,7 +61,7 @@ def test_alg6_stream_instance_meets_the_theorem():
     """gamma = 1/2 exactly as Theorem 5.14 sets it, the stated bound is gamma/2, |G(nu)| = m - T."""
     import numpy as np
 
-    from dptestbed.audits.model_agnostic import soft_label as sl
+    from dptestbed.audits.model_agnostic import soft_label_learner as sl
 
     exp = next(e for s, e in SOFT if e.name == "alg6-stream")
     env = CATALOGUE["soft_label_queries_corrected"].bind({**CATALOGUE["soft_label_queries_corrected"].defaults(),
