@@ -13,10 +13,10 @@ sampler returns shape (n, p). epsilon-DP for f of L1 sensitivity ``sensitivity``
 Discrete Gaussian contract: ``discrete_gaussian_mechanism(data, *, rng, epsilon, delta,
 sensitivity)``; ``data`` is one integer f(D), passed as a Python float of integral value.
 Output: f(D) + Y, Y ~ N_Z(0, sigma^2) (P[Y = k] proportional to exp(-k^2/(2 sigma^2)) on the
-integers), a Python int; the batch sampler returns an int64 array of shape (n,). sigma is the
-smallest with (epsilon, delta)-DP by Canonne, Kamath and Steinke's Theorem 7 (arXiv:2004.00010v3)
-for integer sensitivity Delta: delta(epsilon) = P[Y > epsilon sigma^2/Delta - Delta/2]
-- e^epsilon P[Y > epsilon sigma^2/Delta + Delta/2], found by a root finder as diffprivlib's
+integers), a Python int; the batch sampler returns an int64 array of shape (n,). sigma solves
+delta(epsilon) = delta for Canonne, Kamath and Steinke's Theorem 7 (arXiv:2004.00010v3), the exact
+delta of integer sensitivity Delta: delta(epsilon) = P[Y > epsilon sigma^2/Delta - Delta/2]
+- e^epsilon P[Y > epsilon sigma^2/Delta + Delta/2], found by bisection as diffprivlib's
 ``GaussianDiscrete`` finds it (:func:`discrete_gaussian_sigma`).
 
 Sampling law. Z = G1 - G2 with G1, G2 i.i.d. geometric on {1, 2, ...} with success probability
@@ -102,8 +102,12 @@ def theorem7_delta(epsilon: float, sigma: float, sensitivity: float) -> float:
 
 @lru_cache(maxsize=256)
 def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
-    """The sigma at which :func:`theorem7_delta` equals ``delta`` (it decreases in sigma): bracketed by
-    doubling from 1, then Brent's method to a relative 1e-12 (diffprivlib bisects to 1e-6)."""
+    """A sigma at which :func:`theorem7_delta` equals ``delta``, found as diffprivlib's GaussianDiscrete finds
+    it: a bracket [2^j, 2^(j+1)] with a sign change, searched by halving or doubling from [1, 2], then
+    bisection (the same midpoints, so the same root where there are several), here to a relative 1e-12
+    (diffprivlib stops at 1e-6). delta(sigma) is continuous for an integer sensitivity but not monotone: the
+    privacy loss lives on a lattice that moves with sigma, and at epsilon = 3 delta oscillates (delta 1.3e-6 at sigma =
+    1.472, 1.6e-6 at 1.516), so other sigmas may meet delta too; at this one the claim holds with equality."""
     from scipy import optimize
 
     def excess(sigma):
@@ -114,7 +118,7 @@ def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float) ->
         lo, hi = lo / 2, lo
     while excess(hi) > 0:
         lo, hi = hi, 2 * hi
-    return float(optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-12))
+    return float(optimize.bisect(excess, lo, hi, xtol=1e-14, rtol=1e-12))
 
 
 def discrete_gaussian(rng: np.random.Generator, sigma: float, n: int) -> np.ndarray:
