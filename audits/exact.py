@@ -17,7 +17,10 @@ laws here:
   closed form ``delta(eps) = 1 - exp((eps - s/b)/2)`` when one coordinate moves by s; when
   several move, the privacy loss is the sum of the coordinates' independent losses, whose law is
   convolved on a lattice (:func:`product_epsilon`, each loss rounded up to the lattice: the
-  result is an upper bound of the exact epsilon, at most ``PRODUCT_TOLERANCE`` above it).
+  result is an upper bound of the exact epsilon, at most one lattice step per moved coordinate
+  above it: ``PRODUCT_TOLERANCE`` in all, unless that lattice would exceed ``PRODUCT_MAX_POINTS``
+  points and is coarsened). Computed here rather than taken from dp-accounting, a test-only
+  dependency that serves as the independent oracle of every profile (tests/calibration).
 * Geometric (discrete Laplace) ``f(D) + Z^p``, ``P[Z = k]`` proportional to ``exp(-|k|/b)`` on
   the integers, integer shifts: the losses live on the lattice ``Z/b`` exactly, so the same
   convolution is exact (:func:`geometric_epsilon`).
@@ -143,7 +146,7 @@ def smallest_epsilon(h: Callable[[float], float], delta: float, floor: float = 0
     return float(optimize.brentq(lambda e: h(e) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12))
 
 
-PRODUCT_TOLERANCE = 1e-5  # product_epsilon's lattice: the exact epsilon is at most this much below its result
+PRODUCT_TOLERANCE = 1e-5  # laplace_epsilon's products: the exact epsilon is at most this much below the result
 PRODUCT_MAX_POINTS = 1 << 21  # lattice points of a product's loss law (beyond: a coarser lattice, a wider bracket)
 
 
