@@ -14,7 +14,16 @@ that is what fixes the mechanism; each paper registers its own (``audits/<paper>
 laws here:
 
 * Laplace ``f(D) + Lap(b)^p``: ``||f(D) - f(D')||_1 / b`` at delta = 0; at delta > 0 the
-  closed form ``delta(eps) = 1 - exp((eps - s/b)/2)`` when one coordinate moves by s.
+  closed form ``delta(eps) = 1 - exp((eps - s/b)/2)`` when one coordinate moves by s; when
+  several move, the privacy loss is the sum of the coordinates' independent losses, whose law is
+  convolved on a lattice (:func:`product_epsilon`, each loss rounded up to the lattice: the
+  result is an upper bound of the exact epsilon, at most one lattice step per moved coordinate
+  above it: ``PRODUCT_TOLERANCE`` in all, unless that lattice would exceed ``PRODUCT_MAX_POINTS``
+  points and is coarsened). Computed here rather than taken from dp-accounting, a test-only
+  dependency that serves as the independent oracle of every profile (tests/calibration).
+* Geometric (discrete Laplace) ``f(D) + Z^p``, ``P[Z = k]`` proportional to ``exp(-|k|/b)`` on
+  the integers, integer shifts: the losses live on the lattice ``Z/b`` exactly, so the same
+  convolution is exact (:func:`geometric_epsilon`).
 * Gaussian ``f(D) + N(0, sigma^2 I)``: Balle and Wang 2018 (Theorem 8), solved for eps:
   ``delta(eps) = Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D)``.
 * discrete outputs (randomized response, exponential mechanism, report noisy max, distance to
@@ -37,9 +46,10 @@ from functools import cache
 import numpy as np
 
 __all__ = [
-    "exact_epsilon", "register", "discrete_epsilon", "hockey_stick", "laplace_epsilon",
-    "gaussian_epsilon", "gaussian_delta", "svt_distribution", "noisy_max_distribution",
-    "noisy_max_value_epsilon", "dist_epsilon", "lap_sf", "as_vector", "PROFILES",
+    "exact_epsilon", "register", "discrete_epsilon", "smallest_epsilon", "hockey_stick", "laplace_epsilon",
+    "geometric_epsilon", "product_epsilon", "PRODUCT_TOLERANCE", "gaussian_epsilon", "gaussian_delta",
+    "svt_distribution", "noisy_max_distribution", "noisy_max_value_epsilon", "dist_epsilon", "lap_sf", "as_vector",
+    "PROFILES",
 ]
 
 PROFILES: dict[str, Callable] = {}
@@ -115,10 +125,16 @@ def discrete_epsilon(p, q, delta: float = 0.0) -> float:
     def h(eps):
         return max(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
 
+    # once e^eps >= max ratio over outcomes with mass, H(eps) is the mass where q == 0
+    return smallest_epsilon(h, delta, max(p[q <= 0].sum(), q[p <= 0].sum()))
+
+
+def smallest_epsilon(h: Callable[[float], float], delta: float, floor: float = 0.0) -> float:
+    """The smallest eps >= 0 with h(eps) <= delta, for a continuous non-increasing hockey-stick curve ``h``
+    that tends to ``floor`` (math.inf when floor > delta, or when h(1e4) > delta)."""
     if h(0.0) <= delta:
         return 0.0
-    # once e^eps >= max ratio over outcomes with mass, H(eps) is the mass where q == 0
-    if max(p[q <= 0].sum(), q[p <= 0].sum()) > delta:
+    if floor > delta:
         return math.inf
     hi = 1.0
     while h(hi) > delta:
@@ -130,18 +146,92 @@ def discrete_epsilon(p, q, delta: float = 0.0) -> float:
     return float(optimize.brentq(lambda e: h(e) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12))
 
 
-def laplace_epsilon(shift, b: float, delta: float = 0.0) -> float | None:
+PRODUCT_TOLERANCE = 1e-5  # laplace_epsilon's products: the exact epsilon is at most this much below the result
+PRODUCT_MAX_POINTS = 1 << 21  # lattice points of a product's loss law (beyond: a coarser lattice, a wider bracket)
+
+
+def laplace_epsilon(shift, b: float, delta: float = 0.0) -> float:
     """Laplace mechanism with scale ``b`` and L1 shift vector ``shift``."""
     s = np.abs(np.atleast_1d(np.asarray(shift, dtype=float)))
     eps0 = float(s.sum() / b)
-    if delta <= 0:
+    if delta <= 0 or eps0 == 0:
         return eps0
-    if np.count_nonzero(s) > 1:
-        return None  # product of Laplace losses at delta > 0: not implemented
-    if eps0 == 0:
+    if delta >= 1:
         return 0.0
-    # one coordinate: delta(eps) = 1 - exp((eps - eps0)/2) for 0 <= eps <= eps0
-    return max(0.0, eps0 + 2.0 * math.log1p(-delta)) if delta < 1 else 0.0
+    moved = s[s > 0] / b
+    if moved.size == 1:
+        # one coordinate: delta(eps) = 1 - exp((eps - eps0)/2) for 0 <= eps <= eps0
+        return max(0.0, eps0 + 2.0 * math.log1p(-delta))
+    step = max(PRODUCT_TOLERANCE / moved.size, 2 * eps0 / PRODUCT_MAX_POINTS)
+    return product_epsilon([_laplace_loss(a, step) for a in moved], step, delta)
+
+
+def _laplace_loss(a: float, step: float) -> tuple[int, np.ndarray]:
+    """The privacy loss L of Lap(b) against Lap(b) shifted by s, a = s/b, on the lattice step*Z, each value
+    rounded up: (k0, masses), P[L rounded = (k0 + j) step] = masses[j]. Under D, L = a w.p. 1/2 (x <= 0),
+    L = -a w.p. e^-a/2 (x >= s), and in between L = (s - 2x)/b with P[L <= l] = e^((l - a)/2)/2 for -a <= l < a."""
+    lo, hi = math.floor(-a / step), math.ceil(a / step)
+    edges = np.arange(lo, hi + 1) * step
+    cdf = np.where(edges >= a, 1.0, np.where(edges >= -a, 0.5 * np.exp((edges - a) / 2), 0.0))
+    return lo, np.diff(cdf, prepend=0.0)  # the mass of (edge_{j-1}, edge_j] sits on edge_j
+
+
+def geometric_epsilon(shift, b: float, delta: float = 0.0) -> float | None:
+    """Geometric (discrete Laplace) mechanism, P[Z = k] proportional to exp(-|k|/b) per coordinate, integer
+    ``shift`` vector (None for a non-integer one: not a pair of integer inputs)."""
+    s = np.abs(np.atleast_1d(np.asarray(shift, dtype=float)))
+    if not np.all(s == np.round(s)):
+        return None
+    eps0 = float(s.sum() / b)
+    if delta <= 0 or eps0 == 0:
+        return eps0
+    alpha = math.exp(-1 / b)
+    return product_epsilon([_geometric_loss(int(k), alpha) for k in s if k > 0], 1 / b, delta)
+
+
+def _geometric_loss(s: int, alpha: float) -> tuple[int, np.ndarray]:
+    """The privacy loss of the discrete Laplace law P[k] = (1 - alpha)/(1 + alpha) alpha^|k| against the same
+    law shifted by s >= 1, in units of 1/b (alpha = e^(-1/b)): loss s - 2k on x = k in 1..s-1, s on x <= 0,
+    -s on x >= s; returned as (k0, masses) on the consecutive integers -s..s."""
+    k = np.arange(s + 1)
+    mass = (1 - alpha) / (1 + alpha) * alpha ** k.astype(float)
+    mass[0], mass[s] = 1 / (1 + alpha), alpha ** s / (1 + alpha)
+    out = np.zeros(2 * s + 1)
+    out[2 * s - 2 * k] = mass  # loss s - 2k at index (s - 2k) + s
+    return -s, out
+
+
+def product_epsilon(coordinates: list[tuple[int, np.ndarray]], step: float, delta: float) -> float:
+    """Exact epsilon at ``delta`` of a product mechanism from the privacy-loss laws of its independent
+    coordinates, each on the lattice ``step``*Z: ``(k0, masses)`` with P_D[L_i = (k0 + j) step] = masses[j].
+    The pair's loss is the sum of the coordinates' losses, its law their convolution (FFT beyond small
+    sizes); outcomes grouped by their loss keep both hockey-stick divergences (the likelihood ratio is
+    constant on a group), with P_D'(group) = P_D(group) e^-loss. Coordinates given with their losses
+    rounded up (a continuous loss) make the result an upper bound, exact up to one step per coordinate. Symmetric
+    noise is assumed: the pair (D', D) has the same loss law (then the backward curve, underestimated by the
+    rounding, is never the larger one)."""
+    from scipy import signal
+
+    k0 = sum(c[0] for c in coordinates)
+    mass = coordinates[0][1]
+    for _, m in coordinates[1:]:
+        mass = np.convolve(mass, m) if min(mass.size, m.size) < 512 else signal.fftconvolve(mass, m)
+    mass = np.clip(mass, 0.0, None)  # FFT round-off around 1e-17
+    loss = (k0 + np.arange(mass.size)) * step  # ascending
+    other = np.zeros_like(mass)  # P_D'(group) = P_D(group) e^-loss
+    np.exp(np.log(mass, where=mass > 0, out=np.full_like(mass, -np.inf)) - loss, out=other, where=mass > 0)
+    # H(D||D')(eps) sums p - e^eps q over the groups of loss > eps, H(D'||D)(eps) q - e^eps p over loss < -eps:
+    # tail and head sums, one binary search per evaluation
+    p_tail, q_tail = np.cumsum(mass[::-1])[::-1], np.cumsum(other[::-1])[::-1]
+    p_head, q_head = np.cumsum(mass), np.cumsum(other)
+
+    def h(eps):
+        i, j = np.searchsorted(loss, eps, "right"), np.searchsorted(loss, -eps, "left")
+        forward = p_tail[i] - math.exp(eps) * q_tail[i] if i < loss.size else 0.0
+        backward = q_head[j - 1] - math.exp(eps) * p_head[j - 1] if j > 0 else 0.0
+        return max(forward, backward, 0.0)
+
+    return smallest_epsilon(h, delta)
 
 
 def gaussian_delta(eps, l2: float, sigma: float):
@@ -162,14 +252,7 @@ def gaussian_epsilon(shift, sigma: float, delta: float) -> float:
         return 0.0
     if delta <= 0:
         return math.inf
-    if gaussian_delta(0.0, l2, sigma) <= delta:
-        return 0.0
-    hi = 1.0
-    while gaussian_delta(hi, l2, sigma) > delta:
-        hi *= 2
-    from scipy import optimize
-
-    return float(optimize.brentq(lambda e: gaussian_delta(e, l2, sigma) - delta, 0.0, hi, xtol=1e-12))
+    return smallest_epsilon(lambda e: gaussian_delta(e, l2, sigma), delta)
 
 
 # --------------------------------------------------------------------------- quadrature

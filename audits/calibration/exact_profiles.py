@@ -8,11 +8,16 @@ import math
 import numpy as np
 from scipy import special
 
+from dptestbed.impl.calibration.bounded import clipped
+from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
+from dptestbed.impl.calibration.gaussian import analytic_sigma
+
 from ..exact import (
     as_vector,
     discrete_epsilon,
     dist_epsilon,
     gaussian_epsilon,
+    geometric_epsilon,
     laplace_epsilon,
     noisy_max_distribution,
     noisy_max_value_epsilon,
@@ -33,19 +38,55 @@ register("dptestbed.impl.calibration.laplace:laplace_mechanism_broken")(_laplace
 register("dptestbed.impl.calibration.mutants:laplace_30pct_more_noise")(_laplace_factory(1.3))
 
 
-def _gaussian_factory(factor):
+def _gaussian_factory(sigma_of):
     def profile(data, neighbour, env, delta):
-        if "sigma" in env:          # gaussian_mechanism(data, *, rng, sigma)
-            sigma = factor * float(env["sigma"])
-        else:                       # classical calibration from (epsilon, delta, sensitivity)
-            eps, dlt, sens = float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])
-            sigma = factor * sens * math.sqrt(2 * math.log(1.25 / dlt)) / eps
-        return gaussian_epsilon(as_vector(data) - as_vector(neighbour), sigma, delta)
+        return gaussian_epsilon(as_vector(data) - as_vector(neighbour), sigma_of(env), delta)
     return profile
 
 
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism")(_gaussian_factory(1.0))
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken")(_gaussian_factory(0.7))
+# gaussian_mechanism(data, *, rng, sigma); the classical spec derives sigma from (epsilon, delta, sensitivity)
+register("dptestbed.impl.calibration.gaussian:gaussian_mechanism",
+         "dptestbed.impl.calibration.gaussian:gaussian_mechanism_classical")(
+    _gaussian_factory(lambda env: float(env["sigma"])))
+register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken")(
+    _gaussian_factory(lambda env: 0.7 * float(env["sigma"])))
+register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_analytic")(_gaussian_factory(
+    lambda env: analytic_sigma(float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"]))))
+
+
+@register("dptestbed.impl.calibration.discrete:geometric_mechanism")
+def _geometric(data, neighbour, env, delta):
+    scale = float(env["sensitivity"]) / float(env["epsilon"])
+    return geometric_epsilon(as_vector(data) - as_vector(neighbour), scale, delta)
+
+
+@register("dptestbed.impl.calibration.discrete:discrete_gaussian_mechanism")
+def _discrete_gaussian(data, neighbour, env, delta):
+    """Hockey stick of the two pmfs of f + N_Z(0, sigma^2) and f' + N_Z(0, sigma^2) over every integer within
+    39 sigma of either answer (beyond, both pmfs are below 1e-330: zero in float64)."""
+    f, g = int(round(as_vector(data)[0])), int(round(as_vector(neighbour)[0]))
+    if f == g:
+        return 0.0
+    if delta <= 0:
+        return math.inf  # the log-ratio (2k - f - g)(g - f)/(2 sigma^2) is unbounded on the integers
+    sigma = discrete_gaussian_sigma(float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"]))
+    width = math.ceil(39 * sigma) + 1
+    k = np.arange(min(f, g) - width, max(f, g) + width + 1)
+    return discrete_epsilon(discrete_gaussian_pmf(k - f, sigma), discrete_gaussian_pmf(k - g, sigma), delta)
+
+
+def _bounded_factory(statistic):
+    """diffprivlib's clipped mean / sum plus Laplace noise of the replace-one sensitivity."""
+    def profile(data, neighbour, env, delta):
+        lower, upper, eps = float(env["lower"]), float(env["upper"]), float(env["epsilon"])
+        x, y = clipped(data, lower, upper), clipped(neighbour, lower, upper)
+        scale = (upper - lower) / eps / (x.size if statistic is np.mean else 1)
+        return laplace_epsilon([statistic(x) - statistic(y)], scale, delta)
+    return profile
+
+
+register("dptestbed.impl.calibration.bounded:bounded_mean")(_bounded_factory(np.mean))
+register("dptestbed.impl.calibration.bounded:bounded_sum")(_bounded_factory(np.sum))
 
 
 @register("dptestbed.impl.calibration.randomized_response:randomized_response")

@@ -3,9 +3,13 @@ mechanism's accuracy, each with an exact-calibration companion and its broken va
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
+
+from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
+from dptestbed.impl.calibration.gaussian import analytic_sigma
 
 from ..experiments import (
     Context,
@@ -84,15 +88,31 @@ def _laplace_exact(ctx: Context) -> dict:
     return tail_calibration(ctx, scalar(ctx.env["b"]), laplace_sf, "b")
 
 
-def tail_calibration(ctx: Context, scale: float, sf: Callable, unit: str) -> dict:
-    """Cells P[output > t] = sf(t, scale) at t = scale/2, scale, 2 scale for f(D) = 0 (p = 1);
-    the fudged probabilities (30% more / less noise) give the check's power."""
-    out = ctx.sample(np.zeros(1), ctx.trials).reshape(ctx.trials, -1)[:, 0]
+def tail_calibration(ctx: Context, scale: float, sf: Callable, unit: str, data=None, centre: float = 0.0) -> dict:
+    """Cells P[output - centre > t] = sf(t, scale) at t = scale/2, scale, 2 scale on ``data`` (default
+    f(D) = 0, p = 1; the first coordinate of a vector output); the fudged probabilities (30% more / less noise)
+    give the check's power."""
+    out = ctx.sample(np.zeros(1) if data is None else data, ctx.trials).reshape(ctx.trials, -1)[:, 0] - centre
     cells = []
     for mult in (0.5, 1.0, 2.0):
         t = mult * scale
         cells.append(Cell(f"t = {mult:g} {unit}", ctx.trials, int(np.sum(out > t)), float(sf(t, scale)),
                           tuple(float(x) for x in fudged(sf, t, scale, scale_index=1))))
+    return {"cells": cells}
+
+
+def integer_cells(ctx: Context, data, centre: int, pmf: Callable, scale: float, ranges) -> dict:
+    """Cells P[lo <= output - centre <= hi] for integer noise of law ``pmf(k, scale)`` (summed over |k| <= 800
+    scale + 10, where every law used here is below 1e-300), one per (label, lo, hi) of ``ranges``; the
+    alternatives are the same law with its scale 30% larger and smaller."""
+    noise = ctx.sample(data, ctx.trials).reshape(ctx.trials) - centre
+    k = np.arange(-math.ceil(800 * scale) - 10, math.ceil(800 * scale) + 11)
+    laws = [pmf(k, scale)] + [pmf(k, scale * f) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE)]
+    cells = []
+    for label, lo, hi in ranges:
+        inside = (k >= lo) & (k <= hi)
+        exact, *alts = (float(law[inside].sum()) for law in laws)
+        cells.append(Cell(label, ctx.trials, int(np.sum((noise >= lo) & (noise <= hi))), exact, tuple(alts)))
     return {"cells": cells}
 
 
@@ -140,6 +160,120 @@ def _gaussian_tail(ctx: Context) -> dict:
 )
 def _gaussian_exact(ctx: Context) -> dict:
     return tail_calibration(ctx, scalar(ctx.env["sigma"]), gaussian_sf, "sigma")
+
+
+_MUT = "dptestbed.impl.calibration.mutants"
+
+
+def _gaussian_calibration(spec: str, sigma_of: Callable, control: str, description: str, **params):
+    """The exact-tail check of a Gaussian mechanism calibrated from (epsilon, delta, sensitivity)."""
+
+    @experiment(
+        spec, GAUSSIAN_TAIL, "exact-tail", "calibration",
+        title="P[M(D) - f(D) > t] = 1 - Phi(t/sigma) at t = sigma/2, sigma, 2 sigma, sigma from (epsilon, delta, "
+              "sensitivity)",
+        instance=", ".join(f"{k} = {v:g}" for k, v in params.items()) + ", f(D) = 0",
+        predicate="event: the output exceeds f(D) + t",
+        trials={"quick": 50_000, "full": 2_000_000},
+        params=params,
+        controls=(Control(control, f"{_MUT}:{control}", description),),
+    )
+    def check(ctx: Context) -> dict:
+        env = ctx.env
+        return tail_calibration(ctx, sigma_of(env), gaussian_sf, "sigma")
+
+    return check
+
+
+_gaussian_calibration("gaussian_mechanism_classical", lambda env: scalar(env["sigma"]),
+                      "gaussian_classical_delta_understated", "sigma calibrated for 10^4 delta",
+                      p=1, epsilon=0.5, delta=1e-5, sensitivity=2.0)
+_gaussian_calibration("gaussian_mechanism_analytic",
+                      lambda env: analytic_sigma(scalar(env["epsilon"]), scalar(env["delta"]), scalar(env["sensitivity"])),
+                      "gaussian_analytic_classical_sigma", "the classical sigma instead of Algorithm 1's",
+                      p=1, epsilon=1.0, delta=1e-5, sensitivity=2.0)
+
+
+# =========================================================================== integer noise
+
+GEOMETRIC_LAW = "Fact GM2 (two-sided geometric law)"
+
+
+def geometric_pmf(k, scale):
+    """P[Z = k] = (1 - alpha)/(1 + alpha) alpha^|k|, alpha = e^(-1/scale)."""
+    alpha = math.exp(-1 / scale)
+    return (1 - alpha) / (1 + alpha) * alpha ** np.abs(np.asarray(k, dtype=float))
+
+
+@experiment(
+    "geometric_mechanism", GEOMETRIC_LAW, "exact-pmf", "calibration",
+    title="P[Z = 0], P[Z = +-1], P[Z >= 2], P[Z <= -2] of Z = M(D) - f(D) against the two-sided geometric law",
+    instance="p = 1, f(D) = 3, epsilon = 1, sensitivity = 2 (a scale without the sensitivity is caught); "
+             "alternatives: scale x 1.3 and x 0.7",
+    predicate="event per cell: the noise falls in the cell (same runs)",
+    trials={"quick": 50_000, "full": 2_000_000},
+    params={"p": 1, "epsilon": 1.0, "sensitivity": 2},
+    controls=(Control("geometric_sensitivity_ignored", f"{_MUT}:geometric_sensitivity_ignored",
+                      "scale 1/epsilon: the sensitivity left out"),),
+)
+def _geometric_exact(ctx: Context) -> dict:
+    return integer_cells(ctx, np.array([3.0]), 3, geometric_pmf, scalar(ctx.env["scale"]),
+                         [("Z = 0", 0, 0), ("Z = 1", 1, 1), ("Z = -1", -1, -1), ("Z >= 2", 2, math.inf),
+                          ("Z <= -2", -math.inf, -2)])
+
+
+DG_LAW = "Fact DG1 (discrete Gaussian law)"
+
+
+@experiment(
+    "discrete_gaussian_mechanism", DG_LAW, "exact-pmf", "calibration",
+    title="P[Y in cell] of Y = M(D) - f(D) against N_Z(0, sigma^2), sigma calibrated by Theorem 7",
+    instance="f(D) = 5, epsilon = 1, delta = 1e-5, sensitivity = 1 (sigma = 3.74); cells 0, +-1, +-2..3, >= 4, "
+             "<= -4; alternatives: sigma x 1.3 and x 0.7",
+    predicate="event per cell: the noise falls in the cell (same runs)",
+    trials={"quick": 50_000, "full": 2_000_000},
+    params={"epsilon": 1.0, "delta": 1e-5, "sensitivity": 1},
+    controls=(Control("discrete_gaussian_laplace_proposal", f"{_MUT}:discrete_gaussian_laplace_proposal",
+                      "Algorithm 3 without its acceptance step (the discrete Laplace proposal)"),),
+)
+def _discrete_gaussian_exact(ctx: Context) -> dict:
+    sigma = discrete_gaussian_sigma(scalar(ctx.env["epsilon"]), scalar(ctx.env["delta"]),
+                                    scalar(ctx.env["sensitivity"]))
+    return integer_cells(ctx, 5.0, 5, discrete_gaussian_pmf, sigma,
+                         [("Y = 0", 0, 0), ("|Y| = 1", -1, 1), ("Y in 2..3", 2, 3), ("Y in -3..-2", -3, -2),
+                          ("Y >= 4", 4, math.inf), ("Y <= -4", -math.inf, -4)])
+
+
+# =========================================================================== bounded mean and sum (diffprivlib)
+
+# bounds [-1, 2] (lower < 0: an add/remove sensitivity max(|lower|, |upper|) differs from upper - lower); records
+# beyond both bounds (clipped to 2 and -1) and inside: clipped sum 4.5 (mean 0.45), unclipped sum 8.5 (mean 0.85)
+_BOUNDS = (-1.0, 2.0)
+_RECORDS = np.array([9.0, -4.0, 0.2, 0.8, 0.3, 0.7, 0.4, 0.6, 0.5, 0.0])
+
+
+def _bounded_calibration(spec: str, ref: str, statistic, control: str, description: str):
+    @experiment(
+        spec, ref, "exact-tail", "calibration",
+        title=f"P[M(D) - {statistic.__name__}(clip(D)) > t] = exp(-t/b)/2 at t = b/2, b, 2b",
+        instance="lower = -1, upper = 2, epsilon = 1, n = 10 records, two far outside the bounds (9 and -4; "
+                 "unclipped, the centre moves); every event inside diffprivlib's truncation range",
+        predicate="event: the output exceeds the clipped statistic + t",
+        trials={"quick": 50_000, "full": 2_000_000},
+        params={"epsilon": 1.0, "lower": _BOUNDS[0], "upper": _BOUNDS[1], "n": 10},
+        controls=(Control(control, f"{_MUT}:{control}", description),),
+    )
+    def check(ctx: Context) -> dict:
+        centre = float(statistic(np.clip(_RECORDS, *_BOUNDS)))
+        return tail_calibration(ctx, scalar(ctx.env["b"]), laplace_sf, "b", data=_RECORDS.copy(), centre=centre)
+
+    return check
+
+
+_bounded_calibration("bounded_mean", "Fact BM2 (law of the released mean)", np.mean, "bounded_mean_no_clipping",
+                     "records not clipped")
+_bounded_calibration("bounded_sum", "Fact BS2 (law of the released sum)", np.sum, "bounded_sum_no_clipping",
+                     "records not clipped")
 
 
 # =========================================================================== exponential mechanism
@@ -211,7 +345,6 @@ def _em_exact(ctx: Context) -> dict:
 
 # =========================================================================== randomized response
 
-_MUT = "dptestbed.impl.calibration.mutants"
 RR_FACT = "Fact RR1 (privacy of randomized response)"
 
 
@@ -231,7 +364,7 @@ def _rr_exact(ctx: Context) -> dict:
     eps = scalar(ctx.env["epsilon"])
     cells = []
     for bit in (0, 1):
-        out = ctx.sample(np.array([bit]), ctx.trials).reshape(ctx.trials)
+        out = ctx.sample(bit, ctx.trials).reshape(ctx.trials)  # the private bit, as the spec's [input] documents
         cells.append(Cell(f"bit {bit} kept", ctx.trials, int(np.sum(out == bit)), float(expit(eps)),
                           tuple(float(expit(eps * f)) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))))
     return {"cells": cells}

@@ -8,14 +8,28 @@ are controls of the auditor and get no mutants.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..contract import batched
 from ..mutant import Mutant, post_processed, with_params
-from ..noise import as_vector
+from ..noise import as_vector, laplace
 from . import svt_lyu as _lyu
+from .bounded import bounded_mean, bounded_sum, clipped
+from .discrete import (
+    discrete_gaussian_mechanism,
+    discrete_gaussian_sigma,
+    discrete_laplace,
+    geometric_mechanism,
+)
 from .exponential import exponential_mechanism
-from .gaussian import gaussian_mechanism
+from .gaussian import (
+    classical_sigma,
+    gaussian_mechanism,
+    gaussian_mechanism_analytic,
+    gaussian_mechanism_classical,
+)
 from .laplace import laplace_mechanism
 from .noisy_max import report_noisy_max
 from .randomized_response import randomized_response
@@ -223,4 +237,159 @@ for _alg in (1, 2):
         globals()[_fn].__name__ = _fn
         _LYU.append(_mutant(_spec, _fn, _name, _breaks, _bug, _killers))
 
-MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU)
+# =========================================================================== (epsilon, delta) Gaussian calibrations
+
+
+def _set(name: str, value):
+    def transform(params: dict) -> dict:
+        params[name] = value
+        return params
+    return transform
+
+
+def _log10_sigma(params: dict) -> dict:
+    e, d, s = params["epsilon"], params["delta"], params["sensitivity"]
+    params["sigma"] = s * math.sqrt(2 * math.log10(1.25 / d)) / e  # log10 where the paper's log is natural
+    return params
+
+
+def _classical_sigma(params: dict) -> dict:
+    params["sigma"] = classical_sigma(params["epsilon"], params["delta"], params["sensitivity"])
+    return params
+
+
+_CALIBRATION_BUGS = {  # name: (breaks, bug, parameter transform)
+    "noise_for_2eps": ("privacy", "sigma calibrated for 2 epsilon", _scale("epsilon", 2.0)),
+    "sensitivity_halved": ("privacy", "sigma calibrated for half the sensitivity", _scale("sensitivity", 0.5)),
+    "delta_understated": ("privacy", "sigma calibrated for 10^4 delta (the claim understates delta 10^4 times)",
+                          _scale("delta", 1e4)),
+}
+
+
+def _calibration_mutants(spec: str, prefix: str, reference, killer: str) -> list[Mutant]:
+    out = []
+    for name, (breaks, bug, transform) in _CALIBRATION_BUGS.items():
+        fn = f"{prefix}_{name}"
+        globals()[fn] = with_params(reference, transform, f"{spec} with {bug}.")
+        out.append(_mutant(spec, fn, name, breaks, bug, (killer, AUDIT)))
+    return out
+
+
+_GCT = "gaussian_mechanism_classical/Fact G1 (Gaussian tail)/exact-tail"
+_GAT = "gaussian_mechanism_analytic/Fact G1 (Gaussian tail)/exact-tail"
+gaussian_classical_log10 = with_params(gaussian_mechanism, _log10_sigma,
+                                       "Classical Gaussian with sqrt(2 log10(1.25/delta)) (natural log replaced).")
+gaussian_analytic_classical_sigma = with_params(gaussian_mechanism, _classical_sigma,
+                                                "Analytic Gaussian using the classical sigma instead of Algorithm 1's.")
+_GCAL = (_calibration_mutants("gaussian_mechanism_classical", "gaussian_classical", gaussian_mechanism_classical, _GCT)
+         + [_mutant("gaussian_mechanism_classical", "gaussian_classical_log10", "log10", "privacy",
+                    "log10 in sqrt(2 log(1.25/delta)) (wrong log base)", (_GCT, AUDIT))]
+         + _calibration_mutants("gaussian_mechanism_analytic", "gaussian_analytic", gaussian_mechanism_analytic, _GAT)
+         + [_mutant("gaussian_mechanism_analytic", "gaussian_analytic_classical_sigma", "classical_sigma", "utility",
+                    "the classical sigma (more noise for epsilon < 1)", (_GAT,))])
+
+# =========================================================================== geometric and discrete Gaussian
+
+
+def _sign_dropped(out, data, rng, params):
+    f = as_vector(data)
+    return (f + np.abs(out - f)).astype(np.int64)  # |Z|: the noise's random sign left out
+
+
+def _rounded_laplace_batch(data, n, *, rng, epsilon, sensitivity):
+    f = as_vector(data)
+    return f.astype(np.int64) + np.rint(laplace(rng, sensitivity / epsilon, (int(n), f.size))).astype(np.int64)
+
+
+@batched(_rounded_laplace_batch)
+def geometric_rounded_laplace(data, *, rng, epsilon, sensitivity):
+    """Geometric mechanism replaced by a rounded continuous Laplace (private, but not the spec's law)."""
+    return _rounded_laplace_batch(data, 1, rng=rng, epsilon=epsilon, sensitivity=sensitivity)[0]
+
+
+geometric_sensitivity_halved = with_params(geometric_mechanism, _scale("sensitivity", 0.5),
+                                           "Geometric mechanism with alpha = exp(-2 epsilon/sensitivity).")
+geometric_noise_for_2eps = with_params(geometric_mechanism, _scale("epsilon", 2.0),
+                                       "Geometric mechanism calibrated for 2 epsilon.")
+geometric_sensitivity_ignored = with_params(geometric_mechanism, _set("sensitivity", 1),
+                                            "Geometric mechanism with alpha = exp(-epsilon) (sensitivity left out).")
+geometric_sign_dropped = post_processed(geometric_mechanism, _sign_dropped,
+                                        "Geometric mechanism adding |Z| (one-sided noise).")
+_GP = "geometric_mechanism/Fact GM2 (two-sided geometric law)/exact-pmf"
+_GEO = [
+    _mutant("geometric_mechanism", "geometric_sensitivity_halved", "sensitivity_halved", "privacy",
+            "scale sensitivity/(2 epsilon)", (_GP, AUDIT)),
+    _mutant("geometric_mechanism", "geometric_noise_for_2eps", "noise_for_2eps", "privacy",
+            "calibrated for 2 epsilon", (_GP, AUDIT)),
+    _mutant("geometric_mechanism", "geometric_sensitivity_ignored", "sensitivity_ignored", "privacy",
+            "scale 1/epsilon: the sensitivity left out (caught where sensitivity > 1)", (_GP,)),
+    _mutant("geometric_mechanism", "geometric_sign_dropped", "sign_dropped", "privacy",
+            "one-sided noise |Z| (the sign draw left out)", (_GP, AUDIT)),
+    _mutant("geometric_mechanism", "geometric_rounded_laplace", "rounded_laplace", "utility",
+            "rounded continuous Laplace noise instead of the two-sided geometric", (_GP,)),
+]
+
+
+def _laplace_proposal_batch(data, n, *, rng, epsilon, delta, sensitivity):
+    sigma = discrete_gaussian_sigma(epsilon, delta, sensitivity)
+    return int(round(float(as_vector(data)[0]))) + discrete_laplace(rng, math.floor(sigma) + 1, int(n))
+
+
+@batched(_laplace_proposal_batch)
+def discrete_gaussian_laplace_proposal(data, *, rng, epsilon, delta, sensitivity):
+    """Algorithm 3 without its acceptance step: the Lap_Z(floor(sigma) + 1) proposal is released."""
+    return int(_laplace_proposal_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, sensitivity=sensitivity)[0])
+
+
+_DGP = "discrete_gaussian_mechanism/Fact DG1 (discrete Gaussian law)/exact-pmf"
+_DG = (_calibration_mutants("discrete_gaussian_mechanism", "discrete_gaussian", discrete_gaussian_mechanism, _DGP)
+       + [_mutant("discrete_gaussian_mechanism", "discrete_gaussian_laplace_proposal", "laplace_proposal", "utility",
+                  "Algorithm 3's acceptance step left out: discrete Laplace noise of scale floor(sigma) + 1", (_DGP,))])
+
+# =========================================================================== bounded mean and sum (diffprivlib)
+
+
+def _renoised(statistic, *, clip=True, data_bounds=False, range_of=lambda lower, upper: upper - lower):
+    """Post-processing that turns the reference's release into the bug's: the reference's noise (its output
+    minus the clipped statistic) rescaled from the stated range upper - lower to ``range_of`` the bounds used,
+    around the statistic of the records clipped to those bounds (or not clipped)."""
+
+    def post(out, data, rng, params):
+        lower, upper = params["lower"], params["upper"]
+        noise = out - statistic(clipped(data, lower, upper))
+        x = as_vector(data)
+        if data_bounds:  # diffprivlib with bounds=None: the data's own range
+            lower, upper = float(x.min()), float(x.max())
+        centre = statistic(clipped(x, lower, upper) if clip else x)
+        return centre + noise * (range_of(lower, upper) / (params["upper"] - params["lower"]))
+
+    return post
+
+
+_BOUNDED = []
+for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact BM2 (law of the released mean)"),
+                                 (np.sum, bounded_sum, "bounded_sum", "Fact BS2 (law of the released sum)")):
+    _tail = f"{_spec}/{_law}/exact-tail"
+    _bugs = {
+        "no_clipping": ("privacy", "records not clipped to the bounds (bounds used for the sensitivity only)",
+                        post_processed(_ref, _renoised(_stat, clip=False), "records not clipped"), (_tail, AUDIT)),
+        "bounds_from_data": ("privacy", "bounds missing: taken from the data (diffprivlib's bounds=None)",
+                             post_processed(_ref, _renoised(_stat, data_bounds=True), "bounds from the data"),
+                             (_tail, AUDIT)),
+        "sensitivity_halved": ("privacy", "noise for half the sensitivity",
+                               post_processed(_ref, _renoised(_stat, range_of=lambda lo, hi: (hi - lo) / 2),
+                                              "half the sensitivity"), (_tail, AUDIT)),
+        "noise_for_2eps": ("privacy", "noise calibrated for 2 epsilon",
+                           with_params(_ref, _scale("epsilon", 2.0), "calibrated for 2 epsilon"), (_tail, AUDIT)),
+    }
+    if _spec == "bounded_sum":
+        _bugs["add_remove_sensitivity"] = (
+            "privacy", "sensitivity max(|lower|, |upper|) (add/remove) under replace-one (caught where lower < 0)",
+            post_processed(_ref, _renoised(_stat, range_of=lambda lo, hi: max(abs(lo), abs(hi))),
+                           "add/remove sensitivity"), (_tail,))
+    for _name, (_breaks, _bug, _fn, _killers) in _bugs.items():
+        _fn.__doc__ = f"{_spec} with {_bug}."
+        globals()[f"{_spec}_{_name}"] = _fn
+        _BOUNDED.append(_mutant(_spec, f"{_spec}_{_name}", _name, _breaks, _bug, _killers))
+
+MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU + _GCAL + _GEO + _DG + _BOUNDED)

@@ -334,7 +334,8 @@ def test_svt_lyu_3_stress_event_attains_m_epsilon_over_2c():
 
 MY_SPECS = """laplace_mechanism laplace_mechanism_broken gaussian_mechanism gaussian_mechanism_broken
 randomized_response report_noisy_max report_noisy_max_broken exponential_mechanism exponential_mechanism_broken
-svt_lyu_1 svt_lyu_2 svt_lyu_3 svt_lyu_4 svt_lyu_5 svt_lyu_6""".split()
+svt_lyu_1 svt_lyu_2 svt_lyu_3 svt_lyu_4 svt_lyu_5 svt_lyu_6 geometric_mechanism discrete_gaussian_mechanism
+gaussian_mechanism_classical gaussian_mechanism_analytic bounded_mean bounded_sum""".split()
 CATALOGUE = load_catalogue()
 
 
