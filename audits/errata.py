@@ -6,12 +6,29 @@ A paper module registers each suspected erratum with :func:`erratum`::
              kind="privacy", involves=("soft_label_classifier",))
     def measure(ctx: ErratumContext) -> dict: ...
 
-``measure`` returns ``{"verdict": "confirmed" | "refuted" | "inconclusive", "measurement": text
-with the numbers, "deciding": which measurement decides, "details": {...}}``. ``kind`` says what
-the erratum is about: ``privacy`` (the printed variant breaks its privacy claim), ``utility``
-(an accuracy or sample-complexity statement) or ``proof`` (a step of a proof, the statement may
-still hold). ``ctx.audit(spec_id)`` gives the privacy audit of a spec, reused from the run when
-it is there (quick: 2e5 samples per side; full: the auditor's adaptive default).
+``measure`` returns ``{"verdict": one of VERDICTS, "measurement": text with the numbers,
+"deciding": which measurement decides, "details": {...}}``. The verdicts say exactly what was shown:
+
+``confirmed``
+    a measurement on what the paper states (its printed algorithm, constant or step, on the
+    objects the paper applies it to) shows it wrong, and the correction right;
+``analytic``
+    the erratum stands on an argument, not on a measurement here; the measurement text says why
+    nothing can be measured (the record keeps any supporting numbers as such);
+``not an erratum``
+    an implementation pitfall the paper does not commit (e.g. floating point): listed apart;
+``refuted``
+    a measurement shows the printed statement holding where the erratum says it fails;
+``inconclusive``
+    the measurement could not decide (too few trials, a failed run).
+
+``kind`` says what the erratum is about: ``privacy`` (the printed variant breaks its privacy
+claim), ``utility`` (an accuracy or sample-complexity statement) or ``proof`` (a step of a proof,
+the statement may still hold). ``printed`` / ``corrected`` name the specs of the two variants when
+there are some; ``printed_text`` / ``corrected_text`` state the two versions (a formula, a step) when
+no spec carries them, so that no report cell is empty. ``ctx.audit(spec_id)`` gives the privacy
+audit of a spec, reused from the run when it is there (quick: 2e5 samples per side; full: the
+auditor's adaptive default).
 
 Exit codes: a printed spec whose audit flags a violation counts as "as expected" only when a
 *privacy* erratum naming it as printed is confirmed (:func:`reclassify`); a utility or proof
@@ -26,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 KINDS = ("privacy", "utility", "proof")
-VERDICTS = ("confirmed", "refuted", "inconclusive")
+VERDICTS = ("confirmed", "analytic", "not an erratum", "refuted", "inconclusive")
 AUDIT_SAMPLES = {"quick": 200_000, "full": None}
 
 
@@ -38,13 +55,15 @@ class Erratum:
     kind: str
     involves: tuple[str, ...]
     measure: Callable
+    printed_text: str = ""
+    corrected_text: str = ""
 
 
 ERRATA: dict[str, Erratum] = {}
 
 
 def erratum(erratum_id: str, *, kind: str, printed: str | None = None, corrected: str | None = None,
-            involves: tuple[str, ...] = ()):
+            involves: tuple[str, ...] = (), printed_text: str = "", corrected_text: str = ""):
     """Decorator registering ``measure(ctx) -> dict`` as the measurement of an erratum."""
     if kind not in KINDS:
         raise ValueError(f"erratum {erratum_id}: kind must be one of {KINDS}")
@@ -53,7 +72,7 @@ def erratum(erratum_id: str, *, kind: str, printed: str | None = None, corrected
         if erratum_id in ERRATA:
             raise ValueError(f"erratum {erratum_id} registered twice")
         specs = tuple(s for s in (printed, corrected, *involves) if s)
-        ERRATA[erratum_id] = Erratum(erratum_id, printed, corrected, kind, specs, measure)
+        ERRATA[erratum_id] = Erratum(erratum_id, printed, corrected, kind, specs, measure, printed_text, corrected_text)
         return measure
 
     return register
@@ -132,7 +151,8 @@ def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = N
         spec_erratum = (catalogue[e.printed].erratum if e.printed in catalogue else None) or {}
         out.append({"id": e.id, "title": e.id, "kind": e.kind, "description": spec_erratum.get("description"),
                     "printed": e.printed, "corrected": e.corrected,
-                    "printed_formula": spec_erratum.get("printed"), "corrected_formula": spec_erratum.get("corrected"),
+                    "printed_formula": spec_erratum.get("printed") or e.printed_text or None,
+                    "corrected_formula": spec_erratum.get("corrected") or e.corrected_text or None,
                     "verdict": res["verdict"], "measurement": res["measurement"], "deciding": res.get("deciding"),
                     "details": res.get("details", {}), "seconds": time.perf_counter() - t0})
     return out

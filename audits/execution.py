@@ -22,7 +22,7 @@ import numpy as np
 from dptestbed.spec import Catalogue, Spec
 
 from .experiments import Control, run_check
-from .planning import AUDIT_SAMPLES, Item, Plan, item_seed, limit
+from .planning import Item, Plan, item_seed, limit
 from .serialize import jsonable
 
 
@@ -49,9 +49,8 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
     try:
         from .privacy import audit
 
-        # quick: one round for a batched implementation; a looped one gets the auditor's default budget
-        result = audit(spec, implementation=item.implementation, params=item.params,
-                       batched_samples=AUDIT_SAMPLES[plan_.suite], confidence=confidence, seed=seed,
+        # the auditor's own rounds: a second, larger one when the first may show a violation or had no power
+        result = audit(spec, implementation=item.implementation, params=item.params, confidence=confidence, seed=seed,
                        timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}

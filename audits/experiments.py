@@ -14,7 +14,15 @@ count) and returns a measurement:
 * kind ``bound``: ``{"failures", "trials", "beta"}`` plus optional ``"slack"``,
   ``"error_quantile"``, ``"error_bound"``, ``"sweep"`` (a curve for the report);
 * kind ``calibration``: ``{"cells": [theorems.Cell, ...]}``;
-* kind ``property``: ``{"cases", "failures", "counterexample"}``.
+* kind ``property``: ``{"cases", "failures", "counterexample"}``: an exact fact, checked on every
+  case; a correct implementation never fails it (a statement that holds only with high
+  probability is a ``bound`` check, so that its false alarms are counted).
+
+What a check tests (``tests``): ``"claim"``, a theorem's statement about the implementation's output
+(a rejected bound, a failed property: "claim violated"), or ``"conformance"``, the implementation's
+law or behaviour against the spec's algorithm (an exact-law calibration, a transcript law, a
+convention of the reference: "differs from the spec"). The default follows the kind: bound and
+property checks test the claim, calibrations conformance (see :mod:`.outcomes`).
 
 The implementation is only ever sampled through ``ctx.sample`` (``runner.call_batch``), so
 the same experiments run against a user implementation (``dptestbed check ID --impl REF``).
@@ -40,6 +48,7 @@ from .serialize import jsonable
 from .theorems import NOISE_FUDGE
 
 SUITES = ("quick", "full")
+TESTS = ("claim", "conformance")
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,13 @@ class Experiment:
     slack_definition: str = ""
     seconds: dict = field(default_factory=lambda: {"quick": 120.0, "full": 900.0})  # time limit
     setup: bool = False  # a setup validation: its verdict does not depend on the implementation
+    tests: str = ""  # "claim" | "conformance" (default: by kind, see the module docstring)
+
+    def __post_init__(self):
+        if not self.tests:
+            object.__setattr__(self, "tests", "conformance" if self.kind == "calibration" else "claim")
+        if self.tests not in TESTS:
+            raise ValueError(f"experiment {self.id}: tests must be one of {TESTS}, not {self.tests!r}")
 
     @property
     def id(self) -> str:
@@ -102,15 +118,16 @@ def load_registry() -> dict[tuple[str, str], list[Experiment]]:
 
 def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instance: str, predicate: str,
                trials: dict, params: dict | None = None, controls=(), slack_definition: str = "",
-               seconds: dict | None = None, setup: bool = False):
+               seconds: dict | None = None, setup: bool = False, tests: str = ""):
     """Decorator registering ``run(ctx) -> measurement`` as an experiment. ``setup=True`` marks
     a setup validation (it checks the instance or the testbed, not the implementation): it is
-    reported apart from the theorem checks and never counted as killing a mutant."""
+    reported apart from the theorem checks and never counted as killing a mutant. ``tests``:
+    "claim" or "conformance" (default by kind, see the module docstring)."""
 
     def register(run):
         exp = Experiment(spec, ref, name, kind, title, instance, predicate, run, dict(trials),
                          dict(params or {}), tuple(controls), slack_definition,
-                         dict(seconds or {"quick": 120.0, "full": 900.0}), setup)
+                         dict(seconds or {"quick": 120.0, "full": 900.0}), setup, tests)
         entries = REGISTRY.setdefault((spec, ref), [])
         if any(e.name == name for e in entries):
             raise ValueError(f"experiment {exp.id} registered twice")
@@ -347,7 +364,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         "target": target, "implementation": impl_name,
         "control": None if control is None else {"name": control.name, "description": control.description,
                                                  "pipeline": control.pipeline},
-        "setup_validation": experiment.setup,
+        "setup_validation": experiment.setup, "tests": experiment.tests,
         "expected": "violated" if control is not None else None,
         "suite": suite, "params": None, "quantities": None, "preconditions": None,
         "trials": None, "failures": None, "beta": None, "failure_rate": None,

@@ -21,10 +21,6 @@ from . import theorems as thm
 from .experiments import Control, Experiment, check_id, expected_audit, experiments_for, unchecked_theorems
 from .runner import missing_reference
 
-# Privacy-audit budgets, samples per side per pair. quick: one round of 10^6 for a batched
-# implementation; full (and any single-run implementation): the auditor's own adaptive rounds
-# (batched: 10^6, then 10^7 when predicted useful; looped: 10^5).
-AUDIT_SAMPLES = {"quick": 1_000_000, "full": None}
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
 TIGHT_TIME_FACTOR = 4  # an audit with its tight round gets this many times the limit
 CALL_TIMEOUT = 60.0  # one call of a user implementation
@@ -66,6 +62,7 @@ class Plan:
     mutants: tuple = ()  # a mutants run (audits/mutation.py): the mutants it checks
     family_override: int | None = None  # the multiple-testing family size, when not the plan's own
     tight: bool = False  # every privacy audit also runs its tight round (audit --tight)
+    allow: tuple = ()  # classes counted as passes in the exit code of a check (--allow)
 
     @property
     def n_audits(self) -> int:

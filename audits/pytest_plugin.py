@@ -13,9 +13,11 @@ Installed with dptestbed (entry point ``pytest11: dptestbed``); nothing to confi
 
 An implementation is a callable meeting the contract ``mechanism(data, *, rng, **params)``
 (optionally with a ``.batch`` sampler) or a reference string (``path/to/file.py:function``,
-``package.module:function``). A violation fails the test with the counterexample in the
-message; an implementation that raises, hangs (per-call timeout) or returns the wrong shape
-fails it with the reason. Each call returns the JSON results, for further assertions.
+``package.module:function``). Every class but a pass fails the test (:mod:`.outcomes`): a claim
+violated with the counterexample in the message, a difference from the spec with what differs, no
+power with the smallest detectable loss, an implementation that raises, hangs (per-call timeout) or
+returns the wrong shape with the reason; ``allow=("differs", "no-power")`` lets those two pass. Each
+call returns the JSON results (each item with its ``class``), for further assertions.
 
 Statistics: the checks of one call form one family; its false-alarm rate (a correct
 implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
@@ -29,6 +31,8 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from dptestbed.audits import outcomes
 
 ALPHA = 1e-3
 
@@ -51,13 +55,15 @@ class SpecChecker:
 
     def __init__(self, seed: int = 0, suite: str = "quick", alpha: float = ALPHA, timeout: float = 60.0):
         self.seed, self.suite, self.alpha, self.timeout = int(seed), suite, float(alpha), float(timeout)
+        self._allow: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------- public API
     def check(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
-              audit: bool = True, theorems: bool = True) -> dict:
-        """Privacy audit and every registered theorem check of ``spec_id``; fails the test on
-        any violation or implementation error. Returns ``{"privacy": ..., "theorems": [...]}``."""
+              audit: bool = True, theorems: bool = True, allow=()) -> dict:
+        """Privacy audit and every registered theorem check of ``spec_id``; fails the test on any
+        class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``."""
         spec = self._spec(spec_id)
+        self._allow = _allowed(allow)
         from dptestbed.audits.experiments import experiments_for
         from dptestbed.audits.theorems import STATISTICAL_KINDS
 
@@ -78,9 +84,11 @@ class SpecChecker:
         return out
 
     def audit(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
-              confidence: float | None = None) -> dict:
-        """The privacy audit alone; fails the test on a violation (with the counterexample)."""
+              confidence: float | None = None, allow=()) -> dict:
+        """The privacy audit alone; fails the test on any class but a pass (with the counterexample
+        for a claim violated)."""
         spec = self._spec(spec_id)
+        self._allow = _allowed(allow)
         if spec.privacy is None:
             pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
         problems: list[str] = []
@@ -89,9 +97,9 @@ class SpecChecker:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
 
-    def theorems(self, spec_id: str, implementation) -> list[dict]:
-        """Every registered theorem check alone; fails the test on a violated check."""
-        return self.check(spec_id, implementation, audit=False)["theorems"]
+    def theorems(self, spec_id: str, implementation, *, allow=()) -> list[dict]:
+        """Every registered theorem check alone; fails the test on any class but a pass."""
+        return self.check(spec_id, implementation, audit=False, allow=allow)["theorems"]
 
     # ----------------------------------------------------------------- internals
     @staticmethod
@@ -110,11 +118,18 @@ class SpecChecker:
 
         result = audit(spec, implementation=implementation, params=params, samples=samples,
                        confidence=confidence, seed=self.seed, timeout=self.timeout).to_json()
-        if result["verdict"] in ("violation", "differs from the spec"):
-            what = "privacy violation" if result["verdict"] == "violation" else "implementation differs from the spec"
-            problems.append(f"dptestbed: {what} of {spec.id}:\n{counterexample_text(result)}")
-        elif result["verdict"] != "no violation found":
-            problems.append(f"dptestbed: privacy audit of {spec.id}: {result['verdict']}: {result.get('reason')}")
+        result["class"] = cls = outcomes.audit_class(result)
+        if cls in (outcomes.PASS, *self._allow):
+            return result
+        if cls in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
+            problems.append(f"dptestbed: privacy audit of {spec.id}: {cls}:\n{counterexample_text(result)}")
+        elif cls == outcomes.NO_POWER:
+            power = result.get("power") or {}
+            problems.append(f"dptestbed: privacy audit of {spec.id}: no power: the smallest loss it could show is "
+                            f"{power.get('minimum_detectable_epsilon')} against a claim of {power.get('claim')} "
+                            f"(give more samples)")
+        else:
+            problems.append(f"dptestbed: privacy audit of {spec.id}: {cls}: {result.get('reason') or result.get('error')}")
         return result
 
     def _theorems(self, spec, exps, implementation, n_audits, problems) -> list[dict]:
@@ -131,15 +146,27 @@ class SpecChecker:
                                      target="user"))
         apply_multiple_testing(results, n_audits=n_audits, family_alpha=self.alpha)
         for r in results:
-            if r["verdict"] == "violated":
+            if r["class"] in (outcomes.PASS, *self._allow):
+                continue
+            if r["class"] in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
                 problems.append(_describe_violation(r))
-            elif r["verdict"] == "error":
+            elif r["class"] == outcomes.NO_POWER:
+                problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}): no power: its power against the "
+                                f"reference alternative is {r.get('power')}")
+            else:
                 problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}) could not run: {r['error']}")
         return results
 
 
+def _allowed(allow) -> tuple[str, ...]:
+    unknown = [a for a in allow if a not in outcomes.ALLOWABLE]
+    if unknown:
+        raise ValueError(f"allow: {unknown[0]!r} is not one of {sorted(outcomes.ALLOWABLE)}")
+    return tuple(outcomes.ALLOWABLE[a] for a in allow)
+
+
 def _describe_violation(r: dict) -> str:
-    head = f"dptestbed: {r['spec']} {r['ref']} violated ({r['check']}: {r['title']})"
+    head = f"dptestbed: {r['spec']} {r['ref']}: {r['class']} ({r['check']}: {r['title']})"
     if r["kind"] == "bound":
         body = (f"{r['failures']} failures in {r['trials']} trials (rate {r['failure_rate']:.4g}) against "
                 f"beta = {r['beta']:.4g}; p = {r['p_value']:.3g}, Holm-adjusted {r.get('p_value_adjusted', 1):.3g}\n"

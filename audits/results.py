@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dptestbed.spec import Spec
 
+from . import outcomes as oc
 from . import theorems as thm
 from .planning import Item, Plan
 from .serialize import jsonable
@@ -108,21 +109,32 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
                                         family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests,
                                         family_override=plan_.family_override)
     for r in privacy_results:
-        r["outcome"] = thm.outcome(r.get("verdict"), r.get("expected"))
+        r["class"] = oc.audit_class(r)
+        r["outcome"] = oc.outcome(r["class"], r.get("expected"))
     if errata:
         from .errata import reclassify
         reclassify(privacy_results, errata)
     order = {item.id: k for k, item in enumerate(plan_.items)}
     theorem_results.sort(key=lambda r: order.get(r["id"], 0))
     privacy_results.sort(key=lambda r: order.get(r["id"], 0))
-    outcomes = [r["outcome"] for r in theorem_results + privacy_results]
-    controls = [r for r in theorem_results + privacy_results if thm.is_control(r.get("expected"))]
-    code = thm.exit_code(outcomes + ([] if complete else ["error"]))
+    results = theorem_results + privacy_results
+    outcomes = [r["outcome"] for r in results]
+    controls = [r for r in results if r.get("expected")]
+    judged = [r for r in results if not r.get("control")]  # the implementation's own items (not controls)
+    if plan_.implementation is not None:  # check: the user's implementation, judged by class
+        classes = [r["class"] for r in judged]
+        # a control the check did not flag: the check had no power on this run
+        classes += [oc.NO_POWER if r["outcome"] == oc.UNEXPECTED else oc.RUN_ERROR
+                    for r in controls if r["outcome"] in (oc.UNEXPECTED, oc.ERROR)]
+        code = oc.class_exit_code(classes + ([] if complete else [oc.RUN_ERROR]), plan_.allow)
+    else:  # verify: the testbed against its expectations
+        code = oc.expectation_exit_code(outcomes + ([] if complete else [oc.ERROR]))
     extra = {}
     if plan_.mutants:
         from . import mutation
 
-        matrix = mutation.kill_matrix(plan_.mutants, theorem_results + privacy_results)
+        matrix = mutation.kill_matrix(plan_.mutants, theorem_results + privacy_results,
+                                      level=family["per_check_level"])
         code = mutation.exit_code(matrix, complete)
         extra["mutants"] = matrix
     return {
@@ -132,16 +144,19 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
+            "allow": list(plan_.allow),
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
         "family": family,
         "summary": {
-            "items": len(outcomes), "as_expected": outcomes.count("as expected"),
-            "unexpected": outcomes.count("unexpected"), "errors": outcomes.count("error"),
+            "items": len(outcomes), "as_expected": outcomes.count(oc.AS_EXPECTED),
+            "unexpected": outcomes.count(oc.UNEXPECTED), "no_power": outcomes.count(oc.OUTCOME_NO_POWER),
+            "errors": outcomes.count(oc.ERROR),
+            "classes": {c: sum(1 for r in judged if r["class"] == c) for c in oc.CLASSES},
             "controls": len(controls),
-            "controls_flagged": sum(1 for r in controls if r["outcome"] == "as expected"),
-            "inconclusive": [r["id"] for r in theorem_results if r.get("verdict") == "inconclusive"],
+            "controls_flagged": sum(1 for r in controls if r["outcome"] == oc.AS_EXPECTED),
+            "without_power": [r["id"] for r in results if r["class"] == oc.NO_POWER],
             "exit_code": code,
         },
         "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],

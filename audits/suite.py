@@ -18,6 +18,7 @@ from pathlib import Path
 
 from dptestbed.spec import Catalogue
 
+from . import outcomes as oc
 from . import theorems as thm
 from .execution import LocalExecutor, execute
 from .planning import Item, Plan
@@ -41,18 +42,18 @@ class Progress:
         if not self.enabled:
             return
         verdict = result.get("verdict")
-        if verdict is None and result.get("kind") in thm.STATISTICAL_KINDS:
+        if verdict is None and result.get("kind") in thm.STATISTICAL_KINDS:  # its class waits for the family
             text = f"{result.get('failures')}/{result.get('trials')}, p = {result.get('p_value', float('nan')):.3g}"
         else:
-            text = str(verdict)
+            text = oc.item_class(result)
         mark = ""
         if item.target == "mutant" and verdict is not None:  # a trial of a mutant: no expected outcome
             from .mutation import cell_status
 
             mark = cell_status(result)
         elif verdict is not None:
-            mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR"}[
-                thm.outcome(verdict, result.get("expected"))]
+            mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[
+                oc.outcome(oc.item_class(result), result.get("expected"))]
         if result.get("expected"):
             text += f" (expected {result['expected']})"
         seconds = result.get("seconds") or 0.0

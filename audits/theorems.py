@@ -57,6 +57,8 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
+from .outcomes import check_class, outcome
+
 FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
 CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
 POWER_TARGET = 0.5  # below this power against the reference alternative: inconclusive
@@ -269,7 +271,8 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
     for r in results:
         if r.get("kind") == "property" and r.get("verdict") != "error":
             r["verdict"] = "violated" if r.get("failures", 0) > 0 else "consistent"
-        r["outcome"] = outcome(r.get("verdict"), r.get("expected"))
+        r["class"] = check_class(r)
+        r["outcome"] = outcome(r["class"], r.get("expected"))
     return {
         "family_alpha": family_alpha,
         "checks": k_total,
@@ -308,7 +311,8 @@ def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
     k = family_size(n_tests, n_audits)
     return (f"family-wise false-alarm rate <= {family_alpha:g} over {k} checks "
             f"({n_tests} theorem tests, Holm-corrected; {n_audits} privacy audits, each at "
-            f"confidence {1 - family_alpha / k:.6g}); property checks are deterministic; "
+            f"confidence {1 - family_alpha / k:.6g}); property checks state exact facts checked on every case "
+            f"(no false alarm on a correct implementation; their cases may be drawn at random); "
             f"negative controls are tested at the strictest per-check level {family_alpha / k:.3g}")
 
 
@@ -327,34 +331,3 @@ def _verdict(rejected: bool, power: float | None) -> str:
     if power is not None and power < POWER_TARGET:
         return "inconclusive"
     return "consistent"
-
-
-# --------------------------------------------------------------------------- outcomes
-
-
-def outcome(verdict: str | None, expected: str | None) -> str:
-    """``"as expected"``, ``"unexpected"`` or ``"error"`` for a theorem or audit verdict.
-
-    A result with ``expected = None`` is as expected when it is not a violation (consistent,
-    inconclusive, "no violation found"); a negative control (``expected`` = "violated" or
-    "violation") is as expected only when flagged."""
-    if verdict in (None, "error", "implementation error"):
-        return "error"
-    flagged = verdict in ("violated", "violation", "differs from the spec")
-    if expected:
-        return "as expected" if flagged else "unexpected"
-    return "unexpected" if flagged else "as expected"
-
-
-def is_control(expected: str | None) -> bool:
-    """A negative control: its check must report a violation."""
-    return expected in ("violated", "violation")
-
-
-def exit_code(outcomes: list[str]) -> int:
-    """2 if any item errored, else 1 if any outcome was unexpected, else 0."""
-    if "error" in outcomes:
-        return 2
-    if "unexpected" in outcomes:
-        return 1
-    return 0

@@ -63,7 +63,8 @@ def test_verdicts_consistent_violated_inconclusive():
     family = T.apply_multiple_testing(results)
     assert [r["verdict"] for r in results] == ["consistent", "violated", "inconclusive"]
     assert family["checks"] == 3 and "false-alarm rate <= 0.01 over 3 checks" in family["statement"]
-    assert [r["outcome"] for r in results] == ["as expected", "unexpected", "as expected"]
+    assert [r["class"] for r in results] == ["pass", "claim violated", "no power"]
+    assert [r["outcome"] for r in results] == ["as expected", "unexpected", "no power"]
 
 
 def test_holm_controls_the_family_and_counts_planned_checks():
@@ -134,18 +135,36 @@ def test_calibration_summary_and_power():
     assert r["verdict"] == "inconclusive"
 
 
-def test_outcomes_and_exit_codes():
-    assert T.outcome("consistent", None) == "as expected"
-    assert T.outcome("inconclusive", None) == "as expected"
-    assert T.outcome("violated", None) == "unexpected"
-    assert T.outcome("violated", "violated") == "as expected"
-    assert T.outcome("consistent", "violated") == "unexpected"
-    assert T.outcome("violation", "violation") == "as expected"
-    assert T.outcome("no violation found", None) == "as expected"
-    assert T.outcome("implementation error", None) == "error"
-    assert T.exit_code(["as expected"]) == 0
-    assert T.exit_code(["as expected", "unexpected"]) == 1
-    assert T.exit_code(["unexpected", "error"]) == 2
+def test_classes_outcomes_and_exit_codes():
+    from dptestbed.audits import outcomes as O
+
+    assert O.check_class({"ref": "r", "verdict": "violated"}) == O.CLAIM_VIOLATED
+    assert O.check_class({"ref": "r", "verdict": "violated", "tests": "conformance"}) == O.DIFFERS
+    assert O.check_class({"ref": "r", "verdict": "inconclusive"}) == O.NO_POWER
+    assert O.check_class({"ref": "r", "verdict": "error", "error": "implementation error: NaN"}) == O.IMPLEMENTATION_ERROR
+    assert O.check_class({"ref": "r", "verdict": "error", "error": "timed out"}) == O.RUN_ERROR
+    assert O.audit_class({"verdict": "violation"}) == O.CLAIM_VIOLATED
+    assert O.audit_class({"verdict": "no power"}) == O.NO_POWER
+    assert O.audit_class({"verdict": "no violation found"}) == O.PASS
+    assert O.outcome(O.PASS, None) == "as expected"
+    assert O.outcome(O.NO_POWER, None) == "no power"
+    assert O.outcome(O.CLAIM_VIOLATED, None) == "unexpected"
+    assert O.outcome(O.DIFFERS, "violated") == "as expected"
+    assert O.outcome(O.PASS, "violated") == "unexpected" and O.outcome(O.NO_POWER, "violation") == "unexpected"
+    assert O.outcome(O.IMPLEMENTATION_ERROR, None) == "error"
+    # check: the most severe class decides; --allow turns a class into a pass
+    assert O.class_exit_code([O.PASS]) == 0
+    assert O.class_exit_code([O.PASS, O.NO_POWER, O.DIFFERS]) == 3
+    assert O.class_exit_code([O.DIFFERS, O.CLAIM_VIOLATED, O.IMPLEMENTATION_ERROR]) == 1
+    assert O.class_exit_code([O.NO_POWER, O.DIFFERS], allow=(O.DIFFERS,)) == 4
+    assert O.class_exit_code([O.NO_POWER, O.DIFFERS], allow=(O.DIFFERS, O.NO_POWER)) == 0
+    assert O.class_exit_code([O.RUN_ERROR, O.NO_POWER]) == 6
+    assert len(set(O.EXIT_CODES.values()) | {O.EXIT_USAGE, O.EXIT_INTERRUPTED}) == len(O.CLASSES) + 2
+    # verify: against the expectations
+    assert O.expectation_exit_code(["as expected"]) == 0
+    assert O.expectation_exit_code(["as expected", "no power"]) == 4
+    assert O.expectation_exit_code(["no power", "unexpected", "error"]) == 1
+    assert O.expectation_exit_code(["no power", "error"]) == 6
 
 
 # --------------------------------------------------------------------------- closed forms

@@ -270,7 +270,7 @@ def test_a_failing_plot_is_a_report_error_and_the_rest_is_written(verified, tmp_
     monkeypatch.setattr(report_build, "plot_sweep", broken_plot)
     errors = report.render(doc, tmp_path, jobs=jobs)
     assert errors and all("deliberate plot failure" in e["error"] for e in errors)
-    assert report.exit_code(doc, errors) == 2
+    assert report.exit_code(doc, errors) == 6  # a run error: the report is incomplete
     assert "deliberate plot failure" in (tmp_path / "index.html").read_text()
     assert ET.parse(tmp_path / "junit.xml").getroot().get("errors") == str(len(errors))
     assert list((tmp_path / "plots").glob("theorem-*.png"))
@@ -339,7 +339,6 @@ def test_resume_refuses_another_seed_plan_or_folder(tmp_path, capsys):
 
 def test_tight_runs_every_audit_with_its_tight_round(tmp_path, monkeypatch):
     monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 200_000)
-    monkeypatch.setitem(planning.AUDIT_SAMPLES, "quick", 20_000)
     plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False, controls=False)
     plan_.tight = True
     item = plan_.items[0]

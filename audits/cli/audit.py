@@ -18,11 +18,11 @@ import math
 import sys
 import threading
 
+from ..outcomes import HELP, audit_class, class_exit_code
 from .options import (
-    EXIT_BAD_INPUT,
-    EXIT_OK,
-    EXIT_VIOLATION,
     UserError,
+    allow_option,
+    allowed,
     executor_args,
     executor_of,
     get_spec,
@@ -39,14 +39,14 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "audit", help="audit an implementation against a spec's privacy claim",
         description="Black-box privacy audit: epsilon lower bound with confidence on neighbouring pairs, "
-                    "beside the exact epsilon where it is computable.")
+                    "beside the exact epsilon where it is computable.", epilog=HELP)
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", metavar="REF",
                    help="implementation to audit, 'package.module:function' or 'path/to/file.py:function' "
                         "(default: the spec's reference implementation)")
     p.add_argument("--samples", type=int, metavar="N",
-                   help="samples per side per pair, one round (default: 10^6 then up to 10^7 for batched "
-                        "implementations, 10^5 for single-run ones)")
+                   help="samples per side per pair, one round (default: 10^6, then a second round when it may show a "
+                        "violation or the first had no power, for batched implementations; 10^5 for single-run ones)")
     p.add_argument("--tight", action="store_true",
                    help="after the verdict, estimate the winning event once more on fresh samples sized for a "
                         "bound close to the exact loss (slower; the default is sized for verdicts)")
@@ -57,6 +57,7 @@ def register(subparsers) -> None:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    allow_option(p)
     executor_args(p, "the audit's estimation batches (beside this process; the same result)")
     p.set_defaults(func=cmd_audit)
 
@@ -73,7 +74,7 @@ def _import_in_background(module: str) -> None:
 
 def cmd_audit(args) -> int:
     _import_in_background("scipy.special")
-    from ..privacy import DIFFERS, IMPL_ERROR, VIOLATION, AuditError, audit
+    from ..privacy import AuditError, audit
     from ..runner import missing_reference
 
     spec = get_spec(args)
@@ -108,9 +109,7 @@ def cmd_audit(args) -> int:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print(_human(result))
-    if result.verdict == IMPL_ERROR:
-        return EXIT_BAD_INPUT
-    return EXIT_VIOLATION if result.verdict in (VIOLATION, DIFFERS) else EXIT_OK
+    return class_exit_code([audit_class(result.to_json())], allowed(args))
 
 
 def _g(x, digits=4) -> str:
@@ -126,13 +125,15 @@ def _g(x, digits=4) -> str:
 def _human(r) -> str:
     from ..privacy import DIFFERS
     from ..report import counterexample_text
+    from ..report.model import audit_claim
 
     j = r.to_json()
-    claim = j["claim"]
-    lines = [f"{r.spec}: {r.verdict.upper() if r.verdict in ('violation', 'differs from the spec') else r.verdict}"]
+    cls = audit_class(j)
+    claim, params = audit_claim(j)
+    lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
     lines.append(f"  implementation: {r.implementation}")
-    params = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in j["params"].items())
-    lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])}   ({params})")
+    shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
+    lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])} at {shown}")
     if r.verdict == "implementation error":
         lines.append(f"  reason: {r.reason}")
         lines.append(f"  {j['seconds']:.2f} s")
@@ -140,9 +141,14 @@ def _human(r) -> str:
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
     lines.append(f"  epsilon lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
-    if j.get("minimum_detectable_epsilon") is not None:
-        lines.append(f"  smallest loss this audit could show above the claim on its best event: "
-                     f"{_g(j['minimum_detectable_epsilon'], 3)} (a violation below it is invisible at this sample size)")
+    if j.get("power"):
+        p = j["power"]
+        lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
+                     f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
+                     + ("no power: a violation below it is invisible at this sample size" if cls == "no power" else
+                        f"within its resolution of {100 * p['resolution']:g}% above the claim"))
+    elif cls == "no power":
+        lines.append("  no power: no event was measured on fresh samples")
     exact = j["exact_epsilon"]
     if exact is not None:
         extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""

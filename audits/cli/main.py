@@ -12,9 +12,10 @@ import threading
 
 from dptestbed.spec import SpecError
 
+from ..outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..sandbox import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify
-from .options import EXIT_BAD_INPUT, EXIT_OK, Parser, UserError
+from .options import Parser, UserError
 
 COMMANDS = (specs, audit, verify, mutants)  # each module's register(subparsers) adds its commands
 
@@ -97,10 +98,10 @@ def _dispatch(args) -> int:
         return args.func(args)
     except (UserError, SpecError) as exc:
         print(f"dptestbed: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_USAGE
     except KeyboardInterrupt:
-        print(f"dptestbed: {args.command} interrupted: no verdict (exit 2)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        print(f"dptestbed: {args.command} interrupted: no verdict (exit {EXIT_INTERRUPTED})", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # stdout was closed by the reader (``| head``): nothing more can be printed there
         try:
@@ -111,6 +112,6 @@ def _dispatch(args) -> int:
             return EXIT_OK
         print(f"dptestbed: error: stdout closed before the {args.command} result was printed; "
               "the verdict is in the report (exit 2)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_USAGE
 
 

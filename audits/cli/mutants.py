@@ -35,13 +35,14 @@ def cmd_mutants(args) -> int:
 
 
 def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
-    from ..report import STATUS_TEXT
+    from ..report import status_text
 
     matrix = document.get("mutants") or {"rows": [], "rates": {}, "overall": {}}
     width = max((len(r["id"]) for r in matrix["rows"]), default=10)
     for r in matrix["rows"]:
-        how = ", ".join(r["killed_by"]) if r["killed_by"] else (r["equivalent"] or "")
-        print(f"{r['id']:<{width}}  {r['breaks']:<8} {r['status']:<12} {how}")
+        how = f"{r['kill_class']}: {', '.join(r['killed_by'])}" if r["killed_by"] else (r["equivalent"] or "")
+        label = "" if r.get("label_backed", True) else "  [declared breaks not backed by a measurement]"
+        print(f"{r['id']:<{width}}  {r['breaks']:<8} {r['status']:<12} {how}{label}")
     for spec, rate in matrix["rates"].items():
         shown = "n/a" if rate["rate"] is None else f"{rate['rate']:.0%}"
         print(f"kill rate {spec}: {rate['killed']} of {rate['mutants'] - rate['equivalent']} ({shown})"
@@ -49,6 +50,9 @@ def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
     o = matrix["overall"]
     if o:
         shown = "n/a" if o["rate"] is None else f"{o['rate']:.1%}"
+        by_class = ", ".join(f"{c} {n}" for c, n in o["killed_by_class"].items())
         print(f"overall: {o['killed']} of {o['mutants'] - o['equivalent']} non-equivalent mutants killed ({shown}); "
-              f"privacy-breaking: {o['privacy_breaking_killed']} of {o['privacy_breaking']}")
-    print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
+              f"by the strongest killer's class: {by_class}; loss above the claim measured for {o['privacy_shown']} "
+              f"({o['privacy_breaking']} declared privacy-breaking); per-cell level {o['per_cell_level']:.3g}, at most "
+              f"{o['expected_spurious_kills']:.2g} spurious kills expected over {o['statistical_cells']} statistical cells")
+    print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")

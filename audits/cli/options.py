@@ -12,7 +12,8 @@ from pathlib import Path
 
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
-EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2
+from ..outcomes import ALLOWABLE, EXIT_USAGE
+
 MAX_INTEGER_PARAM = 2**31 - 1
 MAX_JOBS = 64
 DEFAULT_REPORTS = "reports"
@@ -26,7 +27,7 @@ class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (``dptestbed: error: ...``, exit 2), usage left to --help."""
 
     def error(self, message):
-        self.exit(EXIT_BAD_INPUT, f"dptestbed {self.prog.partition(' ')[2] or ''}: error: {message}\n".replace(" :", ":"))
+        self.exit(EXIT_USAGE, f"dptestbed {self.prog.partition(' ')[2] or ''}: error: {message}\n".replace(" :", ":"))
 
 
 def positive_float(text: str) -> float:
@@ -92,6 +93,17 @@ def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
             raise UserError(f"--param {name}: {raw!r} is too large for an integer parameter (at most {MAX_INTEGER_PARAM})")
         values[name] = int(number) if param.type == "integer" and number.is_integer() else number
     return values
+
+
+def allow_option(p) -> None:
+    p.add_argument("--allow", action="append", choices=sorted(ALLOWABLE), default=[], metavar="CLASS",
+                   help="count this class as a pass in the exit code (repeatable): 'differs' (differs from the spec) "
+                        "or 'no-power'; the console and the report still show it")
+
+
+def allowed(args) -> tuple[str, ...]:
+    """The classes of ``--allow``."""
+    return tuple(ALLOWABLE[name] for name in args.allow)
 
 
 def tight_option(p) -> None:

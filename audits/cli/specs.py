@@ -9,9 +9,10 @@ import numpy as np
 
 from dptestbed.spec import Spec
 
+from ..outcomes import EXIT_OK
 from ..runner import missing_reference
 from ..serialize import jsonable
-from .options import EXIT_OK, UserError, catalogue, get_spec, parse_params
+from .options import UserError, catalogue, get_spec, parse_params
 
 
 def register(subparsers) -> None:

@@ -27,9 +27,11 @@ import os
 import sys
 from pathlib import Path
 
+from ..outcomes import EXIT_INTERRUPTED, HELP
 from .options import (
-    EXIT_BAD_INPUT,
     UserError,
+    allow_option,
+    allowed,
     catalogue,
     executor_of,
     jobs_of,
@@ -60,7 +62,10 @@ example (Laplace mechanism):
 
 def register(subparsers) -> None:
     """Add ``verify``, ``check`` and ``report`` to the ``dptestbed`` parser."""
-    p = subparsers.add_parser("verify", help="run the privacy audits and theorem checks; write a report")
+    p = subparsers.add_parser("verify", help="run the privacy audits and theorem checks; write a report",
+                              epilog="exit codes: 0 every outcome as expected; 1 an unexpected outcome; 2 bad usage; "
+                                     "4 every outcome as expected but some checks had no power; 6 some items could "
+                                     "not run; 130 interrupted")
     p.add_argument("--suite", choices=("quick", "full"), default="quick",
                    help="quick (default: small trial counts, specs with an implementation) or full")
     p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
@@ -74,7 +79,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_verify)
 
     p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation",
-                              epilog=CONTRACT, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              epilog=CONTRACT + "\n" + HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", required=True, metavar="REF",
                    help="your implementation: path/to/file.py:function or package.module:function")
@@ -82,6 +87,7 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="audit at this parameter point instead of the spec's audit points (repeatable)")
+    allow_option(p)
     tight_option(p)
     run_options(p)
     p.set_defaults(func=cmd_check)
@@ -134,7 +140,7 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
                           plots=not args.no_plots)
         except Exception as exc:  # noqa: BLE001
             print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_INTERRUPTED
     errors = report.render(document, out, plots=not args.no_plots, jobs=min(jobs, os.cpu_count() or 1))
     if errors:
         document.setdefault("report_errors", errors)
@@ -145,19 +151,23 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
-    from ..report import STATUS_TEXT, item_rows
+    from ..report import item_rows, status_text
 
     rows = item_rows(document)
     width = max((len(f"{r['spec']}  {r['item']}  [{r['target']}]") for r in rows), default=10)
     for r in rows:
         label = f"{r['spec']}  {r['item']}  [{r['target']}]"
-        mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR"}[r["outcome"]]
-        print(f"{label:<{width}}  {r['verdict']:<20} {mark}")
+        mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
+        print(f"{label:<{width}}  {r['class']:<22} {mark}")
+        if r["outcome"] != "as expected":
+            print(f"    {r['claim']}: {r.get('error') or r['measured']}")
     s = document["summary"]
     print(f"{document['family']['statement']}")
-    print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items, {s['as_expected']} as "
-          f"expected, {s['unexpected']} unexpected, {s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
-    print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
+    classes = ", ".join(f"{n} {c}" for c, n in (s.get("classes") or {}).items() if n)
+    print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
+          f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
+          f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 
 def cmd_verify(args) -> int:
@@ -193,6 +203,7 @@ def cmd_check(args) -> int:
     plan_ = planning.plan(cat, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
                           call_timeout=args.call_timeout, audit_params=params)
     plan_.tight = args.tight
+    plan_.allow = allowed(args)
     return run_items(args, "check", plan_)
 
 

@@ -40,7 +40,10 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    each at level alpha_round / (2K); eps_lb = ln((p_lo - delta) / p_hi).
 4. **Verdict.** "violation" iff some carried candidate has eps_lb > claimed epsilon of its pair
    (+ a tolerance of 1e-9, for floating point only); the counterexample is that candidate.
-   Otherwise "no violation found", with tightness eps_lb / epsilon.
+   Otherwise "no violation found", with tightness eps_lb / epsilon, when the audit had power:
+   some estimated event could have shown a loss AUDIT_RESOLUTION (5%) above its pair's claim
+   (its smallest detectable epsilon, :func:`.stats.minimum_detectable_epsilon`, is at most
+   1.05 x the claim); else "no power" (never a pass).
 
 Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
 before any sampling: two for a default audit of a batched implementation, one otherwise, plus
@@ -52,10 +55,13 @@ at delta] <= alpha, and P["violation" | the mechanism keeps its claim] <= alpha.
 reported is the maximum over all candidates of all rounds run, covered by the same event.
 
 Rounds. Default budget per side per kept pair: 10^6 (round 1), then 10^7 (round 2) for a
-batched implementation; 10^5 for a single-run (looped) one. Round 2 runs only when round 1 found
-no violation and round 1's test estimates predict that round 2 would bound the loss above
-1.05 x the claim (a power heuristic: it can change only the time taken, never the error
-rate). ``samples=N`` runs a single round of N samples per side (full alpha).
+batched implementation (fewer for a wide output: budgets of output values); 10^5 for a
+single-run (looped) one. Round 2 runs only when round 1 found no violation and either round 1's
+test estimates predict that round 2 would bound the loss above 1.05 x the claim, or round 1 had
+no power; then it is sized so that its event could show a loss 5% above the claim, up to
+POWER_MAX_SAMPLES (a heuristic: it can change only the time taken, never the error rate, since
+round 2's share of alpha is fixed before any sampling and its samples are fresh).
+``samples=N`` runs a single round of N samples per side (full alpha).
 
 Tight round (``tight=True``, ``dptestbed audit --tight``). After the verdict's rounds, a
 selection of its own runs on fresh training samples (3 x round 1's budget, the pair search
@@ -102,13 +108,14 @@ Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, 
 for an implementation error), ``exact_epsilon`` (exact loss, at the claimed delta, of the
 *spec's* mechanism on the pair the bound was measured on; null when unknown),
 ``exact_epsilon_max`` (over the pairs tried), ``exact_exceeds_claim``, ``tightness``
-(bound / claim), ``exact_tightness`` (bound / exact), ``minimum_detectable_epsilon`` (the
-smallest true loss on the best event this sample size could have shown above the claim:
-violations below it are invisible to this audit), ``confidence``, ``samples_per_side``
-(per kept pair, all rounds), ``verdict`` ("violation" | "no violation found" |
-"differs from the spec" (a user implementation whose bound exceeds the spec mechanism's exact
-loss on a pair: it leaks more than the spec's mechanism, though not above the claim) |
-"implementation error"), ``expected`` ("violation" for a spec marked broken), ``counterexample``
+(bound / claim), ``exact_tightness`` (bound / exact), ``minimum_detectable_epsilon`` and
+``power`` (on the most sensitive estimated event: the smallest true loss this sample size could
+have shown above the claim, the claim, the resolution, the pair and the event: violations below it
+are invisible to this audit), ``confidence``, ``samples_per_side`` (per kept pair, all rounds),
+``verdict`` ("violation" | "no violation found" | "no power" | "differs from the spec" (a user
+implementation whose bound exceeds the spec mechanism's exact loss on a pair: it leaks more than
+the spec's mechanism, though not above the claim) | "implementation error"; the outcome class of
+each, :mod:`..outcomes`), ``expected`` ("violation" for a spec marked broken), ``counterexample``
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
 ``best`` (the same object for the best candidate, whatever the verdict), ``reason``,
@@ -132,6 +139,7 @@ verdicts), :mod:`.progress` (the progress bar).
 """
 
 from .procedure import audit
-from .result import DIFFERS, IMPL_ERROR, NO_VIOLATION, VIOLATION, AuditError, AuditResult
+from .result import AUDIT_RESOLUTION, DIFFERS, IMPL_ERROR, NO_POWER, NO_VIOLATION, VIOLATION, AuditError, AuditResult
 
-__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "IMPL_ERROR", "DIFFERS"]
+__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "NO_POWER", "IMPL_ERROR", "DIFFERS",
+           "AUDIT_RESOLUTION"]

@@ -17,10 +17,23 @@ from ..runner import ImplementationError, Runner, as_runnable, implementation_re
 from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
 from .events import Candidate
 from .progress import ProgressBar
-from .result import DIFFERS, IMPL_ERROR, NO_VIOLATION, TOLERANCE, VIOLATION, AuditError, AuditResult, plain
+from .result import (
+    AUDIT_RESOLUTION,
+    DIFFERS,
+    IMPL_ERROR,
+    NO_POWER,
+    NO_VIOLATION,
+    TOLERANCE,
+    VIOLATION,
+    AuditError,
+    AuditResult,
+    plain,
+)
 from .rounds import K_MAX, Auditor
 from .tight import tight_round
 
+POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
+POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
 MAX_PAIRS = 16
@@ -151,10 +164,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         if samples is not None:
             rounds = [int(samples)]
         elif runner.batched:
-            rounds = [1_000_000, 10_000_000]
+            # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
+            rounds = [min(1_000_000, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)),
+                      min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
         else:
             rounds = [100_000]
     rounds = [int(n) for n in rounds]
+    round_cap = (min(POWER_MAX_SAMPLES, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
+                 else max(rounds))
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
@@ -167,23 +184,30 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         for r, N in enumerate(rounds):
             info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
             result.samples_per_side += N
-            for c in chosen:
-                all_chosen.append(c)
+            all_chosen += chosen
             info["candidates"] = len(chosen)
             result.rounds.append(info)
             if any(c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE for c in chosen):
                 break
-            if r + 1 < len(rounds) and chosen:
-                best = max(chosen, key=lambda c: aud.margin(c, c.eps_lb))
-                k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
-                n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
-                pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next,
-                                                       aud.claims[best.pair_index][1], alpha_round / K_MAX))
-                info["predicted_next"] = pred
-                claim_eps = aud.claims[best.pair_index][0]
-                if not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
-                    break
-            elif not chosen:
+            if r + 1 == len(rounds) or not chosen:
+                break
+            # the next round runs when it may show a violation (its predicted bound is above the
+            # claim) or when this one had no power (a loss AUDIT_RESOLUTION above the claim could
+            # not have been shown); it is then sized for power, within the round cap
+            best = max(chosen, key=lambda c: aud.margin(c, c.eps_lb))
+            k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
+            n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
+            claim_eps, claim_delta = aud.claims[best.pair_index]
+            pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next, claim_delta,
+                                                   alpha_round / K_MAX))
+            info["predicted_next"] = pred
+            power = _power(aud, all_chosen)
+            if power["ratio"] > 1 + AUDIT_RESOLUTION:
+                sized = _power_samples(aud, power["candidate"], alpha_round, round_cap)
+                rounds[r + 1] = max(rounds[r + 1], sized)
+                info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
+                                       "next_round_samples": rounds[r + 1]}
+            elif not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
                 break
         if tight and all_chosen:
             final, info = tight_round(aud, all_chosen, rounds, alpha_round, MIN_BATCHED_SAMPLES)
@@ -224,9 +248,43 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             if above:
                 result.verdict = DIFFERS
                 result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
+        power = _power(aud, all_chosen)
+        result.power = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
+                        "resolution": AUDIT_RESOLUTION, "pair": aud.pairs[power["candidate"].pair_index].name,
+                        "event": power["candidate"].event.describe(power["candidate"].featurizer)}
+    if result.verdict == NO_VIOLATION and not (all_chosen and _power(aud, all_chosen)["ratio"] <= 1 + AUDIT_RESOLUTION):
+        result.verdict = NO_POWER
     result.seconds = time.perf_counter() - t0
     return result
 
+
+
+def _power(aud: Auditor, chosen: list[Candidate]) -> dict:
+    """The audit's power: among the estimated candidates, the one whose smallest detectable loss is
+    closest to its pair's claim (``ratio`` = that loss / the claim; inf when none could show one)."""
+    best, best_ratio, best_eps = None, math.inf, math.inf
+    for c in chosen:
+        eps_claim, delta = aud.claims[c.pair_index]
+        p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
+        mde = minimum_detectable_epsilon(p_num, c.n, eps_claim, delta, c.alpha) if c.n else math.inf
+        ratio = mde / eps_claim if eps_claim > 0 else math.inf
+        if best is None or ratio < best_ratio:
+            best, best_ratio, best_eps = c, ratio, mde
+    claim = aud.claims[best.pair_index][0] if best is not None else None
+    return {"candidate": best, "ratio": best_ratio, "epsilon": best_eps, "claim": claim}
+
+
+def _power_samples(aud: Auditor, c: Candidate, alpha: float, cap: int) -> int:
+    """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
+    probability) could show a loss AUDIT_RESOLUTION above its pair's claim: the fewest on a geometric
+    grid up to ``cap`` (``cap`` when none does)."""
+    eps_claim, delta = aud.claims[c.pair_index]
+    p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
+    for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
+        test = int(n) - max(int(n) // 3, 200)
+        if minimum_detectable_epsilon(p_num, test, eps_claim, delta, alpha / K_MAX) <= (1 + AUDIT_RESOLUTION) * eps_claim:
+            return int(n)
+    return cap
 
 
 def _exceeds_exact(aud: Auditor, c: Candidate) -> bool:

@@ -11,6 +11,10 @@ VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implem
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
 # more than the spec's mechanism (at the audit's confidence), even below the claim.
 DIFFERS = "differs from the spec"
+# No violation found, but the audit could not have shown a loss AUDIT_RESOLUTION above the claim on
+# any event it measured (its smallest detectable epsilon is higher): it says nothing either way.
+NO_POWER = "no power"
+AUDIT_RESOLUTION = 0.05
 TOLERANCE = 1e-9
 
 
@@ -46,6 +50,7 @@ class AuditResult:
     runs: int = 0
     spec_implementation: str | None = None
     timing: dict = field(default_factory=dict)
+    power: dict | None = None  # the most sensitive estimated event's smallest detectable loss and its claim
 
     @property
     def exact_exceeds_claim(self) -> bool | None:
@@ -94,7 +99,9 @@ class AuditResult:
             "exact_epsilon_max": num(self.exact_epsilon_max),
             "exact_exceeds_claim": self.exact_exceeds_claim,
             "tightness": num(self.tightness),
-            "minimum_detectable_epsilon": num((self.best or {}).get("minimum_detectable_epsilon")),
+            "minimum_detectable_epsilon": num((self.power or {}).get("minimum_detectable_epsilon")),
+            "power": None if self.power is None else {**self.power, "minimum_detectable_epsilon": num(
+                self.power["minimum_detectable_epsilon"])},
             "exact_tightness": num(self.exact_tightness),
             "confidence": self.confidence,
             "samples_per_side": self.samples_per_side,

@@ -22,6 +22,6 @@ re-renders a report from the JSON.
 """
 
 from .build import render
-from .model import MUTANT_STATUS, STATUS_TEXT, counterexample_text, exit_code, item_rows
+from .model import counterexample_text, exit_code, item_rows, status_text
 
-__all__ = ["render", "exit_code", "item_rows", "counterexample_text", "STATUS_TEXT", "MUTANT_STATUS"]
+__all__ = ["render", "exit_code", "item_rows", "counterexample_text", "status_text"]

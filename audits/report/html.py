@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from .formulas import Formulas
-from .model import MUTANT_STATUS, STATUS_TEXT, as_float, counterexample_text, esc, exit_code, fmt_num, item_rows, slug
+from .model import as_float, counterexample_text, esc, exit_code, fmt_num, item_rows, slug, status_text
 
 CSS = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1180px;color:#222;line-height:1.4;padding:0 12px}
@@ -18,7 +18,8 @@ table{border-collapse:collapse;margin:8px 0;font-size:13px;width:100%} th,td{bor
 tr.paper th{background:#e8eef6;font-size:14px}
 th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{background:#fff4d6}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;font-weight:600;white-space:nowrap}
-.consistent,.no-violation-found{background:#dff3e0;color:#17632a} .violated,.violation{background:#fbd9d9;color:#9b1c1c}
+.consistent,.no-violation-found,.pass{background:#dff3e0;color:#17632a} .violated,.violation,.claim-violated{background:#fbd9d9;color:#9b1c1c}
+.differs-from-the-spec{background:#fde7cf;color:#8a4300} .no-power{background:#e6e6f5;color:#33336b} .run-error{background:#ffe9b3;color:#7a5200}
 .inconclusive{background:#eee;color:#555} .error,.implementation-error{background:#ffe9b3;color:#7a5200}
 .ok{color:#17632a;font-weight:600} .bad{color:#b00020;font-weight:700}
 .status{font-size:1.15em;padding:10px 14px;border-radius:6px;margin:10px 0} .status.s0{background:#dff3e0} .status.s1{background:#fbd9d9} .status.s2{background:#ffe9b3}
@@ -28,9 +29,11 @@ figure{margin:10px 0} figcaption{font-size:12px;color:#555}
 """
 
 
-def _badge(verdict: str | None) -> str:
+def _badge(verdict: str | None, detail: str | None = None) -> str:
+    """A class (or verdict) as a coloured badge; ``detail`` (the check's own verdict) on hover."""
     v = verdict or "–"
-    return f'<span class="badge {slug(v)}">{esc(v)}</span>'
+    title = f' title="{esc(detail)}"' if detail and detail != v else ""
+    return f'<span class="badge {slug(v)}"{title}>{esc(v)}</span>'
 
 
 def _outcome_html(outcome: str) -> str:
@@ -38,7 +41,14 @@ def _outcome_html(outcome: str) -> str:
         return '<span class="ok">as expected</span>'
     if outcome == "unexpected":
         return '<span class="bad">UNEXPECTED</span>'
+    if outcome == "no power":
+        return '<span class="bad">no power</span>'
     return '<span class="bad">error</span>'
+
+
+def _classes_text(summary: dict) -> str:
+    counts = summary.get("classes") or {}
+    return ", ".join(f"{n} {c}" for c, n in counts.items() if n)
 
 
 def _img(path: Path) -> str:
@@ -68,16 +78,17 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     if document.get("mutants"):  # a mutants run: each check is a trial of a mutant, the banner is the kill rate
         o = document["mutants"].get("overall") or {}
         counted = o.get("mutants", 0) - o.get("equivalent", 0)
-        h.append(f'<div class="status s{code}"><b>{esc(MUTANT_STATUS.get(code, code))}</b> (exit code {code}) · '
+        h.append(f'<div class="status s{code}"><b>{esc(status_text(document, code))}</b> (exit code {code}) · '
                  f'{esc(o.get("killed", 0))} of {esc(counted)} non-equivalent mutants killed, '
                  f'{esc(summary.get("items", 0))} check runs</div>')
     else:
-        h.append(f'<div class="status s{code}"><b>{esc(STATUS_TEXT.get(code, code))}</b> (exit code {code}) · '
-                 f'{summary.get("items", 0)} items: {summary.get("as_expected", 0)} as expected, '
-                 f'{summary.get("unexpected", 0)} unexpected, {summary.get("errors", 0)} errors'
+        h.append(f'<div class="status s{code}"><b>{esc(status_text(document, code))}</b> (exit code {code}) · '
+                 f'{summary.get("items", 0)} items ({esc(_classes_text(summary))}): {summary.get("as_expected", 0)} as '
+                 f'expected, {summary.get("unexpected", 0)} unexpected, {summary.get("no_power", 0)} without power, '
+                 f'{summary.get("errors", 0)} errors'
                  + (f", {len(errors)} report errors" if errors else "") +
                  f' · controls flagged: {summary.get("controls_flagged", 0)} of {summary.get("controls", 0)}'
-                 + _inconclusive_html(summary) + '</div>')
+                 + _no_power_html(summary) + '</div>')
     if document.get("mutants"):
         h.extend(_kill_matrix_html(document["mutants"], family))
         h.append("<details><summary>every item of the run</summary>")
@@ -85,18 +96,18 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         h.append(f"<p>{esc(family.get('statement', ''))}.</p>")
 
     h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
-             "<th>measurement</th><th>verdict</th><th>expected</th><th>outcome</th></tr>")
+             "<th>measurement</th><th>class</th><th>expected</th><th>outcome</th></tr>")
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     paper = None
     for row in rows:
         if paper_of.get(row["spec"], "") != paper:
             paper = paper_of.get(row["spec"], "")
             h.append(f'<tr class="paper"><th colspan="8">{esc(paper or "specs outside the catalogue")}</th></tr>')
-        cls = {"unexpected": "unexpected", "error": "error"}.get(row["outcome"], "")
+        cls = {"unexpected": "unexpected", "error": "error", "no power": "error"}.get(row["outcome"], "")
         err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
         h.append(f'<tr class="{cls}"><td><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
                  f'<td><a href="#{slug(row["id"])}">{esc(row["item"])}</a></td><td>{esc(row["target"])}</td>'
-                 f'<td>{esc(row["claim"])}</td><td>{esc(row["measured"])}{err}</td><td>{_badge(row["verdict"])}</td>'
+                 f'<td>{esc(row["claim"])}</td><td>{esc(row["measured"])}{err}</td><td>{_badge(row["class"], row["verdict"])}</td>'
                  f'<td>{esc(row["expected"] or "–")}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
     h.append("</table>")
     if document.get("mutants"):
@@ -122,7 +133,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         for r in controls:
             ok = r["outcome"] == "as expected"
             h.append(f'<tr class="{"" if ok else "unexpected"}"><td>{esc(r["spec"])}</td><td>{esc(r["item"])}</td>'
-                     f'<td>{esc(r["target"])}</td><td>{esc(r["measured"])}</td><td>{_badge(r["verdict"])}</td>'
+                     f'<td>{esc(r["target"])}</td><td>{esc(r["measured"])}</td><td>{_badge(r["class"], r["verdict"])}</td>'
                      f'<td>{"yes" if ok else "<b>NO</b>"}</td></tr>')
         h.append("</table>")
 
@@ -135,7 +146,14 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<li><b>calibration</b> checks: exact two-sided (equal-tailed) binomial test of each cell's rate against "
              "its closed-form probability, Bonferroni over cells; inconclusive when the power against the same "
              "mechanism with its noise scale 30% off is below 50%.</li>"
-             "<li><b>property</b> checks are deterministic: violated iff a run breaks the property.</li>"
+             "<li><b>property</b> checks state exact facts: violated iff a case breaks the property (a correct "
+             "implementation never does; the cases may be drawn at random).</li>"
+             "<li>Every item ends in one <b>class</b>: <b>claim violated</b> (a measurement shows a privacy claim or a "
+             "theorem's statement broken at the parameters shown), <b>differs from the spec</b> (a conformance check: "
+             "the implementation's law or behaviour differs from the spec's algorithm, no claim shown broken), "
+             "<b>no power</b> (the check could not have detected a violation: an audit whose smallest detectable ε "
+             "is more than 5% above the claim, a test with power below 50% against its reference alternative), "
+             "<b>implementation error</b>, <b>pass</b>, or <b>run error</b> (the testbed could not run it).</li>"
              "<li><b>slack</b>: the measured error (quantile, margin or stability needed for β) divided by the "
              "theorem's bound; &lt; 1 means the measurement lies inside the bound.</li>"
              "<li>privacy audits: ε lower bound from Clopper-Pearson bounds on a fresh split; "
@@ -216,17 +234,26 @@ MUTANT_CLASS = {"killed": "violated", "survived": "consistent", "inconclusive": 
 
 
 def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
-    """The kill matrix of a mutants run: rates per spec, then one table per spec (mutant x check)."""
+    """The kill matrix of a mutants run: kills by class, rates per spec, then one table per spec
+    (mutant x check, each cell the check's class)."""
     o = matrix.get("overall") or {}
     rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    by_class = o.get("killed_by_class") or {}
     h = ["<h2>Kill matrix</h2>",
          f"<p><b>{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent implementation "
-         f"mutants killed ({rate})</b>; privacy-breaking: {o.get('privacy_breaking_killed', 0)} of "
-         f"{o.get('privacy_breaking', 0)}; {o.get('equivalent', 0)} declared equivalent (excluded). Each mutant is the "
-         "reference implementation with one realistic bug, run through every check of its spec exactly as "
-         "<code>dptestbed check SPEC --impl MUTANT</code> runs a user's implementation; a cell is <b>killed</b> when "
-         f"that check flags it at level {fmt_num(family.get('per_check_level'))} (the strictest per-check level of a "
-         "<code>check</code> run). Pipeline controls of the theorem checks are not mutants and are not counted.</p>",
+         f"mutants killed ({rate})</b>; {o.get('equivalent', 0)} declared equivalent (excluded). By the class of each "
+         "mutant's strongest killer: " + ", ".join(f"{esc(c)} {n}" for c, n in by_class.items()) + ". "
+         f"A privacy audit measured the loss above the claim for {o.get('privacy_shown', 0)} mutants; "
+         f"{o.get('privacy_breaking', 0)} are declared privacy-breaking"
+         + (f"; labels not backed by a measurement: {esc(', '.join(o['labels_not_backed']))}"
+            if o.get("labels_not_backed") else "; every label is backed by the measurement") + ". "
+         "Each mutant is the reference implementation with one realistic bug, run through every check of its spec "
+         "exactly as <code>dptestbed check SPEC --impl MUTANT</code> runs a user's implementation; a cell kills when "
+         f"its class is claim violated, differs from the spec or implementation error at level "
+         f"{fmt_num(o.get('per_cell_level') or family.get('per_check_level'))} per cell (the strictest per-check "
+         f"level of a <code>check</code> run), with no correction over the {fmt_num(o.get('statistical_cells'))} "
+         f"statistical cells: at most {fmt_num(o.get('expected_spurious_kills'))} spurious kills expected. Pipeline "
+         "controls of the theorem checks are not mutants and are not counted.</p>",
          "<table><tr><th>spec</th><th>mutants</th><th>killed</th><th>equivalent</th><th>kill rate</th></tr>"]
     for spec, r in (matrix.get("rates") or {}).items():
         shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
@@ -236,27 +263,36 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
     h.append("</table>")
     for spec, checks in (matrix.get("checks") or {}).items():
         rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
-        h.append(f'<h3 id="kill-{slug(spec)}">{esc(spec)}</h3><table><tr><th>mutant</th><th>breaks</th><th>bug</th>'
-                 + "".join(f"<th>{esc(c)}</th>" for c in checks) + "<th>status</th></tr>")
+        h.append(f'<h3 id="kill-{slug(spec)}">{esc(spec)}</h3><table><tr><th>mutant</th><th>breaks (declared; '
+                 'measured)</th><th>bug</th>' + "".join(f"<th>{esc(c)}</th>" for c in checks)
+                 + "<th>status</th></tr>")
         for r in rows:
-            cells = "".join(f'<td>{badge_text(r["cells"].get(c, "–"))}</td>' for c in checks)
+            classes = r.get("cell_classes") or {}
+            cells = "".join(f'<td>{_badge(classes.get(c), r["cells"].get(c)) if c in classes else "–"}</td>'
+                            for c in checks)
             note = f'<div class="meta">{esc(r["equivalent"])}</div>' if r.get("equivalent") else ""
-            cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") else (
-                ' class="error"' if r["status"] == "error" else "")
-            h.append(f'<tr{cls}><td>{esc(r["name"])}</td><td>{esc(r["breaks"])}</td><td>{esc(r["bug"])}{note}</td>'
-                     f'{cells}<td>{badge_text(r["status"])}</td></tr>')
+            shown = r.get("privacy_shown")
+            measured = (f"loss ≥ {fmt_num(as_float(shown['epsilon_lower_bound']))} against ε = "
+                        f"{fmt_num(as_float((shown.get('claim') or {}).get('epsilon')))} ({esc(shown['audit'])})"
+                        if shown else "no loss above the claim measured")
+            cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") or not r.get("label_backed", True) \
+                else (' class="error"' if r["status"] == "error" else "")
+            h.append(f'<tr{cls}><td>{esc(r["name"])}</td><td>{esc(r["breaks"])}; {measured}</td>'
+                     f'<td>{esc(r["bug"])}{note}</td>{cells}<td>{badge_text(r["status"])}'
+                     + (f'<div class="meta">{esc(r["kill_class"])}</div>' if r.get("kill_class") else "")
+                     + "</td></tr>")
         h.append("</table>")
     return h
 
 
-def _inconclusive_html(summary: dict) -> str:
-    """The banner's note on inconclusive checks: counted as expected, but named."""
-    names = summary.get("inconclusive") or []
+def _no_power_html(summary: dict) -> str:
+    """The banner's note on the items without power: never counted as passes, named."""
+    names = summary.get("without_power") or []
     if not names:
         return ""
     shown = "; ".join(esc(n) for n in names[:6]) + (f"; and {len(names) - 6} more" if len(names) > 6 else "")
-    return (f'<div class="meta">{len(names)} of the "as expected" are <b>inconclusive</b> (too little power to '
-            f"confirm or refute at this suite's trial counts): {shown}</div>")
+    return (f'<div class="meta">{len(names)} items had <b>no power</b> (they could not have detected a violation '
+            f"at this suite's sizes): {shown}</div>")
 
 
 def badge_text(status: str) -> str:
@@ -264,7 +300,8 @@ def badge_text(status: str) -> str:
     return f'<span class="badge {cls}">{esc(status)}</span>' if cls else esc(status)
 
 
-ERRATA_VERDICT_CLASS = {"confirmed": "violated", "refuted": "consistent", "inconclusive": "inconclusive"}
+ERRATA_VERDICT_CLASS = {"confirmed": "violated", "analytic": "no-power", "not an erratum": "consistent",
+                        "refuted": "consistent", "inconclusive": "inconclusive"}
 
 
 def _errata_measured_html(errata: list[dict] | None) -> list[str]:
@@ -273,12 +310,15 @@ def _errata_measured_html(errata: list[dict] | None) -> list[str]:
     if not errata:
         return []
     h = ["<h3>Errata settled by measurement</h3>",
-         "<p>An erratum is <b>confirmed</b> when the measurement shows the printed version breaks its claim (or its "
-         "proof's premise) and the corrected one does not. A printed spec whose privacy audit flags a violation "
-         "caused by a confirmed erratum is counted as expected (outcome \"erratum confirmed\"), not as a failure "
-         "of the run.</p>",
+         "<p>An erratum is <b>confirmed</b> when a measurement on what the paper states shows the printed version "
+         "wrong and the corrected one right; <b>analytic</b> when it stands on an argument that nothing here can "
+         "measure (the text says why); <b>refuted</b> when a measurement shows the printed statement holding; "
+         "<b>inconclusive</b> when the measurement could not decide. Implementation pitfalls that the paper does "
+         "not commit are listed apart (<b>not an erratum</b>). A printed spec whose privacy audit flags a violation "
+         "caused by a confirmed privacy erratum is counted as expected, not as a failure of the run.</p>",
          "<table><tr><th>erratum</th><th>printed</th><th>corrected</th><th>measurement</th><th>verdict</th></tr>"]
-    for e in errata:
+    pitfalls = [e for e in errata if e.get("verdict") == "not an erratum"]
+    for e in [e for e in errata if e not in pitfalls] + pitfalls:
         verdict = e.get("verdict")
         h.append(f"<tr><td>{esc(e.get('id'))}</td>"
                  f"<td>{esc(e.get('printed'))}<br><code>{esc(e.get('printed_formula') or '')}</code></td>"

@@ -18,23 +18,25 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
                              ("report", ())):
         if kind_name == "report":
             group = [{"id": e["item"], "spec": e.get("spec", "report"), "outcome": "error", "error": e["error"],
-                      "verdict": "error", "expected": None, "claim": "", "measured": "", "item": e["item"]}
+                      "verdict": "error", "class": "run error", "expected": None, "claim": "", "measured": "",
+                      "item": e["item"]}
                      for e in (report_errors or [])]
             if not group:
                 continue
         else:
             group = [r for r in rows if r["kind"] in kinds]
         suite = ET.SubElement(suites, "testsuite", name=f"dptestbed.{kind_name}", tests=str(len(group)),
-                              failures=str(sum(r["outcome"] == "unexpected" for r in group)),
+                              failures=str(sum(r["outcome"] in ("unexpected", "no power") for r in group)),
                               errors=str(sum(r["outcome"] == "error" for r in group)),
                               time=f"{sum(seconds.get(r['id'], 0.0) for r in group):.3f}")
         for r in group:
             case = ET.SubElement(suite, "testcase", classname=f"dptestbed.{kind_name}.{r['spec']}", name=r["id"],
                                  time=f"{seconds.get(r['id'], 0.0):.3f}")
-            text = f"{r['item']}: {r['claim']}; {r['measured']}; verdict {r['verdict']}; expected {r['expected'] or 'no violation'}"
-            if r["outcome"] == "unexpected":
-                ET.SubElement(case, "failure", message=f"verdict {r['verdict']}, expected {r['expected'] or 'no violation'}",
-                              type="unexpected").text = text
+            text = (f"{r['item']}: {r['claim']}; {r['measured']}; {r['class']} (verdict {r['verdict']}); "
+                    f"expected {r['expected'] or 'pass'}")
+            if r["outcome"] in ("unexpected", "no power"):
+                ET.SubElement(case, "failure", message=f"{r['class']} (verdict {r['verdict']}), expected "
+                              f"{r['expected'] or 'pass'}", type=r["class"]).text = text
             elif r["outcome"] == "error":
                 ET.SubElement(case, "error", message=str(r.get("error") or r["verdict"])[:500], type="error").text = text
             ET.SubElement(case, "system-out").text = text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .model import MUTANT_STATUS, STATUS_TEXT, exit_code, fmt_num, item_rows
+from .model import exit_code, fmt_num, item_rows, status_text
 
 
 def md(text) -> str:
@@ -18,23 +18,24 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     lines = [f"# dptestbed {run.get('command', 'verify')} report", "",
              f"suite **{run.get('suite')}**, seed {run.get('seed')}, commit {run.get('commit') or 'unknown'}, "
              f"{fmt_num(run.get('seconds'))} s", "",
-             f"**{STATUS_TEXT.get(code, code)}** (exit code {code}): {summary.get('items', 0)} items, "
+             f"**{status_text(document, code)}** (exit code {code}): {summary.get('items', 0)} items, "
              f"{summary.get('as_expected', 0)} as expected, {summary.get('unexpected', 0)} unexpected, "
-             f"{summary.get('errors', 0)} errors; controls flagged: {summary.get('controls_flagged', 0)} of "
+             f"{summary.get('no_power', 0)} without power, {summary.get('errors', 0)} errors; controls flagged: {summary.get('controls_flagged', 0)} of "
              f"{summary.get('controls', 0)}", "",
              f"{(document.get('family') or {}).get('statement', '')}.", ""]
     if not run.get("complete", True):
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
     if document.get("mutants"):
-        lines = lines[:4] + [f"**{MUTANT_STATUS.get(code, code)}** (exit code {code})", ""] + _kill_matrix_md(document["mutants"])
-    lines += ["| paper | spec | item | implementation | claim | measurement | verdict | expected | outcome |",
+        lines = lines[:4] + [f"**{status_text(document, code)}** (exit code {code})", ""] + _kill_matrix_md(document["mutants"])
+    lines += ["| paper | spec | item | implementation | claim | measurement | class | expected | outcome |",
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
         measured = row["measured"] + (f" ({row['error']})" if row.get("error") else "")
-        outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**"}.get(row["outcome"], row["outcome"])
+        outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**", "no power": "**no power**"}.get(
+            row["outcome"], row["outcome"])
         lines.append(f"| {md(paper_of.get(row['spec'], ''))} | {md(row['spec'])} | {md(row['item'])} | {md(row['target'])} | {md(row['claim'])} | "
-                     f"{md(measured)} | {md(row['verdict'])} | {md(row['expected'] or '–')} | {outcome} |")
+                     f"{md(measured)} | {md(row['class'])} | {md(row['expected'] or '–')} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
     if document.get("errata"):
@@ -63,14 +64,22 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
 def _kill_matrix_md(matrix: dict) -> list[str]:
     o = matrix.get("overall") or {}
     rate = "n/a" if o.get("rate") is None else f"{o['rate']:.1%}"
+    by_class = ", ".join(f"{c} {n}" for c, n in (o.get("killed_by_class") or {}).items())
     lines = ["## Kill matrix", "",
              f"{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent mutants killed "
-             f"({rate}); privacy-breaking: {o.get('privacy_breaking_killed', 0)} of {o.get('privacy_breaking', 0)}.", "",
+             f"({rate}); by the class of the strongest killer: {by_class}; a privacy audit measured the loss above "
+             f"the claim for {o.get('privacy_shown', 0)} ({o.get('privacy_breaking', 0)} declared privacy-breaking); "
+             f"per-cell level {fmt_num(o.get('per_cell_level'))}, at most {fmt_num(o.get('expected_spurious_kills'))} "
+             f"spurious kills expected over {fmt_num(o.get('statistical_cells'))} statistical cells.", "",
              "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
     for spec, r in (matrix.get("rates") or {}).items():
         shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
         lines.append(f"| {md(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
-    lines += ["", "| mutant | breaks | status | killed by |", "|---|---|---|---|"]
+    lines += ["", "| mutant | breaks (declared) | privacy loss measured | status | kill class | killed by |",
+              "|---|---|---|---|---|---|"]
     for r in matrix.get("rows", []):
-        lines.append(f"| {md(r['id'])} | {r['breaks']} | {r['status']} | {md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
+        shown = r.get("privacy_shown")
+        measured = f"{fmt_num(shown['epsilon_lower_bound'])} ({shown['audit']})" if shown else "–"
+        lines.append(f"| {md(r['id'])} | {r['breaks']} | {md(measured)} | {r['status']} | {md(r.get('kill_class') or '–')} | "
+                     f"{md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
     return lines + [""]

@@ -8,9 +8,11 @@ import math
 import re
 import zlib
 
+from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
-                 2: "ERROR: some mutants could not be checked"}
-STATUS_TEXT = {0: "PASS: every outcome as expected", 1: "FAIL: unexpected outcome(s)", 2: "ERROR: some items could not run"}
+                 6: "ERROR: some mutants could not be checked"}
+RUN_ERROR_EXIT = EXIT_CODES[RUN_ERROR]
 
 
 def fmt_num(x, digits: int = 3) -> str:
@@ -92,15 +94,30 @@ def counterexample_text(result: dict) -> str | None:
 # =========================================================================== rows
 
 
+def audit_claim(result: dict) -> tuple[dict, dict]:
+    """The claim an audit's verdict is about and the parameters it holds at: those of the pair that
+    decided it (the counterexample, else the best candidate; a pair at another audit point claims
+    another epsilon), else the audit's own."""
+    deciding = result.get("counterexample") or result.get("best") or {}
+    claim = deciding.get("claim") or result.get("claim") or {}
+    params = {**(result.get("params") or {}), **((deciding.get("pair") or {}).get("params") or {})}
+    return claim, params
+
+
+def point_text(params: dict) -> str:
+    return ", ".join(f"{k}={fmt_num(v) if isinstance(v, float) else v}" for k, v in params.items())
+
+
 def item_rows(document: dict) -> list[dict]:
     """One row per item (privacy audit or theorem check), for every table format."""
     rows = []
     for r in document.get("privacy", []):
-        claim = r.get("claim") or {}
-        eps_lb = r.get("epsilon_lower_bound")
-        measured = f"ε_lb = {fmt_num(as_float(eps_lb))}"
-        if r.get("tightness") is not None:
-            measured += f" ({pct(as_float(r.get('tightness')))} of the claim)"
+        claim, params = audit_claim(r)
+        eps_claim = as_float(claim.get("epsilon"))
+        eps_lb = as_float(r.get("epsilon_lower_bound"))
+        measured = f"ε_lb = {fmt_num(eps_lb)}"
+        if eps_lb is not None and eps_claim:
+            measured += f" ({fmt_num(eps_lb / eps_claim)} × the claim)"
         if r.get("exact_epsilon") is not None:
             whose = "the reference's " if r.get("target") not in (None, "reference") else ""
             measured += f"; {whose}exact ε on that pair = {fmt_num(as_float(r.get('exact_epsilon')))}"
@@ -115,14 +132,19 @@ def item_rows(document: dict) -> list[dict]:
             target = f"mutant: {r['control']['name']}"
         elif r.get("expected") in ("violation", "violated"):
             target = "control (expected: violation)"
+        claim_text = "–"
+        if claim:
+            claim_text = f"ε = {fmt_num(eps_claim)}, δ = {fmt_num(as_float(claim.get('delta')))}"
+            if params:
+                claim_text += f" at {point_text(params)}"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": "privacy",
             "item": "privacy audit" + (f" ({r['target']})" if r.get("target") == "user" else "")
                     + (" at " + ", ".join(f"{k}={v}" for k, v in r["audit_point"].items()) if r.get("audit_point") else ""),
-            "target": target,
-            "claim": f"ε = {fmt_num(as_float(claim.get('epsilon')))}, δ = {fmt_num(as_float(claim.get('delta')))}" if claim else "–",
+            "target": target, "claim": claim_text,
             "measured": measured if r.get("verdict") != "error" else "–",
-            "verdict": r.get("verdict") or "–", "expected": r.get("expected"), "outcome": r.get("outcome", "error"),
+            "verdict": r.get("verdict") or "–", "class": r.get("class") or "run error", "expected": r.get("expected"),
+            "outcome": r.get("outcome", "error"),
             "error": r.get("error") or (r.get("reason") if r.get("verdict") in ("error", "implementation error") else None),
             "seconds": r.get("seconds"),
         })
@@ -148,11 +170,19 @@ def item_rows(document: dict) -> list[dict]:
         if r.get("control"):
             who = "mutant" if target == "mutant" else ("pipeline control" if r["control"].get("pipeline") else "control")
             target = f"{who}: {r['control']['name']}"
-        label = "setup validation" if r.get("setup_validation") else kind
+        if r.get("setup_validation"):
+            label = "setup validation"
+        elif r.get("tests") == "conformance":
+            label = f"conformance: {kind}"
+        else:
+            label = kind
+        if r.get("params"):
+            claim += f" at {point_text(r['params'])}"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": kind,
             "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim,
-            "measured": measured, "verdict": r.get("verdict") or "–", "expected": r.get("expected"),
+            "measured": measured, "verdict": r.get("verdict") or "–", "class": r.get("class") or "run error",
+            "expected": r.get("expected"),
             "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),
         })
     spec_order = {s["id"]: k for k, s in enumerate(document.get("specs", []))}
@@ -163,7 +193,17 @@ def item_rows(document: dict) -> list[dict]:
 
 
 def exit_code(document: dict, report_errors: list[dict] | None = None) -> int:
-    """The run's exit code (0 / 1 / 2, see ``theorems.exit_code``); a report error counts as an error."""
-    code = (document.get("summary") or {}).get("exit_code", 2)
-    return 2 if report_errors else code
+    """The run's exit code (:mod:`..outcomes`); a report that could not be written is a run error."""
+    code = (document.get("summary") or {}).get("exit_code", RUN_ERROR_EXIT)
+    return RUN_ERROR_EXIT if report_errors else code
 
+
+def status_text(document: dict, code: int) -> str:
+    """The one-line status of a run with exit code ``code``: by class for ``check``, against the
+    expectations for ``verify``, by kills for ``mutants``."""
+    command = (document.get("run") or {}).get("command")
+    if command == "mutants":
+        return MUTANT_STATUS.get(code, str(code))
+    if command == "check":
+        return EXIT_TEXT.get(code, str(code))
+    return EXPECTATION_TEXT.get(code, str(code))

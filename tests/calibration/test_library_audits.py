@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dptestbed.audits.privacy import DIFFERS, NO_VIOLATION, VIOLATION, audit
+from dptestbed.audits.privacy import DIFFERS, NO_POWER, NO_VIOLATION, VIOLATION, audit
 from dptestbed.impl.calibration.mutants import MUTANTS
 from dptestbed.spec import load_catalogue
 
@@ -28,7 +28,8 @@ AUDITED = [m for m in MUTANTS if m.spec in LIBRARY and "privacy audit" in m.kill
 @pytest.mark.parametrize("spec_id", LIBRARY)
 def test_reference_keeps_its_claim(spec_id):
     result = audit(CATALOGUE[spec_id], samples=300_000, seed=1)
-    assert result.verdict == NO_VIOLATION, result.to_json()["best"]
+    # never flagged; the (epsilon, delta) claims' tail events need more samples for power than this test draws
+    assert result.verdict in (NO_VIOLATION, NO_POWER), result.to_json()["best"]
     assert 0 < result.epsilon_lower_bound <= result.exact_epsilon + 1e-9 <= result.claim["epsilon"] + 1e-6
 
 

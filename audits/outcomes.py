@@ -1,0 +1,133 @@
+"""Outcome classes: the one word a user acts on, for every item of every run, and the exit codes.
+
+Every privacy audit and theorem check ends in exactly one class:
+
+``claim violated``
+    a measurement shows a privacy claim or a theorem's statement broken, at the parameters printed
+    beside it: an audit's epsilon lower bound above the claim of the pair it was measured on; a
+    bound check's failure rate above the theorem's beta; a property that the theorem states
+    failing on the implementation's output.
+``differs from the spec``
+    the implementation's law, output or behaviour differs from the spec's algorithm while no claim
+    is shown broken: an exact-law calibration or a transcript law rejected, a convention of the
+    reference not followed (a check with ``tests = "conformance"``), or an audit bound above the
+    spec mechanism's exact loss on a pair but within the claim.
+``no power``
+    the check could not have detected a violation at this size: an audit whose smallest detectable
+    epsilon is more than its resolution above the claim (:data:`.privacy.result.AUDIT_RESOLUTION`),
+    or a statistical check whose power against its reference alternative is below
+    :data:`.theorems.POWER_TARGET`. Never counted as a pass.
+``implementation error``
+    the implementation crashed, hung past its limit, or broke the contract (randomness not from
+    ``rng``, a wrong output encoding, NaN).
+``pass``
+    measured with power, and nothing found.
+``run error``
+    the testbed could not run the item (its own failure, an interruption): no verdict.
+
+Exit codes of ``audit`` and ``check`` (the most severe class present decides, in the order
+:data:`SEVERITY`): 0 pass, 1 claim violated, 3 differs from the spec, 4 no power, 5 implementation
+error, 6 run error; 2 is bad usage (an unknown spec, a bad parameter), 130 an interruption.
+``--allow CLASS`` (``differs``, ``no-power``) turns those classes into exit 0 for users who gate on
+privacy claims only; the console and the report still show them.
+
+``verify`` and ``mutants`` check the testbed itself against expectations (references must pass,
+negative controls must be flagged, mutants must be killed): 0 every outcome as expected, 1 an
+unexpected outcome, 4 no unexpected outcome but some item without power, 6 some item could not run.
+"""
+
+from __future__ import annotations
+
+CLAIM_VIOLATED = "claim violated"
+DIFFERS = "differs from the spec"
+NO_POWER = "no power"
+IMPLEMENTATION_ERROR = "implementation error"
+PASS = "pass"
+RUN_ERROR = "run error"
+CLASSES = (PASS, CLAIM_VIOLATED, DIFFERS, NO_POWER, IMPLEMENTATION_ERROR, RUN_ERROR)
+FLAGGED = (CLAIM_VIOLATED, DIFFERS)  # a negative control or a mutant is caught by one of these
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+EXIT_CODES = {PASS: 0, CLAIM_VIOLATED: 1, DIFFERS: 3, NO_POWER: 4, IMPLEMENTATION_ERROR: 5, RUN_ERROR: 6}
+SEVERITY = (CLAIM_VIOLATED, IMPLEMENTATION_ERROR, DIFFERS, RUN_ERROR, NO_POWER, PASS)  # most severe first
+ALLOWABLE = {"differs": DIFFERS, "no-power": NO_POWER}  # --allow NAME
+
+# verify / mutants: outcomes against expectations
+AS_EXPECTED, UNEXPECTED, OUTCOME_NO_POWER, ERROR = "as expected", "unexpected", "no power", "error"
+EXPECTATION_EXIT = {AS_EXPECTED: 0, UNEXPECTED: 1, OUTCOME_NO_POWER: 4, ERROR: 6}
+EXPECTATION_SEVERITY = (UNEXPECTED, ERROR, OUTCOME_NO_POWER, AS_EXPECTED)
+
+EXIT_TEXT = {
+    0: "PASS: every check measured with power, nothing found",
+    1: "CLAIM VIOLATED: a measurement shows a privacy claim or a theorem's statement broken",
+    3: "DIFFERS FROM THE SPEC: the implementation's law or behaviour differs from the spec's algorithm "
+       "(no claim shown broken)",
+    4: "NO POWER: some check could not have detected a violation at this size",
+    5: "IMPLEMENTATION ERROR: the implementation crashed, hung or broke the contract",
+    6: "RUN ERROR: some items could not run",
+}
+EXPECTATION_TEXT = {
+    0: "PASS: every outcome as expected",
+    1: "FAIL: unexpected outcome(s)",
+    4: "NO POWER: every outcome as expected, but some checks had no power",
+    6: "ERROR: some items could not run",
+}
+HELP = ("exit codes: 0 pass (measured with power, nothing found); 1 claim violated; 2 bad usage; 3 differs from the "
+        "spec (no claim shown broken); 4 no power (a check could not have detected a violation); 5 implementation "
+        "error (crash, hang, contract breach); 6 run error (an item could not run); 130 interrupted")
+
+
+def audit_class(result: dict) -> str:
+    """The class of a privacy audit's result (``AuditResult.to_json()``, or an error item)."""
+    verdict = result.get("verdict")
+    return {"violation": CLAIM_VIOLATED, "differs from the spec": DIFFERS, "no power": NO_POWER,
+            "implementation error": IMPLEMENTATION_ERROR, "no violation found": PASS}.get(verdict, RUN_ERROR)
+
+
+def check_class(result: dict) -> str:
+    """The class of a theorem check's result (after the multiple-testing correction set its verdict):
+    a rejected check of a theorem's statement is a claim violated, of a conformance check a
+    difference from the spec."""
+    verdict = result.get("verdict")
+    if verdict == "violated":
+        return DIFFERS if result.get("tests") == "conformance" else CLAIM_VIOLATED
+    if verdict == "inconclusive":
+        return NO_POWER
+    if verdict == "consistent":
+        return PASS
+    if verdict == "error" and str(result.get("error") or "").startswith("implementation error"):
+        return IMPLEMENTATION_ERROR
+    return RUN_ERROR
+
+
+def item_class(result: dict) -> str:
+    """The class of any item's result (an audit has ``epsilon_lower_bound`` or an audit point, a
+    check has ``ref``)."""
+    return check_class(result) if "ref" in result else audit_class(result)
+
+
+def outcome(cls: str, expected: str | None) -> str:
+    """An item's outcome against its expectation: ``expected`` None (a reference or a user's
+    implementation: it should pass) or a flag ("violated", "violation": a negative control)."""
+    if cls in (RUN_ERROR, IMPLEMENTATION_ERROR):
+        return ERROR
+    if expected:
+        return AS_EXPECTED if cls in FLAGGED else UNEXPECTED
+    if cls in FLAGGED:
+        return UNEXPECTED
+    return OUTCOME_NO_POWER if cls == NO_POWER else AS_EXPECTED
+
+
+def class_exit_code(classes, allow=()) -> int:
+    """The exit code of a run judged by its classes (``audit``, ``check``): the most severe class
+    present, with the ``allow``-ed classes counted as passes."""
+    present = {PASS if c in allow else c for c in classes}
+    worst = next((c for c in SEVERITY if c in present), PASS)
+    return EXIT_CODES[worst]
+
+
+def expectation_exit_code(outcomes) -> int:
+    """The exit code of a run judged against expectations (``verify``, ``mutants``)."""
+    present = set(outcomes)
+    worst = next((o for o in EXPECTATION_SEVERITY if o in present), AS_EXPECTED)
+    return EXPECTATION_EXIT[worst]
