@@ -28,11 +28,40 @@ label would not be a neighbour). Other relations (add/remove, replace-one on raw
 labels, one chunk's score) depend on the input abstraction, so only their stress cases are used. Duplicates are dropped; the number of
 generated pairs is capped (``max_generated``); the auditor corrects for every pair it
 carries to the estimation split, never for pairs only explored on training data.
+
+Input-space search (:func:`searched_pairs`). A spec whose input is a dataset declares its private
+records (``[input.records]``: the fields of a record and their domains, see spec/README.md); then,
+from every stress case whose data is such a dataset, the search generates further neighbours of it
+by replacing one changeable record, each generator named in the pair's name and ``source``:
+
+============================  ===========================================================
+generator                     the record replaced, and by what
+============================  ===========================================================
+``sort_order``                for each sort order (each real column, each label field, the row
+                              norm): the record at the low end and the median record moved past
+                              the other end of that order
+``magnitude``                 a record's real fields scaled to 10^6 times the data's scale (or
+                              to the norm bound), up and down
+``tie``                       a record replaced by a copy of another (a duplicate, a tie)
+``position``                  the records at the first, last, middle and (with a block size
+                              ``m``) block-boundary positions, label or value moved to the
+                              other end
+``large_n``                   the records replicated to about LARGE_N (the ``scales``
+                              parameters scaled with them), then the last changeable record's
+                              label flipped or value moved (float effects of large sums)
+``random``                    a random dataset of the anchor's size and domains, one record
+                              replaced at random (from a generator seeded by the spec id)
+============================  ===========================================================
+
+The search yields at most ``max_searched`` pairs, taking the generators in turn; the auditor ranks
+every pair by its pilot sample and keeps the best (selection on training data: the family-wise
+accounting of the estimation is unchanged).
 """
 
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +79,10 @@ GENERATED_KINDS = {
     "histogram_one_move": {"vote_counts", "votes", "histogram", "counts"},
 }
 
-__all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "sensitivity", "claim"]
+__all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "searched_pairs", "sensitivity", "claim"]
+
+LARGE_N = 2048  # records of the large-n anchors of the search
+SEARCH_SEED = 0x5EA2C4  # the random generator's stream (with the spec id): the same pairs at every run
 
 
 @dataclass
@@ -227,16 +259,247 @@ def _same(a, b) -> bool:
         return False
 
 
-def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int = 12) -> list[Pair]:
-    """Stress cases, then generated pairs (deduplicated, at most ``max_generated``)."""
+def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int = 12,
+                    max_searched: int = 0) -> list[Pair]:
+    """Stress cases, then generated pairs (at most ``max_generated``), then searched pairs (at most
+    ``max_searched``), deduplicated."""
     stress = stress_pairs(spec, params)
     pairs: list[Pair] = []
-    for p in stress + generated_pairs(spec, stress):
+    caps = {"generated": max_generated, "search": max_searched}
+    for p in stress + generated_pairs(spec, stress) + (searched_pairs(spec, stress) if max_searched else []):
         if _same(p.data, p.neighbour):
             continue
         if any(_same(p.data, q.data) and _same(p.neighbour, q.neighbour) and p.params == q.params for q in pairs):
             continue
-        if p.source == "generated" and sum(q.source == "generated" for q in pairs) >= max_generated:
+        if p.source in caps and sum(q.source == p.source for q in pairs) >= caps[p.source]:
             continue
         pairs.append(p)
     return pairs
+
+
+# =========================================================================== input-space search
+
+
+class _Dataset:
+    """One dataset-form input as its records (``spec.input["records"]``): the record fields as arrays
+    with one entry (or row) per record, the public rest, and which records may change."""
+
+    def __init__(self, records, data, env: dict):
+        self.spec_records, self.env = records, env
+        self.whole = any(key == "." for key, _, _ in records.fields)
+        if self.whole:
+            self.fields = {".": np.asarray(data)}
+            self.public = {}
+        else:
+            self.fields = {key: np.asarray(data[key]) for key, _, _ in records.fields}
+            self.public = {k: v for k, v in data.items() if k not in self.fields}
+        self.domains = {key: (domain, bound) for key, domain, bound in records.fields}
+        self.n = len(next(iter(self.fields.values())))
+        flags = self.public.get(records.changeable) if records.changeable else None
+        if records.changeable and records.changeable in self.fields:
+            flags = self.fields[records.changeable]
+        self.changeable = (np.flatnonzero(np.asarray(flags) == 1) if flags is not None else np.arange(self.n))
+
+    def data(self, fields: dict):
+        if self.whole:
+            return fields["."]
+        return {**{k: v for k, v in self.public.items()}, **fields}
+
+    def replaced(self, i: int, values: dict):
+        """The dataset with record ``i``'s fields in ``values`` replaced (the others kept)."""
+        fields = {k: v.copy() for k, v in self.fields.items()}
+        for key, value in values.items():
+            fields[key] = fields[key].astype(np.result_type(fields[key].dtype, np.asarray(value).dtype), copy=False)
+            fields[key][i] = value
+        return self.data(fields)
+
+    def keys_of(self, *domains) -> list[str]:
+        return [k for k, (d, _) in self.domains.items() if d in domains or any(d.startswith(x) for x in domains
+                                                                                 if x.endswith("<"))]
+
+    def moved(self, key: str, value, to_high: bool):
+        """A value of ``key``'s domain at the high (or low) end beyond the data."""
+        domain, bound = self.domains[key]
+        column = self.fields[key]
+        if domain == "binary":
+            return 1 - int(value)
+        if domain == "sign":
+            return -int(value)
+        if domain == "item":
+            return int(column.max()) + 1 if to_high else int(column.min()) - 1
+        if domain.startswith("index<"):
+            size = np.asarray(self.public[domain[6:]]).shape[-1]
+            return size - 1 if to_high else 0
+        spread = float(np.ptp(column)) + 1.0
+        target = (column.max(axis=0) + spread) if to_high else (column.min(axis=0) - spread)
+        return self._within(key, np.asarray(target, dtype=float))
+
+    def _within(self, key: str, row):
+        domain, bound = self.domains[key]
+        if bound is None:
+            return row
+        limit = float(bound.evaluate(self.env))
+        norm = float(np.linalg.norm(row))
+        return row if norm <= limit or norm == 0 else row * (limit / norm)
+
+
+def _sort_keys(ds: _Dataset):
+    """(name, key, column or None, values per record): every order a record can be moved along."""
+    for key in ds.domains:
+        if key == ds.spec_records.changeable:
+            continue
+        col = ds.fields[key]
+        if col.ndim == 2:
+            for j in range(min(col.shape[1], 4)):
+                yield f"{key}[{j}]", key, j, col[:, j]
+            yield f"|{key}|", key, "norm", np.linalg.norm(col.astype(float), axis=1)
+        else:
+            yield key, key, None, col
+
+
+def _gen_sort_order(ds: _Dataset):
+    for name, key, column, values in _sort_keys(ds):
+        order = [i for i in np.argsort(values, kind="stable") if i in set(ds.changeable)]
+        if len(order) < 2:
+            continue
+        for which, i in (("low_end", order[0]), ("median", order[len(order) // 2])):
+            row = ds.fields[key][i]
+            if column == "norm":
+                norm = float(np.linalg.norm(row)) or 1.0
+                target = ds._within(key, row * (2.0 * float(values.max()) + 1.0) / norm)
+            elif column is not None:
+                target = np.array(row, dtype=float)
+                col = ds.fields[key][:, column].astype(float)
+                target[column] = col.max() + np.ptp(col) + 1.0
+                target = ds._within(key, target)
+            else:
+                target = ds.moved(key, row, True)
+            yield f"sort_order/{name}/{which}_to_top", ds.replaced(int(i), {key: target})
+
+
+def _gen_magnitude(ds: _Dataset):
+    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    if not reals or not len(ds.changeable):
+        return
+    i = int(ds.changeable[len(ds.changeable) // 2])
+    for sign, name in ((1.0, "up"), (-1.0, "down")):
+        values = {}
+        for key in reals:
+            col = ds.fields[key].astype(float)
+            scale = max(float(np.max(np.abs(col))), 1.0)
+            values[key] = ds._within(key, np.full(col.shape[1:], sign * 1e6 * scale))
+        yield f"magnitude/{name}", ds.replaced(i, values)
+
+
+def _gen_tie(ds: _Dataset):
+    if ds.n < 2 or not len(ds.changeable):
+        return
+    i = int(ds.changeable[-1])
+    for j, name in ((0, "first"), (ds.n // 2, "middle")):
+        if j != i:
+            yield f"tie/copy_of_{name}", ds.replaced(i, {k: v[j] for k, v in ds.fields.items() if k != ds.spec_records.changeable})
+
+
+def _flip(ds: _Dataset, i: int) -> dict:
+    """Record ``i`` with every field moved to the other end of its domain or data."""
+    out = {}
+    for key, (domain, _) in ds.domains.items():
+        if key == ds.spec_records.changeable:
+            continue
+        value = ds.fields[key][i]
+        if domain in ("binary", "sign", "item") or domain.startswith("index<"):
+            out[key] = ds.moved(key, value, not (np.asarray(value) >= np.median(ds.fields[key])).all())
+        else:
+            out[key] = ds.moved(key, value, float(np.mean(value)) < float(np.mean(ds.fields[key])))
+    return out
+
+
+def _gen_position(ds: _Dataset):
+    positions = {0: "first", ds.n - 1: "last", ds.n // 2 - 1: "before_middle", ds.n // 2: "middle"}
+    m = ds.env.get("m")
+    if m is not None and np.ndim(m) == 0 and 1 < float(m) < ds.n:
+        positions.update({int(m) - 1: "end_of_block_1", int(m): "start_of_block_2"})
+    changeable = set(ds.changeable.tolist())
+    for i, name in sorted(positions.items()):
+        if 0 <= i < ds.n and i in changeable:
+            yield f"position/{name}", ds.replaced(i, _flip(ds, i))
+
+
+def _gen_random(ds: _Dataset, rng: np.random.Generator):
+    fields = {}
+    for key, (domain, _) in ds.domains.items():
+        col = ds.fields[key]
+        if key == ds.spec_records.changeable:
+            fields[key] = col.copy()
+        elif domain == "binary":
+            fields[key] = rng.integers(0, 2, size=col.shape).astype(col.dtype)
+        elif domain == "sign":
+            fields[key] = (2 * rng.integers(0, 2, size=col.shape) - 1).astype(col.dtype)
+        elif domain == "item":
+            fields[key] = rng.integers(0, 4, size=col.shape).astype(col.dtype)
+        elif domain.startswith("index<"):
+            fields[key] = rng.integers(0, np.asarray(ds.public[domain[6:]]).shape[-1], size=col.shape)
+        else:
+            scale = max(float(np.std(col.astype(float))), 1.0)
+            rows = rng.normal(0.0, scale, size=col.shape)
+            fields[key] = np.array([ds._within(key, r) for r in rows]) if col.ndim == 2 else rows
+    base = _Dataset(ds.spec_records, ds.data(fields), ds.env)
+    if len(base.changeable):
+        i = int(rng.choice(base.changeable))
+        yield "random", ds.data(fields), base.replaced(i, _flip(base, i))
+
+
+def _large(ds: _Dataset, records, params: dict):
+    """The dataset replicated to about LARGE_N records, with its ``scales`` parameters, or None."""
+    if not records.scales or ds.n >= LARGE_N or ds.n == 0:
+        return None
+    k = int(math.ceil(LARGE_N / ds.n))
+    fields = {key: np.concatenate([v] * k) for key, v in ds.fields.items()}
+    if records.changeable and records.changeable in ds.public:
+        return None  # a public flag array cannot be replicated with the records it describes
+    scaled = {name: type(params[name])(params[name] * k) for name in records.scales if name in params}
+    return ds.data(fields), scaled
+
+
+def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
+    """Neighbours of the anchors' datasets found by the input-space search (module doc), the
+    generators taken in turn. Specs without ``[input.records]`` have none."""
+    records = spec.input.get("records")
+    if records is None:
+        return []
+    rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
+    streams: list[list[Pair]] = []
+    for anchor in anchors:
+        try:
+            ds = _Dataset(records, anchor.data, anchor.env)
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # not a dataset of the declared records (e.g. the vote form of the same spec)
+
+        def pair(name, nb, data=None, params=None, env=None, anchor=anchor):
+            return Pair(name=f"search/{name}/{anchor.name}", data=anchor.data if data is None else data, neighbour=nb,
+                        params=anchor.params if params is None else params, env=anchor.env if env is None else env,
+                        source="search", description=f"input-space search ({name.split('/')[0]}) from stress case "
+                                                     f"{anchor.name}")
+
+        streams.append([pair(name, nb) for name, nb in _gen_sort_order(ds)])
+        streams.append([pair(name, nb) for name, nb in _gen_magnitude(ds)])
+        streams.append([pair(name, nb) for name, nb in _gen_tie(ds)])
+        streams.append([pair(name, nb) for name, nb in _gen_position(ds)])
+        streams.append([pair(name, nb, data=d) for name, d, nb in _gen_random(ds, rng)])
+        large = _large(ds, records, anchor.params)
+        if large is not None:
+            data, scaled = large
+            try:
+                env = spec.bind({**anchor.params, **scaled})
+            except ValueError:
+                env = None
+            if env is not None:
+                big = _Dataset(records, data, env)
+                i = int(big.changeable[-1]) if len(big.changeable) else None
+                if i is not None:
+                    streams.append([pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)), data=data,
+                                         params=_param_values(spec, env), env=env)])
+    out = []
+    for k in range(max((len(s) for s in streams), default=0)):  # round robin: every generator is represented
+        out.extend(s[k] for s in streams if k < len(s) and not _same(s[k].data, s[k].neighbour))
+    return out

@@ -221,6 +221,56 @@ class Spec:
 # --------------------------------------------------------------------------- building
 
 
+RECORD_DOMAINS = {
+    "real": "any real number (each column of a 2-D field)",
+    "binary": "0 or 1",
+    "sign": "-1 or +1",
+    "item": "an integer id (new ids allowed)",
+    "index<KEY>": "an integer in [0, number of columns of the public array KEY)",
+    "norm<=FORMULA": "a real row vector of L2 norm at most FORMULA",
+}
+
+
+@dataclass(frozen=True)
+class Records:
+    """``[input.records]``: the private records of a dataset-form input, for the auditor's search of
+    neighbouring pairs (audits/pairs.py). ``fields`` maps each key of the input (a dict) that holds
+    one entry per record to its domain (:data:`RECORD_DOMAINS`; the key ``"."`` when the input is
+    itself the array of records); every other key is public and identical on both sides.
+    ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never
+    does). ``scales``: parameters equal to a multiple of the number of records (``n``): the search
+    may replicate the records and scale these with them."""
+
+    fields: tuple[tuple[str, str, Formula | None], ...]  # (key, domain, bound formula for norm<=)
+    changeable: str | None = None
+    scales: tuple[str, ...] = ()
+
+
+def _read_records(file: str, table: dict, known: set) -> Records:
+    reader = _Reader(file, table, "input.records")
+    raw = reader.get("fields", dict, required=True)
+    fields = []
+    for key, domain in raw.items():
+        if not isinstance(domain, str):
+            raise reader.error(f"fields.{key}", f"must be a domain string, got {type(domain).__name__}")
+        bound = None
+        if domain.startswith("norm<="):
+            bound = reader.parse(f"fields.{key}", domain[len("norm<="):], condition=False)
+            _require_known(reader, f"fields.{key}", bound, known)
+        elif not (domain in ("real", "binary", "sign", "item") or domain.startswith("index<") and len(domain) > 6):
+            raise reader.error(f"fields.{key}", f"unknown domain {domain!r}; domains: {', '.join(RECORD_DOMAINS)}")
+        fields.append((key, domain, bound))
+    if not fields:
+        raise reader.error("fields", "must name at least one field")
+    changeable = reader.text("changeable") or None
+    scales = reader.text_list("scales")
+    for name in scales:
+        if name not in known:
+            raise reader.error("scales", f"{name!r} is not a parameter")
+    reader.finish()
+    return Records(tuple(fields), changeable, scales)
+
+
 class _Reader:
     """Pops keys from one TOML table, checking types, and reports leftovers as unknown keys."""
 
@@ -346,6 +396,9 @@ def build_spec(data: dict, file: str) -> Spec:
             if length is not None:
                 _require_known(reader, "length", length, known)
                 sections[name]["length"] = length
+            records = reader.get("records", dict)
+            if records is not None:
+                sections[name]["records"] = _read_records(file, records, known)
         if name == "output" and sections[name]["kind"] not in OUTPUT_KINDS:
             raise reader.error("kind", f"must be one of {', '.join(OUTPUT_KINDS)}; got {sections[name]['kind']!r}")
         reader.finish()

@@ -36,7 +36,8 @@ POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for po
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
-MAX_PAIRS = 16
+MAX_PAIRS = 16  # stress cases and generated pairs
+MAX_SEARCHED = 24  # pairs of the input-space search (audits/pairs.py), on top
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 
@@ -94,7 +95,8 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
 
 def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
-          isolate: bool | None = None, max_pairs: int = MAX_PAIRS, workers: int | None = None,
+          isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
+          workers: int | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
           tight: bool = False, batches=None) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
@@ -118,10 +120,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     params = dict(params or {})
     try:
         env = spec.bind(params)
-        pairs = candidate_pairs(spec, params, max_generated=max(max_pairs - len(spec.stress_cases), 0))
+        pairs = candidate_pairs(spec, params, max_generated=max(max_pairs - len(spec.stress_cases), 0),
+                                max_searched=max_searched)
     except ValueError as exc:
         raise AuditError(str(exc)) from None
-    pairs = pairs[:max_pairs]
+    pairs = [p for p in pairs if p.source != "search"][:max_pairs] + [p for p in pairs if p.source == "search"]
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")

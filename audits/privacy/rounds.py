@@ -27,6 +27,7 @@ from .views import Featurizer, small_int_counts, weighted_counts
 K_MAX = 3
 KEEP_PAIRS = 2
 SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
+PILOT_PAIRS = 16  # the pair search's pilot samples cost what 16 pairs' did, however many pairs there are
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
@@ -229,7 +230,8 @@ class Auditor:
         if kept is None:
             kept = list(range(len(self.pairs)))
             if len(self.pairs) > SHORT_PAIR_LIST:
-                n_pilot = int(min(n_train, max(N // 20, 2000)))
+                # the pilot's budget is that of PILOT_PAIRS pairs, shared by all of them
+                n_pilot = int(min(n_train, max(N // 20 * PILOT_PAIRS // max(len(self.pairs), PILOT_PAIRS), 2000)))
                 self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
                 scores = []
                 jobs = [partial(self.pilot_pair, r, i, n_pilot, score_n, alpha_pred) for i in range(len(self.pairs))]

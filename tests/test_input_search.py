@@ -1,0 +1,79 @@
+"""The auditor's input-space search (audits/pairs.py: pairs generated from a spec's declared records)
+and its bit-level view: leaks that no hand-written stress case targets are found, and the generator
+that found each is named in the counterexample."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from dptestbed.audits.pairs import LARGE_N, candidate_pairs, searched_pairs, stress_pairs
+from dptestbed.audits.privacy import VIOLATION, audit
+from dptestbed.spec import SpecError, load_catalogue, load_spec
+
+CATALOGUE = load_catalogue()
+
+
+def test_every_searched_pair_replaces_exactly_one_record():
+    spec = CATALOGUE["bounded_mean"]
+    pairs = searched_pairs(spec, stress_pairs(spec))
+    generators = {p.name.split("/")[1] for p in pairs}
+    assert {"sort_order", "magnitude", "tie", "position", "random", "large_n"} <= generators
+    for p in pairs:
+        d, nb = np.asarray(p.data), np.asarray(p.neighbour)
+        assert d.shape == nb.shape and int(np.sum(d != nb)) == 1, p.name
+        assert p.source == "search" and len(d) == p.params["n"]
+    assert max(len(np.asarray(p.data)) for p in pairs) >= LARGE_N  # the records replicated, n scaled with them
+
+
+def test_the_search_is_capped_and_reproducible():
+    spec = CATALOGUE["bounded_mean"]
+    one, two = candidate_pairs(spec, max_searched=5), candidate_pairs(spec, max_searched=5)
+    assert sum(p.source == "search" for p in one) == 5
+    assert [p.name for p in one] == [p.name for p in two]
+    assert all(np.array_equal(a.neighbour, b.neighbour) for a, b in zip(one, two))
+    assert not any(p.source == "search" for p in candidate_pairs(spec))  # off unless asked
+
+
+def test_a_scale_computed_from_private_rows_is_found_by_the_search(tmp_path):
+    path = tmp_path / "mean.py"
+    path.write_text(textwrap.dedent("""
+        import numpy as np
+
+        def mean(data, *, rng, epsilon, lower, upper):
+            x = np.asarray(data, dtype=float)
+            scale = (upper - lower) / (x.size * epsilon) * (1 + np.max(np.abs(x)) / 1000)  # from the private rows
+            return float(np.clip(x, lower, upper).mean() + rng.laplace(0.0, scale))
+
+        def mean_batch(data, n, *, rng, epsilon, lower, upper):
+            x = np.asarray(data, dtype=float)
+            scale = (upper - lower) / (x.size * epsilon) * (1 + np.max(np.abs(x)) / 1000)
+            return np.clip(x, lower, upper).mean() + rng.laplace(0.0, scale, size=n)
+
+        mean.batch = mean_batch
+    """))
+    result = audit(CATALOGUE["bounded_mean"], f"{path}:mean", samples=20_000, seed=1)
+    assert result.verdict == VIOLATION
+    assert result.counterexample["pair"]["source"] == "search"
+    assert result.counterexample["pair"]["name"].startswith("search/magnitude/")
+
+
+def test_a_leak_in_the_sign_of_zero_is_an_event(tmp_path):
+    path = tmp_path / "zero.py"
+    path.write_text("import numpy as np\n\ndef leak(data, *, rng, epsilon, gamma):\n"
+                    "    f = np.asarray(data, dtype=float)\n    return np.where(f > 0, 0.0, -0.0)\n")
+    result = audit(CATALOGUE["laplace_mechanism"], f"{path}:leak", samples=2_000, seed=1)
+    assert result.verdict == VIOLATION and result.counterexample["event_detail"]["view"] == "negative_zeros"
+
+
+@pytest.mark.parametrize("domain, message", [("complex", "unknown domain"), ("norm<=undefined_name", "undefined_name")])
+def test_a_bad_record_domain_is_a_one_line_error(tmp_path, domain, message):
+    text = (CATALOGUE["bounded_mean"].file and open(CATALOGUE["bounded_mean"].file).read())
+    text = text.replace('fields = { "." = "real" }', f'fields = {{ "." = "{domain}" }}')
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=message) as info:
+        load_spec(path)
+    assert "input.records.fields" in str(info.value) and "\n" not in str(info.value)
