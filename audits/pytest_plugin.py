@@ -11,6 +11,10 @@ Installed with dptestbed (entry point ``pytest11: dptestbed``); nothing to confi
     def test_theorems_only(dptestbed):
         dptestbed.theorems("distance_to_instability", my_stab)
 
+    def test_a_claim_without_a_spec_file(dptestbed):
+        dptestbed.audit_claim(my_mean, epsilon=1.0, relation="replace_one", input_kind="dataset",
+                              pairs=[([0.0] * 10, [1.0] + [0.0] * 9)])
+
 An implementation is a callable meeting the contract ``mechanism(data, *, rng, **params)``
 (optionally with a ``.batch`` sampler) or a reference string (``path/to/file.py:function``,
 ``package.module:function``). Every class but a pass fails the test (:mod:`.outcomes`): a claim
@@ -93,6 +97,25 @@ class SpecChecker:
             pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
         problems: list[str] = []
         result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems)
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+        return result
+
+    def audit_claim(self, mechanism, *, epsilon: float, relation: str, pairs, delta: float = 0.0,
+                    sensitivity: float = 1.0, input_kind: str = "vector", params: dict | None = None,
+                    samples: int | None = None, allow=()) -> dict:
+        """A privacy audit of an ad-hoc claim, without a spec file (:func:`dptestbed.audits.adhoc.adhoc_spec`);
+        fails the test on any class but a pass, as :meth:`audit`."""
+        from dptestbed.audits.adhoc import adhoc_spec
+
+        try:
+            spec = adhoc_spec(epsilon=epsilon, delta=delta, relation=relation, sensitivity=sensitivity, pairs=pairs,
+                              input_kind=input_kind, params=params, name=getattr(mechanism, "__qualname__", str(mechanism)))
+        except ValueError as exc:
+            pytest.fail(f"dptestbed: {exc}", pytrace=False)
+        self._allow = _allowed(allow)
+        problems: list[str] = []
+        result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems)
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
         return result

@@ -26,7 +26,7 @@ SEED_FILES = {
     "004_f7be43c317f79e24.txt": "004",
 }
 THEOREM_KINDS = ("privacy", "utility", "sample-complexity", "structural")
-CONSTANT_ORIGINS = ("paper", "proof", "asymptotic")
+CONSTANT_ORIGINS = ("paper", "proof", "asymptotic", "user")
 DERIVED_ORIGINS = ("paper", "proof", "testbed")
 PARAMETER_TYPES = ("real", "integer", "choice")
 OUTPUT_KINDS = ("real", "real_vector", "discrete", "sequence", "hypothesis", "structure")

@@ -3,6 +3,8 @@ in a subprocess, with the plugin loaded from dptestbed's entry point."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -74,3 +76,21 @@ def test_unknown(dptestbed):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*unknown spec id 'no_such_spec'*"])
+
+
+@pytest.mark.slow
+def test_the_plugin_audits_a_claim(pytester):
+    pytester.makepyfile(textwrap.dedent("""
+        import numpy as np
+
+        def mean(data, *, rng):
+            x = np.clip(np.asarray(data, dtype=float), 0.0, 1.0)
+            return x.mean() + rng.laplace(0.0, 1.0 / (x.size * 2.0))  # loss 2 when a record moves by 1
+
+        def test_claim(dptestbed):
+            dptestbed.audit_claim(mean, epsilon=1.0, relation="replace_one", input_kind="dataset",
+                                  pairs=[([0.0] * 10, [1.0] + [0.0] * 9)], samples=20_000)
+    """))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert "claim violated" in result.stdout.str()

@@ -40,7 +40,7 @@ def register(subparsers) -> None:
         "audit", help="audit an implementation against a spec's privacy claim",
         description="Black-box privacy audit: epsilon lower bound with confidence on neighbouring pairs, "
                     "beside the exact epsilon where it is computable.", epilog=HELP)
-    p.add_argument("id", help="spec id (see 'dptestbed specs')")
+    p.add_argument("id", nargs="?", help="spec id (see 'dptestbed specs'); omit it with --mechanism")
     p.add_argument("--impl", metavar="REF",
                    help="implementation to audit, 'package.module:function' or 'path/to/file.py:function' "
                         "(default: the spec's reference implementation)")
@@ -59,6 +59,21 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     allow_option(p)
     executor_args(p, "the audit's estimation batches (beside this process; the same result)")
+    adhoc = p.add_argument_group("an ad-hoc claim, without a spec file")
+    adhoc.add_argument("--mechanism", metavar="REF",
+                       help="the mechanism to audit, path/to/file.py:function or package.module:function; "
+                            "--param NAME=VALUE then gives its own keyword arguments")
+    adhoc.add_argument("--epsilon", type=positive_float, metavar="EPS", help="the claimed epsilon")
+    adhoc.add_argument("--delta", type=float, default=0.0, metavar="DELTA", help="the claimed delta (default 0)")
+    adhoc.add_argument("--relation", metavar="NAME", help="the neighbouring relation: vector_l1, vector_l2, "
+                       "query_answers, replace_one, ... (see spec/README.md)")
+    adhoc.add_argument("--sensitivity", type=positive_float, default=1.0, metavar="S",
+                       help="how far a neighbour may move, in the relation's norm (default 1)")
+    adhoc.add_argument("--input-kind", default="vector", metavar="KIND",
+                       help="vector (default), query_answers, votes, dataset, bit or value: what the pair "
+                            "generators and the input-space search may do with the pairs")
+    adhoc.add_argument("--pair", nargs=2, action="append", metavar=("D", "D_PRIME"),
+                       help="a neighbouring pair as two JSON values, e.g. --pair '[0]' '[1]' (repeatable)")
     p.set_defaults(func=cmd_audit)
 
 
@@ -72,16 +87,57 @@ def _import_in_background(module: str) -> None:
     threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
 
 
+def _adhoc(args):
+    """The spec, implementation and parameters of ``audit --mechanism`` (an ad-hoc claim)."""
+    from ..adhoc import adhoc_spec
+
+    if args.id is not None or args.impl is not None:
+        raise UserError("--mechanism audits an ad-hoc claim: give it without a spec id and without --impl")
+    missing = [flag for flag, value in (("--epsilon", args.epsilon), ("--relation", args.relation),
+                                        ("--pair", args.pair)) if value is None]
+    if missing:
+        raise UserError(f"--mechanism needs {', '.join(missing)} (the claim, the relation, the pairs)")
+    pairs = []
+    for k, (data, neighbour) in enumerate(args.pair):
+        try:
+            pairs.append((json.loads(data), json.loads(neighbour)))
+        except json.JSONDecodeError as exc:
+            raise UserError(f"--pair {k + 1}: not a JSON value: {exc.msg} in {data!r} / {neighbour!r}") from None
+    params = {}
+    for item in args.param or []:
+        key, sep, raw = item.partition("=")
+        try:
+            params[key.strip()] = json.loads(raw) if sep else None
+        except json.JSONDecodeError:
+            params[key.strip()] = None
+        if not isinstance(params[key.strip()], int | float) or isinstance(params[key.strip()], bool):
+            raise UserError(f"--param {item!r}: expected NAME=NUMBER (a keyword argument of the mechanism)")
+    try:
+        spec = adhoc_spec(epsilon=args.epsilon, delta=args.delta, relation=args.relation,
+                          sensitivity=args.sensitivity, pairs=pairs, input_kind=args.input_kind, params=params,
+                          name=args.mechanism)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return spec, args.mechanism, {}
+
+
 def cmd_audit(args) -> int:
     _import_in_background("scipy.special")
     from ..privacy import AuditError, audit
     from ..runner import missing_reference
 
-    spec = get_spec(args)
-    if args.impl is None and missing_reference(spec.implementation):
-        raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
-                        f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
-    params = parse_params(args.param, spec)
+    if args.mechanism is not None:
+        spec, impl, params = _adhoc(args)
+    else:
+        if args.id is None:
+            raise UserError("give a spec id (see 'dptestbed specs'), or --mechanism REF with an ad-hoc claim")
+        if any(v is not None for v in (args.epsilon, args.relation, args.pair)):
+            raise UserError("--epsilon, --relation and --pair state an ad-hoc claim: use them with --mechanism")
+        spec = get_spec(args)
+        if args.impl is None and missing_reference(spec.implementation):
+            raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
+                            f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
+        impl, params = args.impl, parse_params(args.param, spec)
     if args.samples is not None and args.samples < 300:
         raise UserError(f"--samples {args.samples}: need at least 300 samples per side")
     if not 0 < args.confidence < 1:
@@ -100,7 +156,7 @@ def cmd_audit(args) -> int:
             except ExecutorUnavailable as exc:
                 raise UserError(str(exc)) from None
         try:
-            result = audit(spec, implementation=args.impl, params=params, samples=args.samples,
+            result = audit(spec, implementation=impl, params=params, samples=args.samples,
                            confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
                            tight=args.tight, batches=batches)
         except AuditError as exc:
