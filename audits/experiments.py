@@ -176,6 +176,7 @@ class Context:
     def __post_init__(self):
         self.env = self.bind()
         self.probed = False
+        self._reference_rng: np.random.Generator | None = None
 
     @property
     def theorem(self):
@@ -202,6 +203,18 @@ class Context:
                            data, params, reference=reference, timeout=self.timeout)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
+
+    def sample_reference(self, data, n: int, /, **overrides) -> np.ndarray:
+        """``n`` outputs of the spec's *reference* implementation on ``data``, from a stream of its
+        own (split off the check's stream at the first call): a conformance check compares the
+        implementation under test with the spec's algorithm on the same instances."""
+        from .runner import as_runnable, call_batch
+
+        if self._reference_rng is None:
+            self._reference_rng = np.random.default_rng(self.rng.integers(2**63))
+        params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        return np.asarray(call_batch(as_runnable(self.spec.implementation), data, int(n), rng=self._reference_rng,
+                                     params=params, timeout=self.timeout))
 
 
 def preconditions(spec: Spec, ref: str, env: dict) -> list[dict]:
@@ -294,6 +307,25 @@ def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: 
             "theorem_label": theorem_label, "trials_per_point": n_sweep,
         },
     }
+
+
+def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float,
+                         confidence: float = 0.999) -> dict:
+    """A bound measurement (``tests="conformance"``): is the implementation's error worse than the
+    spec's algorithm's on the same instances by more than ``factor``? The bound is ``factor`` times an
+    upper ``confidence`` bound on the reference's (1 - beta) error quantile (order statistics, so the
+    reference itself exceeds it with probability at most beta); a failure is an implementation error
+    above it. Rejected ("differs from the spec") when the implementation exceeds it more often than
+    beta allows."""
+    reference_errors = np.asarray(reference_errors, dtype=float)
+    _, q_upper = quantile_interval(reference_errors, 1 - beta, 2 * confidence - 1)
+    bound = factor * q_upper
+    impl_errors = np.asarray(impl_errors, dtype=float)
+    failures = int(np.sum(impl_errors > bound))
+    return {"failures": failures, "trials": int(impl_errors.size), "beta": beta, "error_bound": bound,
+            "slack": float(np.quantile(impl_errors, 1 - beta) / bound) if bound > 0 else None,
+            "instance": {"reference_quantile_upper": q_upper, "factor": factor,
+                         "reference_runs": int(reference_errors.size)}}
 
 
 def laplace_sf(t, b):

@@ -285,3 +285,17 @@ def test_unchecked_theorems_are_listed_never_skipped():
         assert listed | checked == {t.ref for t in spec.theorems}
         for row in E.unchecked_theorems(spec):
             assert row["status"] in ("not yet checked", "covered by the privacy audit")
+
+
+def test_reference_comparison_flags_a_worse_learner_and_only_one():
+    from dptestbed.audits.experiments import reference_comparison
+
+    rng = np.random.default_rng(0)
+    reference = np.abs(rng.laplace(0, 1.0, 20_000))
+    same = reference_comparison(np.abs(rng.laplace(0, 1.0, 2_000)), reference, factor=1.5, beta=0.1)
+    worse = reference_comparison(np.abs(rng.laplace(0, 3.0, 2_000)), reference, factor=1.5, beta=0.1)
+    for m in (same, worse):
+        m.update(kind="bound", control=None, expected=None, tests="conformance", ref="r")
+        m.update(T.summarize_bound(m["failures"], m["trials"], m["beta"]))
+    T.apply_multiple_testing([same, worse])
+    assert same["class"] == "pass" and worse["class"] == "differs from the spec"
