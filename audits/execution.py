@@ -51,6 +51,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
 
         # the auditor's own rounds: a second, larger one when the first may show a violation or had no power
         result = audit(spec, implementation=item.implementation, params=item.params, confidence=confidence, seed=seed,
+                       samples=plan_.audit_samples, time_budget=plan_.time_budget,
                        timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}

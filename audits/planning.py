@@ -63,6 +63,8 @@ class Plan:
     family_override: int | None = None  # the multiple-testing family size, when not the plan's own
     tight: bool = False  # every privacy audit also runs its tight round (audit --tight)
     allow: tuple = ()  # classes counted as passes in the exit code of a check (--allow)
+    audit_samples: int | None = None  # samples per side of every audit, one round (check --samples)
+    time_budget: float | None = None  # wall seconds per audit (check --time-budget; sizes then depend on time)
 
     @property
     def n_audits(self) -> int:

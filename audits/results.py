@@ -144,7 +144,8 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
-            "allow": list(plan_.allow),
+            "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
+            "reproducible": plan_.time_budget is None,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
@@ -221,7 +222,7 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise ResumeError("not a dptestbed results file")
     mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation,
-            "tight": plan_.tight}
+            "tight": plan_.tight, "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget}
     for key, value in mine.items():
         if run_.get(key, False if key == "tight" else None) != value:
             raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")

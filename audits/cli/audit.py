@@ -47,6 +47,10 @@ def register(subparsers) -> None:
     p.add_argument("--samples", type=int, metavar="N",
                    help="samples per side per pair, one round (default: 10^6, then a second round when it may show a "
                         "violation or the first had no power, for batched implementations; 10^5 for single-run ones)")
+    p.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
+                   help="wall seconds for the whole audit: a second round draws as many samples as fit (up to 3*10^8 "
+                        "per side), so that slow, per-call code reaches the power it can; the result then depends on "
+                        "the machine's speed (default: fixed sample sizes)")
     p.add_argument("--tight", action="store_true",
                    help="after the verdict, estimate the winning event once more on fresh samples sized for a "
                         "bound close to the exact loss (slower; the default is sized for verdicts)")
@@ -158,7 +162,7 @@ def cmd_audit(args) -> int:
         try:
             result = audit(spec, implementation=impl, params=params, samples=args.samples,
                            confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
-                           tight=args.tight, batches=batches)
+                           tight=args.tight, batches=batches, time_budget=args.time_budget)
         except AuditError as exc:
             raise UserError(str(exc)) from None
     if args.json:

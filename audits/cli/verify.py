@@ -32,11 +32,13 @@ from .options import (
     UserError,
     allow_option,
     allowed,
+    bounded_int,
     catalogue,
     executor_of,
     jobs_of,
     out_dir,
     parse_params,
+    positive_float,
     run_options,
     tight_option,
 )
@@ -88,6 +90,11 @@ def register(subparsers) -> None:
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="audit at this parameter point instead of the spec's audit points (repeatable)")
     allow_option(p)
+    p.add_argument("--samples", type=bounded_int(300, 10**10), metavar="N",
+                   help="samples per side per pair of every privacy audit, one round (default: the auditor's rounds)")
+    p.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
+                   help="wall seconds per privacy audit: a second round draws as many samples as fit (for slow, "
+                        "per-call code); the results then depend on the machine's speed")
     tight_option(p)
     run_options(p)
     p.set_defaults(func=cmd_check)
@@ -204,6 +211,7 @@ def cmd_check(args) -> int:
                           call_timeout=args.call_timeout, audit_params=params)
     plan_.tight = args.tight
     plan_.allow = allowed(args)
+    plan_.audit_samples, plan_.time_budget = args.samples, args.time_budget
     return run_items(args, "check", plan_)
 
 

@@ -34,6 +34,7 @@ from .tight import tight_round
 
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
+BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
 MAX_PAIRS = 16  # stress cases and generated pairs
@@ -96,7 +97,7 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
 def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
-          workers: int | None = None,
+          workers: int | None = None, time_budget: float | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
           tight: bool = False, batches=None) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
@@ -110,7 +111,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
     its estimated probabilities (:func:`.tight.tight_round`), for a bound close to the exact loss.
     ``batches``: a :class:`.dask_executor.DaskBatches`, which spreads the estimation batches over a
-    Dask cluster (the result is the same as without it, but for ``timing``).
+    Dask cluster (the result is the same as without it, but for ``timing``). ``time_budget``: wall
+    seconds for the whole audit; a second round then draws as many samples as fit in what is left at
+    the first round's pace (up to BUDGET_MAX_SAMPLES per side), and is skipped when fewer fit than
+    the first round drew: the sample size, and so the result, depend on the machine's speed (the
+    result records the budget).
     """
     t0 = time.perf_counter()
     if spec.privacy is None:
@@ -139,6 +144,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
         params={k: env[k] for k in spec.parameters if k in env},
     )
+    result.time_budget = time_budget
     result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}
                     for p in pairs]
     bar = ProgressBar(progress)
@@ -170,11 +176,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
             rounds = [min(1_000_000, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)),
                       min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
-        else:
-            rounds = [100_000]
+        else:  # a looped implementation: a second round only when a time budget sizes it
+            rounds = [100_000] + ([BUDGET_MAX_SAMPLES] if time_budget else [])
     rounds = [int(n) for n in rounds]
-    round_cap = (min(POWER_MAX_SAMPLES, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
-                 else max(rounds))
+    most = BUDGET_MAX_SAMPLES if time_budget else POWER_MAX_SAMPLES
+    round_cap = (min(most, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
+                 else (most if time_budget else max(rounds)))
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
@@ -185,7 +192,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     kept = None
     try:
         for r, N in enumerate(rounds):
+            started = time.perf_counter()
             info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
+            seconds_per_sample = (time.perf_counter() - started) / N
             result.samples_per_side += N
             all_chosen += chosen
             info["candidates"] = len(chosen)
@@ -212,6 +221,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                                        "next_round_samples": rounds[r + 1]}
             elif not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
                 break
+            if time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
+                fits = int(0.8 * (time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
+                info["time_budget_fits"] = fits
+                if fits < max(300, N):
+                    break
+                rounds[r + 1] = min(rounds[r + 1], fits)
         if tight and all_chosen:
             final, info = tight_round(aud, all_chosen, rounds, alpha_round, MIN_BATCHED_SAMPLES)
             all_chosen.append(final)

@@ -51,6 +51,7 @@ class AuditResult:
     spec_implementation: str | None = None
     timing: dict = field(default_factory=dict)
     power: dict | None = None  # the most sensitive estimated event's smallest detectable loss and its claim
+    time_budget: float | None = None  # wall seconds the audit was given (its sample size then depends on time)
 
     @property
     def exact_exceeds_claim(self) -> bool | None:
@@ -121,6 +122,7 @@ class AuditResult:
             "candidates": self.candidates,
             "pairs": self.pairs,
             "tolerance": TOLERANCE,
+            "time_budget": self.time_budget,
         })
 
 
