@@ -77,3 +77,26 @@ def test_a_bad_record_domain_is_a_one_line_error(tmp_path, domain, message):
     with pytest.raises(SpecError, match=message) as info:
         load_spec(path)
     assert "input.records.fields" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_randomness_switched_to_global_entropy_after_the_probe_is_caught(tmp_path):
+    path = tmp_path / "late.py"
+    path.write_text(textwrap.dedent("""
+        import numpy as np
+
+        calls = 0
+
+        def lap_batch(data, n, *, rng, epsilon, gamma):
+            global calls
+            calls += 1
+            source = rng if calls <= 6 else np.random  # the contract probe sees rng; later calls do not
+            return np.asarray(data, dtype=float) + source.laplace(0.0, gamma / epsilon, size=(n, np.size(data)))
+
+        def lap(data, *, rng, epsilon, gamma):
+            return lap_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+
+        lap.batch = lap_batch
+    """))
+    result = audit(CATALOGUE["laplace_mechanism"], f"{path}:lap", samples=20_000, seed=1)
+    assert result.verdict == "implementation error" and "randomness not from rng" in result.reason
+    assert audit(CATALOGUE["laplace_mechanism"], samples=20_000, seed=1).verdict != "implementation error"

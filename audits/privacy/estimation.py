@@ -1,9 +1,16 @@
 """Estimation on fresh samples: each carried candidate's event counted on the test split, in
 batches with streams of their own (so that a Dask cluster may count some of them), and its
-Clopper-Pearson bounds."""
+Clopper-Pearson bounds.
+
+Randomness checked throughout: every batch keeps a digest of its first sampling call's outputs, and
+after the counts one batch of the second half (chosen from the audit's seed) has that call drawn
+again from the same stream; different outputs mean the implementation draws from somewhere other
+than ``rng`` after the contract probe (say, global entropy from its 50th call on): an implementation
+error, reported before any verdict."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from functools import partial
 
@@ -14,11 +21,13 @@ from ..runner import ImplementationError, call_batch, split_sizes
 from ..stats import cp_lower, cp_upper, eps_lower_bound
 from .events import Candidate
 
+REPLAY_STREAM = 0x8E9A7  # the stream choosing the batch drawn again
 TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)
 ESTIMATE_BATCH = 1 << 20  # runs per side in one estimation batch, the unit an estimation is split into
 
 
-def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: float, width: int) -> None:
+def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: float, width: int,
+                        replay: bool = True) -> None:
     """Count each candidate's event on ``n`` fresh samples per side of its pair (split 2 of
     round ``r``, never seen by any selection) and set its bounds at level ``alpha_c``.
 
@@ -34,10 +43,10 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
     def here(k):
         i, side, key, m = jobs[k]
         t0, sampled = time.thread_time(), aud.sampling_cpu_here()
-        counts = count_batch(partial(aud.runner.sample, progress=aud.progress.add), aud.pairs[i], side,
-                             aud.seed, key, m, width, events[i])
+        counts, digest = count_batch(partial(aud.runner.sample, progress=aud.progress.add), aud.pairs[i], side,
+                                     aud.seed, key, m, width, events[i])
         aud.charge("counting", time.thread_time() - t0 - (aud.sampling_cpu_here() - sampled))
-        return counts, None
+        return counts, digest, None
 
     if aud.batches is None or n <= ESTIMATE_BATCH:
         chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
@@ -45,8 +54,10 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
     else:
         shared = (aud.runner.impl, aud.runner.timeout, aud.runner.isolate, aud.seed, width, aud.pairs, events)
         done = aud.batches.map(_count_elsewhere, shared, jobs, here)
+    if replay:
+        _replay(aud, r, jobs, [digest for _, digest, _ in done], width)
     counts = {i: np.zeros((len(events[i]), 2), dtype=np.int64) for i in test_pairs}
-    for (i, side, _, m), (k, elsewhere) in zip(jobs, done):
+    for (i, side, _, m), (k, _, elsewhere) in zip(jobs, done):
         counts[i][:, side] += k
         if elsewhere is not None:  # sampling seconds on a Dask worker
             aud.remote["batches"] += 1
@@ -63,6 +74,31 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
             c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
 
 
+def _replay(aud, r: int, jobs: list, digests: list, width: int) -> None:
+    """Draw the first sampling call of one late batch again from its stream and compare (module doc)."""
+    late = list(range(len(jobs) // 2, len(jobs)))
+    k = late[int(np.random.default_rng([aud.seed, r, REPLAY_STREAM]).integers(len(late)))]
+    i, side, key, m = jobs[k]
+    pair = aud.pairs[i]
+    rng = np.random.default_rng(np.random.SeedSequence(aud.seed, spawn_key=key))
+    x = aud.runner.sample(pair.data if side == 0 else pair.neighbour, min(_chunk(width), m), rng=rng,
+                          params=pair.params)
+    if _digest(x) != digests[k]:
+        raise ImplementationError(
+            f"randomness not from rng: estimation batch {k + 1} of {len(jobs)} (round {r + 1}), drawn again from "
+            "the same rng, gave different outputs: the implementation draws from another source after the "
+            "contract probe (run it with --randomness own if it must)")
+
+
+def _chunk(width: int) -> int:
+    return max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+
+
+def _digest(x: np.ndarray) -> str:
+    x = np.ascontiguousarray(x)
+    return hashlib.blake2b(memoryview(x).cast("B"), digest_size=16).hexdigest() + str(x.dtype) + str(x.shape)
+
+
 def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
     """The spawn key of estimation batch ``b`` of pair ``i``'s side in round ``r``: batch 0 keeps the
     round's estimation stream (r, i, side, 2), so an estimation of at most ESTIMATE_BATCH runs per
@@ -70,20 +106,25 @@ def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
     return (r, i, side, 2) if b == 0 else (r, i, side, 2, b)
 
 
-def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int, events: list) -> np.ndarray:
+def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int,
+                events: list) -> tuple[np.ndarray, str]:
     """How many of ``n`` runs on the pair's side (0: data, 1: neighbour) fall in each
-    ``(featurizer, event)`` of ``events``. ``sample(data, m, rng=, params=)`` draws the runs (a
-    :meth:`.runner.Runner.sample`), from ``SeedSequence(seed, spawn_key=key)``, in chunks of at most
-    TEST_CHUNK_ELEMENTS output values (``width`` per run): the same counts wherever it runs."""
+    ``(featurizer, event)`` of ``events``, and the digest of the first call's outputs. ``sample(data,
+    m, rng=, params=)`` draws the runs (a :meth:`.runner.Runner.sample`), from ``SeedSequence(seed,
+    spawn_key=key)``, in chunks of at most TEST_CHUNK_ELEMENTS output values (``width`` per run): the
+    same counts wherever it runs."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
     data = pair.data if side == 0 else pair.neighbour
-    chunk = max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))
+    chunk = _chunk(width)
     counts = np.zeros(len(events), dtype=np.int64)
+    digest = ""
     for start in range(0, n, chunk):
         x = sample(data, min(chunk, n - start), rng=rng, params=pair.params)
+        if start == 0:
+            digest = _digest(x)
         for j, (featurizer, event) in enumerate(events):
             counts[j] += event.count(featurizer.stat(event.view, x))
-    return counts
+    return counts, digest
 
 
 def _count_elsewhere(shared: tuple, job: tuple):
@@ -95,8 +136,8 @@ def _count_elsewhere(shared: tuple, job: tuple):
     i, side, key, n = job
     t0 = time.perf_counter()
     try:
-        counts = count_batch(partial(call_batch, impl, timeout=timeout, isolate=isolate), pairs[i], side, seed, key, n,
-                             width, events[i])
+        counts, digest = count_batch(partial(call_batch, impl, timeout=timeout, isolate=isolate), pairs[i], side,
+                                     seed, key, n, width, events[i])
     except ImplementationError:
         return None
-    return counts, time.perf_counter() - t0
+    return counts, digest, time.perf_counter() - t0

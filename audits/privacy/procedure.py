@@ -214,12 +214,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                                                    alpha_round / K_MAX))
             info["predicted_next"] = pred
             power = _power(aud, all_chosen)
+            may_violate = pred > claim_eps * ESCALATE_MARGIN + TOLERANCE
             if power["ratio"] > 1 + AUDIT_RESOLUTION:
+                # as many samples as power needs (at least the next round's when a violation may show)
                 sized = _power_samples(aud, power["candidate"], alpha_round, round_cap)
-                rounds[r + 1] = max(rounds[r + 1], sized)
+                rounds[r + 1] = max(rounds[r + 1], sized) if may_violate else max(sized, N)
                 info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                                        "next_round_samples": rounds[r + 1]}
-            elif not pred > claim_eps * ESCALATE_MARGIN + TOLERANCE:
+            elif not may_violate:
                 break
             if time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
                 fits = int(0.8 * (time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
