@@ -44,7 +44,7 @@ def test_exact_law_calibration_kills_first_in_level():
 def test_mutant_declarations_name_existing_checks():
     ids = {e.id for entries in REGISTRY.values() for e in entries}
     mutants = [m for m in load_mutants() if m.implementation.startswith(MUT)]
-    assert len(mutants) == 15
+    assert len(mutants) == 19
     for m in mutants:
         assert m.killed_by, m.id
         for check in m.killed_by:
