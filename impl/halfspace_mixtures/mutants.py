@@ -1,5 +1,7 @@
 """Implementation mutants of seed 001's references: each is the reference with ONE realistic bug
-(see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs."""
+(see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs, except the two
+left to its input-space search (float64_linear_weights, tolerance_from_all_rows: no hand-written pair
+targets them). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
 
 from __future__ import annotations
 
@@ -177,7 +179,7 @@ def _dedup_sampler(data, n, *, rng, epsilon):
     keep = _distinct_rows(np.concatenate([inst.pos, inst.neg], axis=1))  # the bug: classes depend on private x
     small = replace(inst, W=inst.W[keep], pos=inst.pos[keep], neg=inst.neg[keep])
     J = sample_sets(small, n, rng, float(epsilon))
-    return to_output(np.where(J >= 0, keep[np.maximum(J, 0)], -1), inst.public, inst.d)
+    return to_output(np.r_[keep, -1][J], inst.public, inst.d)                  # J = -1: unused
 
 
 @batched(_dedup_sampler)
@@ -214,19 +216,25 @@ _PPM = "ppm_halfspace_learner"
 _L46 = f"{_PPM}/Lemma 4.6/exact-law"
 MUTANTS += (
     Mutant(_PPM, "exponent_full", f"{_M}:learner_exponent_full", "privacy",
-           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2)", killed_by=("privacy audit",)),
+           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2) (exact loss 1.93 > 1 on N1_label_flip_deep_private, "
+           "epsilon = 1; audit bound 7.17 > 4 on N1_q01_eps4)", killed_by=("privacy audit",)),
     Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
-           "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
+           "C~_pub and Aff built from all rows (private points leak into the family; exact loss 2.20 > 1 on "
+           "N3_on_aff_to_off_aff, audit bound 1.55 on N2_relocation_between_public_and_origin)", killed_by=("privacy audit",)),
     Mutant(_PPM, "step5_direction_from_data", f"{_M}:learner_step5_direction_from_data", "privacy",
-           "Step 5's generic direction is the mean of all rows' x (private points steer the family)",
+           "Step 5's generic direction is the mean of all rows' x (private points steer the family; exact loss 3.33 > 1, "
+           "audit bound 3.28, both on N4_private_point_on_public_point)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
-           "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
+           "S_pub = rows with y = 0 instead of p = 0 (exact loss infinite on 9 of the 14 stress pairs; audit bound 11.1 on "
+           "N5_no_public_points, epsilon = 1)", killed_by=("privacy audit",)),
     Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
-           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed",
+           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed (exact loss infinite on "
+           "N2_relocation_between_public_and_origin, epsilon = 1)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
-           "linear-space float32 weights, uniform over G when all underflow",
+           "linear-space float32 weights, uniform over G when all underflow (exact loss infinite, audit bound 11.1, on "
+           "N8_weight_underflow_boundary, epsilon = 1)",
            killed_by=("privacy audit", f"{_PPM}/Claim 4.7/vs-erm-large-noise")),
     Mutant(_PPM, "temperature_eighth", f"{_M}:learner_temperature_eighth", "utility",
            "Step 9 weights exp(-epsilon m/16)", killed_by=(f"{_PPM}/Lemma 4.6/em-gap",)),
@@ -240,8 +248,10 @@ MUTANTS += (
            "G built from one side of each hyperplane (h_- missing)", killed_by=(_L46,)),
     Mutant(_PPM, "score_private_only", f"{_M}:learner_score_private_only", "utility",
            "m(g) counted on the private rows only (trap U5)", killed_by=(f"{_PPM}/Theorem 4.9/realizable-d1",)),
-    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "utility",
-           "J is the first set of the drawn mistake level, not uniform within it", killed_by=(_L46,)),
+    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "both",
+           "J is the first set of the drawn mistake level, not uniform within it (which set is first moves with the private "
+           "rows: exact loss infinite on 11 of the 14 stress pairs, audit bound 11.2 > 1 on N5_tiny_single_public_point)",
+           killed_by=("privacy audit", _L46)),
     Mutant(_PPM, "epsilon_thirtieth", f"{_M}:learner_epsilon_thirtieth", "utility",
            "Step 9 weights exp(-epsilon m/60): a selection 30 times too flat (at Theorem 4.9's d = 1 point, epsilon = "
            "0.9, n = 1499: mean population error 36x, 0.95 quantile 30x the reference's)",
@@ -251,9 +261,12 @@ MUTANTS += (
            killed_by=(f"{_PPM}/Claim 4.7/helly-wedge", _L46)),
     Mutant(_PPM, "float64_linear_weights", f"{_M}:learner_float64_linear_weights", "privacy",
            "Step 9 with linear-space float64 weights exp(-epsilon m/2), the first minimiser when they all underflow "
-           "(every member of G with >= 1,491 mistakes at epsilon = 1); left to the audit's input-space search (no stress pair)",
+           "(every member of G with >= 1,491 mistakes at epsilon = 1; exact loss infinite on n = 2,984 rows: 1,490 private "
+           "rows of each label stacked at one x, the changed record moved into the public cluster); left to the audit's "
+           "input-space search (no stress pair)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "tolerance_from_all_rows", f"{_M}:learner_tolerance_from_all_rows", "privacy",
-           "the membership tolerance 1e-9 max(1, max|x|) taken over all rows, not the public ones; left to the audit's "
-           "input-space search (no stress pair)", killed_by=("privacy audit",)),
+           "the membership tolerance 1e-9 max(1, max|x|) taken over all rows, not the public ones (exact loss 2.25 > 1 when "
+           "the N1 data's private record at 6 moves to 1e10, epsilon = 1); left to the audit's input-space search (no "
+           "stress pair)", killed_by=("privacy audit",)),
 )
