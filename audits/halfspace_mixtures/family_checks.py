@@ -158,7 +158,8 @@ def lemma45_instances(rng: np.random.Generator):
     y = _target(X, [1.0, -0.4], 0.0)
     public = (y == 0) | (rng.random(16) < 0.4)              # relaxation (ii): public rows of both labels
     yield "d2-relaxation-ii", _ppm(X, y, public), ([1.0, -0.4], 0.0)
-    X = np.r_[np.c_[rng.uniform(-1, 0, (4, 2)), np.zeros(4)], rng.uniform(-1, 1, (8, 3))]
+    private = np.c_[rng.uniform(0.3, 1, 8), rng.uniform(-1, 1, (8, 2))]     # x_1 + 0.2 x_2 >= 0.1: label 1
+    X = np.r_[np.c_[rng.uniform(-1, 0, (4, 2)), np.zeros(4)], private]      # the 4 public points on x_3 = 0
     yield "d3-coplanar", _ppm(X, _target(X, [1.0, 0.2, 0.0], 0.05)), ([1.0, 0.2, 0.0], 0.05)
 
 
