@@ -11,13 +11,12 @@ REFERENCE = "dptestbed.impl.halfspace_mixtures.learner:ppm_halfspace_learner"
 
 
 def law_pair(data, neighbour, epsilon: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """P[g^ = g | D] and P[g^ = g | D'] for every g of G in canonical order, None when G is too
-    large to enumerate. PPM-neighbours share the status bits and the public rows, hence G, its
-    order and the output encoding of each member (``learner.to_output``)."""
+    """P[g^ = g | D] and P[g^ = g | D'] for every g of G in canonical order; None when G is too
+    large to enumerate or the pair is no PPM-neighbours. PPM-neighbours share the status bits and
+    the public rows, hence G, its order and the output encoding of each member (``learner.to_output``)."""
     first, second = prepare(data), prepare(neighbour)
-    if not (np.array_equal(first.public, second.public) and np.array_equal(first.W, second.W)):
-        raise ValueError("not PPM-neighbours: the public rows differ")
-    if first.G_size > MAX_EXACT_LAW:
+    same_public = np.array_equal(first.public, second.public) and np.array_equal(first.W, second.W)
+    if not same_public or first.G_size > MAX_EXACT_LAW:
         return None
     return tuple(np.exp(exact_law(None, epsilon, inst)[1]) for inst in (first, second))
 
