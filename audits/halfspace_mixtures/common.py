@@ -57,11 +57,9 @@ class Law:
 
     def lookup(self, out: np.ndarray) -> np.ndarray:
         """Positions in G of outputs in the encoding (-1: not a member of G)."""
-        J, valid = from_output(out, self.p, self.inst.d)
-        k = keys(J, self.inst.M)
-        pos = np.minimum(np.searchsorted(self._keys[self._order], k), self._keys.size - 1)
-        found = self._keys[self._order][pos] == k
-        return np.where(found & valid, self._order[pos], -1)
+        J, valid = from_output(out, self.p, self.inst.d)                 # a valid J is a member of G
+        pos = np.searchsorted(self._keys[self._order], keys(J, self.inst.M))
+        return np.where(valid, self._order[np.minimum(pos, self._keys.size - 1)], -1)
 
     def mistakes(self, out: np.ndarray) -> np.ndarray:
         """m(g^) of outputs (n + 1 for an output outside G: counted as wrong everywhere)."""

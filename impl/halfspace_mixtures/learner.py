@@ -250,6 +250,7 @@ def from_output(out: np.ndarray, p: np.ndarray, d: int) -> tuple[np.ndarray, np.
     valid &= np.all((np.diff(pos, axis=2) > 0) | ~listed[..., 1:], axis=(1, 2))
     table = subsets(public.size, d)
     rows, inverse = np.unique(np.concatenate([table, r.reshape(-1, d)]), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
     subset_of = np.full(rows.shape[0], -1, np.int64)
     subset_of[inverse[: table.shape[0]]] = np.arange(table.shape[0])
     s = subset_of[inverse[table.shape[0]:]].reshape(side.shape)
