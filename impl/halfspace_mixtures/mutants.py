@@ -229,8 +229,8 @@ MUTANTS += (
            "S_pub = rows with y = 0 instead of p = 0 (exact loss infinite on 9 of the 14 stress pairs; audit bound 11.1 on "
            "N5_no_public_points, epsilon = 1)", killed_by=("privacy audit",)),
     Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
-           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed (exact loss infinite on "
-           "N2_relocation_between_public_and_origin, epsilon = 1)",
+           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed (exact loss infinite, audit "
+           "bound 10.2, on N2_relocation_between_public_and_origin, epsilon = 1)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
            "linear-space float32 weights, uniform over G when all underflow (exact loss infinite, audit bound 11.1, on "
