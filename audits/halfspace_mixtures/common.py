@@ -5,6 +5,7 @@ Step-5 rule (offline, outside the privacy boundary)."""
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import logsumexp
 
 from dptestbed.impl.halfspace_mixtures.learner import (
     Instance,
@@ -42,18 +43,22 @@ def keys(J: np.ndarray, M: int) -> np.ndarray:
 
 
 class Law:
-    """The reference's G on one dataset: every J in canonical order, its m(J) and exact
-    log-probability at ``epsilon``; ``lookup`` maps outputs (the encoding) to positions (-1: not
-    in G)."""
+    """The reference's G on one dataset: every J in canonical order and its m(J); ``logp`` is the
+    exact law at an epsilon; ``lookup`` maps outputs (the encoding) to positions (-1: not in G)."""
 
-    def __init__(self, data: dict, epsilon: float):
+    def __init__(self, data: dict):
         self.inst: Instance = prepare(data)
-        self.J, self.logp = exact_law(data, epsilon, self.inst)
+        self.J, _ = exact_law(data, 1.0, self.inst)
         self.m = np.concatenate([m for _, m in mistake_blocks(self.inst)])
         self.n = int(np.asarray(data["y"]).size)
         self.p = np.asarray(data["p"])
         self._keys = keys(self.J, self.inst.M)
         self._order = np.argsort(self._keys)
+
+    def logp(self, epsilon: float) -> np.ndarray:
+        """log P[g^ = J] at ``epsilon`` for every J, exact."""
+        logw = -0.5 * float(epsilon) * self.m
+        return logw - logsumexp(logw)
 
     def lookup(self, out: np.ndarray) -> np.ndarray:
         """Positions in G of outputs in the encoding (-1: not a member of G)."""
@@ -61,14 +66,14 @@ class Law:
         pos = np.searchsorted(self._keys[self._order], keys(J, self.inst.M))
         return np.where(valid, self._order[np.minimum(pos, self._keys.size - 1)], -1)
 
-    def mistakes(self, out: np.ndarray) -> np.ndarray:
-        """m(g^) of outputs (n + 1 for an output outside G: counted as wrong everywhere)."""
-        idx = self.lookup(out)
-        return np.where(idx >= 0, self.m[np.maximum(idx, 0)], self.n + 1)
+    def mistakes(self, positions: np.ndarray) -> np.ndarray:
+        """m(g^) of outputs at ``positions`` (``lookup``; n + 1 for an output outside G: counted as
+        wrong everywhere)."""
+        return np.where(positions >= 0, self.m[np.maximum(positions, 0)], self.n + 1)
 
-    def at_most(self, level: float) -> float:
-        """P[m(g^) <= level], exact."""
-        return float(np.exp(self.logp[self.m <= level]).sum())
+    def at_most(self, level: float, epsilon: float) -> float:
+        """P[m(g^) <= level] at ``epsilon``, exact."""
+        return float(np.exp(self.logp(epsilon)[self.m <= level]).sum())
 
 
 def min_mistakes(data: dict, **choices) -> int:

@@ -100,6 +100,24 @@ def subsets(n_pub: int, d: int) -> np.ndarray:
     return np.concatenate(rows)
 
 
+def subset_rows(R: np.ndarray, n_pub: int) -> np.ndarray:
+    """Inverse of :func:`subsets` for n_pub >= 1: sorted public ranks R (..., d), -1 padded ->
+    their row in ``subsets(n_pub, d)``: sum_{i<r} C(n_pub, i) plus the lexicographic rank
+    C(n_pub, r) - 1 - sum_i C(n_pub - 1 - c_i, r - i) of the r-subset (c_0 < ... < c_{r-1})."""
+    R = np.asarray(R, np.int64)
+    d = R.shape[-1]
+    C = np.zeros((n_pub + 1, d + 1), np.int64)                   # Pascal's triangle, C[a, b] = comb(a, b)
+    C[:, 0] = 1
+    for a in range(1, n_pub + 1):
+        C[a, 1:] = C[a - 1, 1:] + C[a - 1, :-1]
+    listed = R >= 0
+    r = listed.sum(axis=-1)
+    k = np.clip(r[..., None] - np.arange(d), 0, d)
+    terms = np.where(listed, C[np.clip(n_pub - 1 - R, 0, n_pub), k], 0).sum(axis=-1)
+    offset = np.concatenate([[0], np.cumsum(C[n_pub, :d])])
+    return offset[r] + C[n_pub, r] - 1 - terms
+
+
 def _null_rows(A: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """Batched null spaces: A (m, r, k) -> (Vt (m, k, k), mask (m, k) of null-space rows)."""
     m, r, k = A.shape

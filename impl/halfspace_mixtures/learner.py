@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..contract import batched
-from .family import Aff, affine_hull, halfspace_family, inside, subsets
+from .family import Aff, affine_hull, halfspace_family, inside, subset_rows, subsets
 
 BLOCK_ELEMENTS = 1 << 22      # mistake counts per block (float32 products: exact below 2^24 rows)
 MAX_EXACT_LAW = 2_000_000     # |G| up to which the white-box law is materialised
@@ -248,12 +248,7 @@ def from_output(out: np.ndarray, p: np.ndarray, d: int) -> tuple[np.ndarray, np.
     valid &= np.all(used[..., None] | ~listed, axis=(1, 2))                   # unused rows list nothing
     valid &= np.all(listed[..., :-1] | ~listed[..., 1:], axis=(1, 2))         # -1 padding at the end
     valid &= np.all((np.diff(pos, axis=2) > 0) | ~listed[..., 1:], axis=(1, 2))
-    table = subsets(public.size, d)
-    rows, inverse = np.unique(np.concatenate([table, r.reshape(-1, d)]), axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    subset_of = np.full(rows.shape[0], -1, np.int64)
-    subset_of[inverse[: table.shape[0]]] = np.arange(table.shape[0])
-    s = subset_of[inverse[table.shape[0]:]].reshape(side.shape)
+    s = subset_rows(r, public.size) if public.size else np.full(side.shape, -1)   # n_pub = 0: no halfspace
     valid &= np.all(~used | (s >= 0), axis=1)
     J = np.where(used & (s >= 0), 2 * s + (side == -1), -1)
     valid &= np.all(used[:, :-1] | ~used[:, 1:], axis=1)                      # used rows first

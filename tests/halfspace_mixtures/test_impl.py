@@ -13,6 +13,8 @@ from dptestbed.impl.halfspace_mixtures.family import (
     family_size,
     halfspace_family,
     inside,
+    subset_rows,
+    subsets,
 )
 from dptestbed.impl.halfspace_mixtures.geometry import (
     Setup,
@@ -169,6 +171,13 @@ def test_output_encoding_round_trip_and_invalid_outputs():
     bad = [two[::-1], np.where(two == two[0, 0], private, two), np.where(two == 1, 2, two),
            np.r_[[[-1, -1, 0]], two[:1]], np.r_[two[:1], two[:1]]]
     assert not from_output(np.array(bad), data["p"], 2)[1].any()
+
+
+@pytest.mark.parametrize("n_pub,d", [(1, 1), (5, 1), (6, 2), (7, 3), (4, 5), (30, 2)])
+def test_subset_rows_inverts_subsets(n_pub, d):
+    table = subsets(n_pub, d)
+    assert len(table) == family_size(n_pub, d) // 2
+    assert np.array_equal(subset_rows(table, n_pub), np.arange(len(table)))
 
 
 def test_step5_rule_is_the_spec_closed_form():
