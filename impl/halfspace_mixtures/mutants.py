@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..contract import batched
-from ..mutant import Mutant, post_processed, with_params
+from ..mutant import Mutant, with_params
 from .family import (
     RELATIVE_TOL,
     affine_hull,
@@ -193,10 +193,7 @@ learner_exponent_full = with_params(_REF, lambda p: {**p, "epsilon": 2 * p["epsi
                                     "Step 9 with weights exp(-epsilon m) (the factor 1/2 dropped)")
 learner_temperature_eighth = with_params(_REF, lambda p: {**p, "epsilon": p["epsilon"] / 8},
                                          "Step 9 with weights exp(-epsilon m/16) (epsilon/8 in the exponent)")
-learner_constant_one = post_processed(_REF, lambda out, data, rng, params: to_output(np.full(out.shape[:2], -1),
-                                                                                   np.zeros(0, np.int64),
-                                                                                   out.shape[1]),
-                                      "always the constant-1 hypothesis")
+learner_constant_one = _learner(draw=lambda inst, count, rng, epsilon: np.full((count, inst.d), -1))  # the bug: Step 9 skipped
 learner_family_from_all_rows = _learner(_all_rows)
 learner_partition_by_label = _learner(_by_label)
 learner_step5_direction_from_data = _learner(_direction_from_all_rows)
