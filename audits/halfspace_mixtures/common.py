@@ -107,7 +107,9 @@ def wedge(rng: np.random.Generator, apex: int, copies: int) -> dict:
     moved at random, the rows shuffled. The wedge {x_1 + x_2 <= 0} cap {x_1 - x_2 <= 0} of the two
     public edges at the apex makes no mistake; every single supported halfspace (or their
     intersection with Aff = R^2) leaves out the apex or takes in a private cluster, and constant 1
-    errs on every public row: min over j = 1 of m = min(apex, copies, n_pub)."""
+    errs on every public row: min over j = 1 of m = min(apex, copies, n_pub) (unless the turn puts
+    the Step-5 direction V_0 within atan(0.01/3) of the wedge's axis, probability 0.2%: then the
+    singleton halfspace at the apex separates)."""
     public = np.r_[np.zeros((apex, 2)), [[-1.0, 1.0], [-1.0, -1.0]]]
     private = np.repeat([[0.01, 3.0], [0.01, -3.0]], copies, axis=0)
     y = np.r_[np.zeros(len(public), np.int64), np.ones(len(private), np.int64)]
