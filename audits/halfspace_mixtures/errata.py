@@ -28,7 +28,7 @@ PPM, FAMILY = "ppm_halfspace_learner", "halfspace_family"
 def _uniform_deviation(setup: Setup, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """(err, err^) of every g in G on one fresh S ~ D^n."""
     data = setup.sample(n, rng)
-    law = Law(data, 1.0)
+    law = Law(data)
     X_pub = public_part(data)
     return population_error(setup, X_pub, law.J), law.m / n
 

@@ -11,22 +11,18 @@ REFERENCE = "dptestbed.impl.halfspace_mixtures.learner:ppm_halfspace_learner"
 
 
 def law_pair(data, neighbour, epsilon: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """P[g^ = J | D] and P[g^ = J | D'] on the union of both supports (J as the output label);
-    None when G is too large to enumerate."""
+    """P[g^ = g | D] and P[g^ = g | D'] for every g of G in canonical order; None when G is too
+    large to enumerate or the pair is no PPM-neighbours. PPM-neighbours share the status bits and
+    the public rows, hence G, its order and the output encoding of each member (``learner.to_output``)."""
     first, second = prepare(data), prepare(neighbour)
-    if max(first.G_size, second.G_size) > MAX_EXACT_LAW:
+    same_public = np.array_equal(first.public, second.public) and np.array_equal(first.W, second.W)
+    if not same_public or first.G_size > MAX_EXACT_LAW:
         return None
-    outcomes: dict[tuple, list[float]] = {}
-    for side, inst in enumerate((first, second)):
-        J, lp = exact_law(None, epsilon, inst)
-        for j, v in zip(map(tuple, J), np.exp(lp)):
-            outcomes.setdefault(j, [0.0, 0.0])[side] += v
-    p, q = np.array(list(outcomes.values())).T
-    return p, q
+    return tuple(np.exp(exact_law(None, epsilon, inst)[1]) for inst in (first, second))
 
 
 @register(REFERENCE)
 def ppm_profile(data, neighbour, env, delta):
-    """max over outputs J of |log P[g^ = J | D] - log P[g^ = J | D']| (at delta = 0)."""
+    """max over outputs g of |log P[g^ = g | D] - log P[g^ = g | D']| (at delta = 0)."""
     laws = law_pair(data, neighbour, float(env["epsilon"]))
     return None if laws is None else discrete_epsilon(*laws, delta)

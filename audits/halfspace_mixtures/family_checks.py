@@ -22,6 +22,7 @@ from .common import (
     min_mistakes,
     public_part,
     random_halfspaces,
+    wedge,
 )
 
 SPEC = "halfspace_family"
@@ -144,6 +145,7 @@ def lemma45_instances(rng: np.random.Generator):
         yield f"d2-npub{n_pub}", _ppm(X, _target(X, [1.0, 1.0], 0.0)), ([1.0, 1.0], 0.0)
     g = np.array([(i, j) for i in range(5) for j in range(5)], float)
     yield "d2-grid", _ppm(g, _target(g, [1.0, 0.5], 2.2)), ([1.0, 0.5], 2.2)
+    yield "d2-wedge", wedge(rng, apex=3, copies=4), None      # g* needs the intersection of two halfspaces
     X = rng.uniform(-1, 1, (14, 2))
     X[7:10] = X[0]                                           # duplicated points (public or private)
     yield "d2-duplicates", _ppm(X, _target(X, [0.3, 1.0], -0.1)), ([0.3, 1.0], -0.1)
@@ -156,17 +158,19 @@ def lemma45_instances(rng: np.random.Generator):
     y = _target(X, [1.0, -0.4], 0.0)
     public = (y == 0) | (rng.random(16) < 0.4)              # relaxation (ii): public rows of both labels
     yield "d2-relaxation-ii", _ppm(X, y, public), ([1.0, -0.4], 0.0)
-    X = np.r_[np.c_[rng.uniform(-1, 0, (4, 2)), np.zeros(4)], rng.uniform(-1, 1, (8, 3))]
+    private = np.c_[rng.uniform(0.3, 1, 8), rng.uniform(-1, 1, (8, 2))]     # x_1 + 0.2 x_2 >= 0.1: label 1
+    X = np.r_[np.c_[rng.uniform(-1, 0, (4, 2)), np.zeros(4)], private]      # the 4 public points on x_3 = 0
     yield "d3-coplanar", _ppm(X, _target(X, [1.0, 0.2, 0.0], 0.05)), ([1.0, 0.2, 0.0], 0.05)
 
 
 @experiment(SPEC, "Lemma 4.5", "helly-zero-tolerance", "property",
             title="min over G of m(g) <= m(h) for the target h*, the exact ERM halfspace (d <= 2) and 40 random "
                   "halfspaces (so 0 on realizable data)",
-            instance="per round 17 instances: d = 1 realizable with n_pub = 0, 1, 2, 5 and noisy; d = 2 realizable, "
+            instance="per round 18 instances: d = 1 realizable with n_pub = 0, 1, 2, 5 and noisy; d = 2 realizable, "
                      "noisy, collinear public points with all data on the line and with private points off it, "
-                     "n_pub = 0, 1, 2, a 5 x 5 grid, duplicated points, badly scaled (x 10^3 / 10^-3, offset 5 10^3), "
-                     "relaxation (ii) (public rows of both labels); d = 3 coplanar public points",
+                     "n_pub = 0, 1, 2, a 5 x 5 grid, a wedge (g* an intersection of 2 halfspaces), duplicated points, "
+                     "badly scaled (x 10^3 / 10^-3, offset 5 10^3), relaxation (ii) (public rows of both labels); d = 3 "
+                     "coplanar public points",
             predicate="failure: some comparator halfspace makes fewer mistakes on S' than every g in G",
             trials={"quick": 3, "full": 30}, controls=(_AXIS, _OPP), params={"d": 2, "n_pub": 3})
 def _lemma45(ctx: Context) -> dict:

@@ -11,12 +11,14 @@ Aff (Step 7) is :func:`affine_hull`, a deterministic function of the public poin
 separately (the engine's outputs are numeric arrays); :func:`inside` is the closed-membership
 test with the public-scale tolerance that both the learner and the checks use.
 
-Step 5 ("an arbitrary halfspace supported by S^") is the documented generic rule (note 001
-section 2.1, trap U1): the normal is the projection of a fixed data-independent direction V_k
-(the first one not numerically orthogonal) onto the directions of Aff orthogonal to aff(S^);
-when S^ spans Aff, onto the complement of Aff's directions (the hyperplane then contains Aff,
-which G needs for 1(x not in Aff)). S^ = empty set gets the fixed pair {V_0.x >= 0}, {V_0.x <= 0}.
-The rule depends on (S^, Aff) only (the compression requirement of Lemma 4.8).
+Step 5 ("an arbitrary halfspace supported by S^") is the spec's closed-form rule (note 001
+section 2.1, trap U1; erratum 001-E3): the normal is the projection of the first of the fixed
+directions V_0 = (sqrt 2, sqrt 3, sqrt 5, sqrt 7, sqrt 11)[:d], then e_1, ..., e_d whose
+projection is not numerically 0 (norm above 1e-6 times its own), onto the directions of Aff
+orthogonal to aff(S^); when S^ spans Aff, onto the complement of Aff's directions (the
+hyperplane then contains Aff, which G needs for 1(x not in Aff)); w_0 = w.mean(S^). S^ = empty
+set gets the fixed pair {V_0.x >= 0}, {V_0.x <= 0}. The rule depends on (S^, Aff) only (the
+compression requirement of Lemma 4.8), and a reader of the spec reproduces it exactly.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 from ..contract import batched
 
 RELATIVE_TOL = 1e-9   # membership / rank tolerance, times the public scale max(1, max|X_pub|)
-GENERIC_DIRECTIONS = np.random.default_rng(20200801).standard_normal((8, 8))  # fixed generic directions V_k
+_ROOT_PRIMES = np.sqrt([2.0, 3.0, 5.0, 7.0, 11.0])   # V_0: coordinates no rational multiples of each other
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,45 @@ def affine_hull(X_pub: np.ndarray) -> Aff | None:
     return Aff(u=u, B=Vt[:k].copy(), tol=tol)
 
 
+def step5_directions(d: int) -> np.ndarray:
+    """The Step-5 rule's fixed directions (d + 1, d): V_0 = (sqrt 2, sqrt 3, ...)[:d], then the
+    coordinate axes e_1..e_d (they span R^d, so one of them always projects)."""
+    return np.vstack([_ROOT_PRIMES[:d], np.eye(d)])
+
+
 def family_size(n_pub: int, d: int) -> int:
     """|C~_pub| = 2 sum_{i<=d} C(n_pub, i), 0 when n_pub = 0."""
     return 0 if n_pub == 0 else 2 * sum(comb(n_pub, i) for i in range(d + 1))
+
+
+def subsets(n_pub: int, d: int) -> np.ndarray:
+    """The subsets S^ of Step 3 in C~_pub's order (size 0..d, then itertools.combinations order),
+    as public ranks: int64 (|W|, d), sorted, padded with -1; row s defines rows 2s, 2s + 1."""
+    if n_pub == 0:
+        return np.zeros((0, d), np.int64)
+    rows = [np.full((1, d), -1, np.int64)]
+    for r in range(1, min(d, n_pub) + 1):
+        idx = np.array(list(combinations(range(n_pub), r)), np.int64)
+        rows.append(np.pad(idx, ((0, 0), (0, d - r)), constant_values=-1))
+    return np.concatenate(rows)
+
+
+def subset_rows(R: np.ndarray, n_pub: int) -> np.ndarray:
+    """Inverse of :func:`subsets` for n_pub >= 1: sorted public ranks R (..., d), -1 padded ->
+    their row in ``subsets(n_pub, d)``: sum_{i<r} C(n_pub, i) plus the lexicographic rank
+    C(n_pub, r) - 1 - sum_i C(n_pub - 1 - c_i, r - i) of the r-subset (c_0 < ... < c_{r-1})."""
+    R = np.asarray(R, np.int64)
+    d = R.shape[-1]
+    C = np.zeros((n_pub + 1, d + 1), np.int64)                   # Pascal's triangle, C[a, b] = comb(a, b)
+    C[:, 0] = 1
+    for a in range(1, n_pub + 1):
+        C[a, 1:] = C[a - 1, 1:] + C[a - 1, :-1]
+    listed = R >= 0
+    r = listed.sum(axis=-1)
+    k = np.clip(r[..., None] - np.arange(d), 0, d)
+    terms = np.where(listed, C[np.clip(n_pub - 1 - R, 0, n_pub), k], 0).sum(axis=-1)
+    offset = np.concatenate([[0], np.cumsum(C[n_pub, :d])])
+    return offset[r] + C[n_pub, r] - 1 - terms
 
 
 def _null_rows(A: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -144,7 +182,7 @@ def halfspace_family(data, *, rng=None) -> np.ndarray:
     """Algorithm 1: W (C_size, d + 1), supported halfspace and its opposite per subset of
     at most d public points (Steps 3-6); see the module docstring for the encoding."""
     X = public_points(data)
-    return build_family(X, GENERIC_DIRECTIONS[:, :X.shape[1]], affine_hull(X))
+    return build_family(X, step5_directions(X.shape[1]), affine_hull(X))
 
 
 def build_family(X: np.ndarray, directions: np.ndarray, aff: Aff | None) -> np.ndarray:
@@ -155,9 +193,10 @@ def build_family(X: np.ndarray, directions: np.ndarray, aff: Aff | None) -> np.n
         return np.zeros((0, d + 1))                    # the paper: C~_pub = empty set
     v0 = directions[0] / np.linalg.norm(directions[0])
     rows = [np.concatenate([v0, [0.0]])[None, :]]      # S^ = empty set: the fixed pair
+    S = subsets(n_pub, d)
+    size = np.sum(S >= 0, axis=1)
     for r in range(1, min(d, n_pub) + 1):
-        idx = np.array(list(combinations(range(n_pub), r)), dtype=np.int64)
-        rows.append(supported_normals(X[idx], aff, directions))
+        rows.append(supported_normals(X[S[size == r, :r]], aff, directions))
     H = np.concatenate(rows)
     W = np.empty((2 * H.shape[0], d + 1))
     W[0::2], W[1::2] = H, -H                           # Step 6: h and its opposite h_-

@@ -2,20 +2,25 @@
 
 Contract: ``ppm_halfspace_learner(data, *, rng, epsilon)``; ``data`` = dict with 'X' (n, d)
 floats, 'y' (n,) labels in {0, 1}, 'p' (n,) status bits (1 = private, 0 = public). Output: int64
-array J of shape (d,): the sorted row indices of ``halfspace_family(X[p == 0])`` whose
-intersection with Aff is the label-0 region of g^, padded with -1; all -1 is the constant-1
-hypothesis (always the output when n_pub = 0). g^(x) = 0 iff J is non-empty, x lies in every
-listed (closed) halfspace and in Aff. Nothing else is released (no scores, no m(g^)).
+array (d, d + 1), one row per halfspace of g^ (at most d): the input positions (row indices of
+'X') of the public points of S^ that support it, sorted, padded with -1, then its side: +1 for
+the halfspace {w.x >= w_0} of the spec's Step-5 rule (``family.supported_normals``), -1 for the
+opposite one; rows in the order of C~_pub (|S^|, then the positions lexicographically, +1 before
+-1), unused rows (-1, ..., -1, 0) at the end; all rows unused is the constant-1 hypothesis (always
+the output when n_pub = 0). g^(x) = 0 iff some row is used, x lies in every listed (closed)
+halfspace and in Aff; else 1. Nothing else is released (no scores, no m(g^)).
 Pure epsilon-DP with respect to the private rows (Lemma 4.1).
 
-G (Step 8) is the multiset of index sets J of 1..d distinct rows plus J = () (constant 1),
-in canonical order (|J| = 0, 1, ..., d, each in combinations order). It is never materialised
-when large: mistake counts m(J) over all n rows (Step 9's score, -err^ = -m/n, sensitivity 1/n)
-are produced in blocks by 0/1 matrix products (pairs: B_pos B_pos^T and B_neg B_neg^T). The
-exponential mechanism P[g^ = J] = exp(-epsilon m(J)/2)/Z is sampled exactly in two passes:
-the histogram c_m of m over G, then m* with probability c_m exp(-epsilon m/2)/Z (log space,
-log-sum-exp), then J uniform among the c_m* sets with m(J) = m* (second pass). No weight is
-ever exponentiated in linear space, so nothing underflows at any n or |G|.
+Internally, G (Step 8) is the multiset of index sets J of 1..d distinct rows of
+``halfspace_family(X_pub)`` plus J = () (constant 1), in canonical order (|J| = 0, 1, ..., d,
+each in combinations order); :func:`to_output` and :func:`from_output` translate J to the
+encoding and back. G is never materialised when large: mistake counts m(J) over all n rows
+(Step 9's score, -err^ = -m/n, sensitivity 1/n) are produced in blocks by 0/1 matrix products
+(pairs: B_pos B_pos^T and B_neg B_neg^T). The exponential mechanism P[g^ = J] =
+exp(-epsilon m(J)/2)/Z is sampled exactly in two passes: the histogram c_m of m over G, then m*
+with probability c_m exp(-epsilon m/2)/Z (log space, log-sum-exp), then J uniform among the c_m*
+sets with m(J) = m* (second pass). No weight is ever exponentiated in linear space, so nothing
+underflows at any n or |G|.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..contract import batched
-from .family import Aff, affine_hull, halfspace_family, inside
+from .family import Aff, affine_hull, halfspace_family, inside, subset_rows, subsets
 
 BLOCK_ELEMENTS = 1 << 22      # mistake counts per block (float32 products: exact below 2^24 rows)
 MAX_EXACT_LAW = 2_000_000     # |G| up to which the white-box law is materialised
@@ -48,6 +53,7 @@ class Instance:
     neg_w: np.ndarray
     n0: int                  # number of y = 0 rows (the mistakes of constant 1)
     n: int                   # number of rows scored (all n rows of S')
+    public: np.ndarray       # input positions of the points C~_pub is built from (S_pub, in order)
 
     @property
     def M(self) -> int:
@@ -92,7 +98,8 @@ def prepare(data, family=halfspace_family, public=None, membership=inside, score
     """Steps 1-8: partition by the status bit, C~_pub and Aff from the public points, membership
     of all n rows (``public``, ``membership``, ``scored``: other choices, for the mutants only)."""
     X, y, p = ppm_data(data)
-    X_pub = X[p == 0] if public is None else X[public]
+    positions = np.flatnonzero(p == 0 if public is None else public)
+    X_pub = X[positions]
     W = family(X_pub)
     aff = affine_hull(X_pub) if X_pub.shape[0] else None
     rows = np.ones(y.size, bool) if scored is None else scored
@@ -100,12 +107,12 @@ def prepare(data, family=halfspace_family, public=None, membership=inside, score
     pos, pos_w = _distinct_columns(B[:, y[rows] == 1])
     neg, neg_w = _distinct_columns(B[:, y[rows] == 0])
     return Instance(d=X.shape[1], W=W, aff=aff, pos=pos, pos_w=pos_w, neg=neg, neg_w=neg_w,
-                    n0=int(np.sum(y[rows] == 0)), n=int(rows.sum()))
+                    n0=int(np.sum(y[rows] == 0)), n=int(rows.sum()), public=positions)
 
 
 def mistake_blocks(inst: Instance) -> Iterator[tuple[tuple, np.ndarray]]:
     """m(J) over G in canonical order, in blocks: yields (prefix, m) where ``prefix`` is a tuple
-    of fixed leading indices and m (int64, 1-D) runs over the completions (see :func:`decode`)."""
+    of fixed leading indices and m (int64, 1-D) runs over the completions (see :func:`block_sets`)."""
     n0, M = inst.n0, inst.M
     yield ("const",), np.array([n0], np.int64)                      # J = (): constant 1
     if M == 0:
@@ -129,7 +136,7 @@ def mistake_blocks(inst: Instance) -> Iterator[tuple[tuple, np.ndarray]]:
                 yield ("pairs", prefix, start + a0, start + a1, start), m[upper]
 
 
-def decode(key: tuple, positions: np.ndarray, M: int) -> list[tuple]:
+def block_sets(key: tuple, positions: np.ndarray, M: int) -> list[tuple]:
     """Index sets J at ``positions`` within the block ``key`` of :func:`mistake_blocks`."""
     if key[0] == "const":
         return [() for _ in positions]
@@ -146,7 +153,7 @@ def decode(key: tuple, positions: np.ndarray, M: int) -> list[tuple]:
     return [prefix + (int(x), int(z)) for x, z in zip(a, b)]
 
 
-def encode(Js: list[tuple], d: int) -> np.ndarray:
+def pad_sets(Js: list[tuple], d: int) -> np.ndarray:
     """Index sets -> int64 (len, d), sorted, padded with -1."""
     out = np.full((len(Js), d), -1, np.int64)
     for i, J in enumerate(Js):
@@ -196,7 +203,7 @@ def select(inst: Instance, count: int, rng: np.random.Generator, epsilon: float,
         for level in np.unique(lv[hit]):
             idx = pending[hit][lv[hit] == level]
             positions = np.flatnonzero(m == level)[ranks[idx] - seen[level]]
-            out[idx] = encode(decode(key, positions, inst.M), inst.d)
+            out[idx] = pad_sets(block_sets(key, positions, inst.M), inst.d)
         pending = pending[~hit]
         seen += here
     return out
@@ -209,30 +216,76 @@ def _check_epsilon(epsilon) -> float:
     return eps
 
 
+def to_output(J: np.ndarray, public: np.ndarray, d: int) -> np.ndarray:
+    """Index sets J (k, d) (-1 padded) over C~_pub built from the points at input positions
+    ``public`` -> the output encoding, int64 (k, d, d + 1) (see the module docstring)."""
+    J = np.atleast_2d(np.asarray(J, np.int64))
+    out = np.full(J.shape + (d + 1,), -1, np.int64)
+    out[..., d] = 0
+    used = J >= 0
+    if used.any():
+        ranks = subsets(public.size, d)[J[used] // 2]
+        out[used, :d] = np.where(ranks >= 0, public[np.maximum(ranks, 0)], -1)
+        out[used, d] = 1 - 2 * (J[used] % 2)
+    return out
+
+
+def from_output(out: np.ndarray, p: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Outputs in the encoding (k, d, d + 1) on data with status bits ``p`` -> (J (k, d), the index
+    sets over halfspace_family(X[p == 0]), -1 padded; valid (k,), whether the output encodes a
+    member of G: listed positions public, sorted and distinct, at most d, sides +-1, rows in
+    canonical order without repeats, unused rows (-1, ..., -1, 0) at the end). Invalid: J = -1."""
+    out = np.asarray(out, np.int64).reshape(-1, d, d + 1)
+    p = np.asarray(p)
+    public = np.flatnonzero(p == 0)
+    pos, side = out[..., :d], out[..., d]
+    used, listed = side != 0, pos >= 0
+    rank = np.full(p.size, -1, np.int64)
+    rank[public] = np.arange(public.size)
+    r = np.where(listed & (pos < p.size), rank[np.clip(pos, 0, p.size - 1)], -1)
+    valid = np.all(np.abs(side) <= 1, axis=1) & np.all(pos >= -1, axis=(1, 2))
+    valid &= np.all(~listed | (r >= 0), axis=(1, 2))                         # public points only
+    valid &= np.all(used[..., None] | ~listed, axis=(1, 2))                   # unused rows list nothing
+    valid &= np.all(listed[..., :-1] | ~listed[..., 1:], axis=(1, 2))         # -1 padding at the end
+    valid &= np.all((np.diff(pos, axis=2) > 0) | ~listed[..., 1:], axis=(1, 2))
+    s = subset_rows(r, public.size) if public.size else np.full(side.shape, -1)   # n_pub = 0: no halfspace
+    valid &= np.all(~used | (s >= 0), axis=1)
+    J = np.where(used & (s >= 0), 2 * s + (side == -1), -1)
+    valid &= np.all(used[:, :-1] | ~used[:, 1:], axis=1)                      # used rows first
+    valid &= np.all((np.diff(J, axis=1) > 0) | ~used[:, 1:], axis=1)          # canonical, distinct
+    return np.where(valid[:, None], J, -1), valid
+
+
+def sample_sets(inst: Instance, count: int, rng: np.random.Generator, epsilon: float, **step9) -> np.ndarray:
+    """``count`` draws of Step 9 as index sets (count, d) (``step9``: select's mutant hooks);
+    constant 1 when C~_pub is empty (n_pub = 0: G = {constant 1}, no fallback)."""
+    if inst.M == 0:
+        return np.full((int(count), inst.d), -1, np.int64)
+    return select(inst, int(count), rng, epsilon, **step9)
+
+
 def _batch(data, n, *, rng, epsilon):
-    eps = _check_epsilon(epsilon)
     inst = prepare(data)
-    if inst.M == 0:                                     # n_pub = 0: G = {constant 1}, no fallback
-        return np.full((int(n), inst.d), -1, np.int64)
-    return select(inst, int(n), rng, eps)
+    return to_output(sample_sets(inst, n, rng, _check_epsilon(epsilon)), inst.public, inst.d)
 
 
 @batched(_batch)
 def ppm_halfspace_learner(data, *, rng, epsilon):
-    """A_LearnHalf: one draw of g^ (int64 (d,), see the module docstring)."""
+    """A_LearnHalf: one draw of g^ (int64 (d, d + 1), see the module docstring)."""
     return _batch(data, 1, rng=rng, epsilon=epsilon)[0]
 
 
 def exact_law(data, epsilon: float, inst: Instance | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """White-box law of g^: (J (|G|, d) in canonical order, log P[g^ = J]); small G only."""
+    """White-box law of g^: (J (|G|, d) in canonical order, log P[g^ = J]); small G only (the
+    output of J is ``to_output(J, inst.public, d)``)."""
     inst = inst or prepare(data)
     if inst.G_size > MAX_EXACT_LAW:
         raise ValueError(f"|G| = {inst.G_size} is too large for the exact law (at most {MAX_EXACT_LAW})")
     keys, ms = zip(*mistake_blocks(inst))
     m = np.concatenate(ms)
     logw = -0.5 * _check_epsilon(epsilon) * m
-    Js = [J for key, mm in zip(keys, ms) for J in decode(key, np.arange(mm.size), inst.M)]
-    return encode(Js, inst.d), logw - logsumexp(logw)
+    Js = [J for key, mm in zip(keys, ms) for J in block_sets(key, np.arange(mm.size), inst.M)]
+    return pad_sets(Js, inst.d), logw - logsumexp(logw)
 
 
 def all_mistakes(data, inst: Instance | None = None) -> np.ndarray:

@@ -1,18 +1,32 @@
 """Implementation mutants of seed 001's references: each is the reference with ONE realistic bug
-(see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs."""
+(see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs, except the two
+left to its input-space search (float64_linear_weights, tolerance_from_all_rows: no hand-written pair
+targets them). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from ..contract import batched
-from ..mutant import Mutant, post_processed, with_params
-from .family import GENERIC_DIRECTIONS, affine_hull, build_family, halfspace_family, public_points
+from ..mutant import Mutant, with_params
+from .family import (
+    RELATIVE_TOL,
+    affine_hull,
+    build_family,
+    halfspace_family,
+    inside,
+    public_points,
+    step5_directions,
+)
 from .learner import (
+    histogram,
     ppm_data,
     ppm_halfspace_learner,
     prepare,
-    select,
+    sample_sets,
+    to_output,
 )
 
 # --------------------------------------------------------------------------- halfspace_family
@@ -68,15 +82,13 @@ MUTANTS = (
 # --------------------------------------------------------------------------- ppm_halfspace_learner
 
 
-def _learner(prepare_fn=prepare, **step9):
-    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 the reference's two-pass
-    sampler with ``step9`` (select's mutant hooks)."""
+def _learner(prepare_fn=prepare, draw=sample_sets, **step9):
+    """A learner whose Steps 1-8 are ``prepare_fn(data)`` and Step 9 ``draw`` (default the
+    reference's two-pass sampler) with ``step9`` (select's mutant hooks)."""
 
     def sampler(data, n, *, rng, epsilon):
         inst = prepare_fn(data)
-        if inst.M == 0:
-            return np.full((int(n), inst.d), -1, np.int64)
-        return select(inst, int(n), rng, float(epsilon), **step9)
+        return to_output(draw(inst, n, rng, float(epsilon), **step9), inst.public, inst.d)
 
     @batched(sampler)
     def mechanism(data, *, rng, epsilon):
@@ -116,8 +128,8 @@ def _by_label(data):
 def _direction_from_all_rows(data):
     X = ppm_data(data)[0]
     v = X.mean(axis=0)                                     # the bug: Step 5's "generic" direction from S'
-    v = v / np.linalg.norm(v) if np.linalg.norm(v) > 0 else GENERIC_DIRECTIONS[0, :X.shape[1]]
-    directions = np.r_[v[None, :], GENERIC_DIRECTIONS[:, :X.shape[1]]]
+    directions = step5_directions(X.shape[1])
+    directions = np.r_[v[None, :] / np.linalg.norm(v), directions] if np.linalg.norm(v) > 0 else directions
     return prepare(data, family=lambda X_pub: build_family(X_pub, directions, affine_hull(X_pub)))
 
 
@@ -134,6 +146,28 @@ def _float32_law(hist, eps):
     return hist * w.astype(float)
 
 
+def _float64_sets(inst, count, rng, epsilon):
+    """Step 9 with linear-space float64 weights c_m exp(-epsilon m/2), the first minimiser of m
+    when they all underflow (every member of G makes >= 1,491 mistakes at epsilon = 1)."""
+    hist = histogram(inst)
+    w = hist * np.exp(-epsilon / 2 * np.arange(hist.size))                   # the bug: linear space
+    if w.sum() > 0:
+        return sample_sets(inst, count, rng, epsilon, law=lambda hist, eps: w)
+    lowest = (np.arange(w.size) == np.flatnonzero(hist)[0]).astype(float)
+    return sample_sets(inst, count, rng, epsilon, law=lambda hist, eps: lowest,  # ... argmin fallback
+                       uniform_within=False)
+
+
+def _single_sets(inst, count, rng, epsilon):
+    J = sample_sets(replace(inst, d=1), count, rng, epsilon)      # the bug: G from j = 1 only (and constant 1)
+    return np.pad(J, ((0, 0), (0, inst.d - 1)), constant_values=-1)
+
+
+def _tolerance_from_all_rows(data):
+    tol = RELATIVE_TOL * max(1.0, float(np.max(np.abs(ppm_data(data)[0]))))    # the bug: private rows set the scale
+    return prepare(data, membership=lambda W, aff, X: inside(W, None if aff is None else replace(aff, tol=tol), X))
+
+
 def _distinct_rows(B: np.ndarray) -> np.ndarray:
     packed = np.ascontiguousarray(np.packbits(B > 0, axis=1))
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
@@ -142,12 +176,10 @@ def _distinct_rows(B: np.ndarray) -> np.ndarray:
 
 def _dedup_sampler(data, n, *, rng, epsilon):
     inst = prepare(data)
-    if inst.M == 0:
-        return np.full((int(n), inst.d), -1, np.int64)
     keep = _distinct_rows(np.concatenate([inst.pos, inst.neg], axis=1))  # the bug: classes depend on private x
-    inst.W, inst.pos, inst.neg = inst.W[keep], inst.pos[keep], inst.neg[keep]
-    J = select(inst, int(n), rng, float(epsilon))
-    return np.where(J >= 0, keep[np.maximum(J, 0)], -1)
+    small = replace(inst, W=inst.W[keep], pos=inst.pos[keep], neg=inst.neg[keep])
+    J = sample_sets(small, n, rng, float(epsilon))
+    return to_output(np.r_[keep, -1][J], inst.public, inst.d)                  # J = -1: unused
 
 
 @batched(_dedup_sampler)
@@ -161,8 +193,7 @@ learner_exponent_full = with_params(_REF, lambda p: {**p, "epsilon": 2 * p["epsi
                                     "Step 9 with weights exp(-epsilon m) (the factor 1/2 dropped)")
 learner_temperature_eighth = with_params(_REF, lambda p: {**p, "epsilon": p["epsilon"] / 8},
                                          "Step 9 with weights exp(-epsilon m/16) (epsilon/8 in the exponent)")
-learner_constant_one = post_processed(_REF, lambda out, data, rng, params: np.full_like(out, -1),
-                                      "always the constant-1 hypothesis")
+learner_constant_one = _learner(draw=lambda inst, count, rng, epsilon: np.full((count, inst.d), -1))  # the bug: Step 9 skipped
 learner_family_from_all_rows = _learner(_all_rows)
 learner_partition_by_label = _learner(_by_label)
 learner_step5_direction_from_data = _learner(_direction_from_all_rows)
@@ -172,24 +203,35 @@ learner_opposite_missing = _learner(lambda data: prepare(data, family=_one_side)
 learner_score_private_only = _learner(_private_rows)
 learner_float32_weights = _learner(law=_float32_law)
 learner_first_in_level = _learner(uniform_within=False)                  # the bug: always the level's first J
+learner_epsilon_thirtieth = with_params(_REF, lambda p: {**p, "epsilon": p["epsilon"] / 30},
+                                        "Step 9 with weights exp(-epsilon m/60) (a selection 30 times too flat)")
+learner_single_halfspaces = _learner(draw=_single_sets)
+learner_float64_linear_weights = _learner(draw=_float64_sets)
+learner_tolerance_from_all_rows = _learner(_tolerance_from_all_rows)
 
 _PPM = "ppm_halfspace_learner"
 _L46 = f"{_PPM}/Lemma 4.6/exact-law"
 MUTANTS += (
     Mutant(_PPM, "exponent_full", f"{_M}:learner_exponent_full", "privacy",
-           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2)", killed_by=("privacy audit",)),
+           "Step 9 weights exp(-epsilon m) instead of exp(-epsilon m/2) (exact loss 1.93 > 1 on N1_label_flip_deep_private, "
+           "epsilon = 1; audit bound 7.17 > 4 on N1_q01_eps4)", killed_by=("privacy audit",)),
     Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
-           "C~_pub and Aff built from all rows (private points leak into the family)", killed_by=("privacy audit",)),
+           "C~_pub and Aff built from all rows (private points leak into the family; exact loss 2.20 > 1 on "
+           "N3_on_aff_to_off_aff, audit bound 1.55 on N2_relocation_between_public_and_origin)", killed_by=("privacy audit",)),
     Mutant(_PPM, "step5_direction_from_data", f"{_M}:learner_step5_direction_from_data", "privacy",
-           "Step 5's generic direction is the mean of all rows' x (private points steer the family)",
+           "Step 5's generic direction is the mean of all rows' x (private points steer the family; exact loss 3.33 > 1, "
+           "audit bound 3.28, both on N4_private_point_on_public_point)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "partition_by_label", f"{_M}:learner_partition_by_label", "privacy",
-           "S_pub = rows with y = 0 instead of p = 0", killed_by=("privacy audit",)),
+           "S_pub = rows with y = 0 instead of p = 0 (exact loss infinite on 9 of the 14 stress pairs; audit bound 11.1 on "
+           "N5_no_public_points, epsilon = 1)", killed_by=("privacy audit",)),
     Mutant(_PPM, "dedup_by_pattern", f"{_M}:learner_dedup_by_pattern", "privacy",
-           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed",
+           "C~_pub deduplicated by the members' labelling pattern on S' before G is formed (exact loss infinite, audit "
+           "bound 10.2, on N2_relocation_between_public_and_origin, epsilon = 1)",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "float32_weights", f"{_M}:learner_float32_weights", "both",
-           "linear-space float32 weights, uniform over G when all underflow",
+           "linear-space float32 weights, uniform over G when all underflow (exact loss infinite, audit bound 11.1, on "
+           "N8_weight_underflow_boundary, epsilon = 1)",
            killed_by=("privacy audit", f"{_PPM}/Claim 4.7/vs-erm-large-noise")),
     Mutant(_PPM, "temperature_eighth", f"{_M}:learner_temperature_eighth", "utility",
            "Step 9 weights exp(-epsilon m/16)", killed_by=(f"{_PPM}/Lemma 4.6/em-gap",)),
@@ -203,6 +245,25 @@ MUTANTS += (
            "G built from one side of each hyperplane (h_- missing)", killed_by=(_L46,)),
     Mutant(_PPM, "score_private_only", f"{_M}:learner_score_private_only", "utility",
            "m(g) counted on the private rows only (trap U5)", killed_by=(f"{_PPM}/Theorem 4.9/realizable-d1",)),
-    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "utility",
-           "J is the first set of the drawn mistake level, not uniform within it", killed_by=(_L46,)),
+    Mutant(_PPM, "first_in_level", f"{_M}:learner_first_in_level", "both",
+           "J is the first set of the drawn mistake level, not uniform within it (which set is first moves with the private "
+           "rows: exact loss infinite on 11 of the 14 stress pairs, audit bound 11.2 > 1 on N5_tiny_single_public_point)",
+           killed_by=("privacy audit", _L46)),
+    Mutant(_PPM, "epsilon_thirtieth", f"{_M}:learner_epsilon_thirtieth", "utility",
+           "Step 9 weights exp(-epsilon m/60): a selection 30 times too flat (at Theorem 4.9's d = 1 point, epsilon = "
+           "0.9, n = 1499: mean population error 36x, 0.95 quantile 30x the reference's)",
+           killed_by=(f"{_PPM}/Theorem 4.9/realizable-d1", f"{_PPM}/Lemma 4.6/em-gap")),
+    Mutant(_PPM, "single_halfspaces", f"{_M}:learner_single_halfspaces", "utility",
+           "Step 8 forms only j = 1 (single halfspaces and constant 1): Lemma 4.5's g* may need an intersection of d",
+           killed_by=(f"{_PPM}/Claim 4.7/helly-wedge", _L46)),
+    Mutant(_PPM, "float64_linear_weights", f"{_M}:learner_float64_linear_weights", "privacy",
+           "Step 9 with linear-space float64 weights exp(-epsilon m/2), the first minimiser when they all underflow "
+           "(every member of G with >= 1,491 mistakes at epsilon = 1; exact loss infinite on n = 2,984 rows: 1,490 private "
+           "rows of each label stacked at one x, the changed record moved into the public cluster); left to the audit's "
+           "input-space search (no stress pair)",
+           killed_by=("privacy audit",)),
+    Mutant(_PPM, "tolerance_from_all_rows", f"{_M}:learner_tolerance_from_all_rows", "privacy",
+           "the membership tolerance 1e-9 max(1, max|x|) taken over all rows, not the public ones (exact loss 2.25 > 1 when "
+           "the N1 data's private record at 6 moves to 1e10, epsilon = 1); left to the audit's input-space search (no "
+           "stress pair)", killed_by=("privacy audit",)),
 )

@@ -41,10 +41,24 @@ def test_exact_law_calibration_kills_first_in_level():
     assert _verdict(spec, "Lemma 4.6", "exact-law", f"{MUT}:learner_first_in_level") == "violated"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("ref,name,mutant", [
+    ("Claim 4.7", "helly-wedge", "learner_single_halfspaces"),
+    ("Theorem 4.9", "realizable-d1", "learner_epsilon_thirtieth"),
+    ("Lemma 4.6", "em-gap", "learner_epsilon_thirtieth"),
+])
+def test_theorem_bounds_kill_weak_learners(ref, name, mutant):
+    """A G without intersections (Lemma 4.5's wedge) and a selection 30 times too flat fail theorem bounds, not
+    only exact-law calibrations; the reference passes the same checks."""
+    spec = "ppm_halfspace_learner"
+    assert _verdict(spec, ref, name, CATALOGUE[spec].implementation) == "consistent"
+    assert _verdict(spec, ref, name, f"{MUT}:{mutant}") == "violated"
+
+
 def test_mutant_declarations_name_existing_checks():
     ids = {e.id for entries in REGISTRY.values() for e in entries}
     mutants = [m for m in load_mutants() if m.implementation.startswith(MUT)]
-    assert len(mutants) == 15
+    assert len(mutants) == 19
     for m in mutants:
         assert m.killed_by, m.id
         for check in m.killed_by:

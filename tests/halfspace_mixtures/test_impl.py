@@ -13,6 +13,8 @@ from dptestbed.impl.halfspace_mixtures.family import (
     family_size,
     halfspace_family,
     inside,
+    subset_rows,
+    subsets,
 )
 from dptestbed.impl.halfspace_mixtures.geometry import (
     Setup,
@@ -22,10 +24,12 @@ from dptestbed.impl.halfspace_mixtures.geometry import (
 from dptestbed.impl.halfspace_mixtures.learner import (
     all_mistakes,
     exact_law,
+    from_output,
     histogram,
     ppm_halfspace_learner,
     predict,
     prepare,
+    to_output,
 )
 
 N1 = {"X": np.array([[-1.0], [-2.0], [-3.0], [1.0], [2.0], [3.0], [6.0]]),
@@ -86,14 +90,22 @@ def test_exact_law_n1_matches_spec_numbers():
     assert np.abs(lp - lq).max() <= 1.0 + 1e-12
 
 
+def _positions(data, out):
+    """Positions in exact_law's canonical order of outputs in the encoding."""
+    J, lp = exact_law(data, 1.0)
+    index = {tuple(j): i for i, j in enumerate(J)}
+    sets, valid = from_output(out, data["p"], np.asarray(data["X"]).shape[1])
+    assert valid.all()
+    return np.array([index[tuple(j)] for j in sets]), lp
+
+
 def test_sampler_matches_exact_law_d2():
     rng = np.random.default_rng(5)
     data = Setup(d=2, b=-0.3).sample(14, rng)
-    J, lp = exact_law(data, 1.0)
     out = ppm_halfspace_learner.batch(data, 40_000, rng=rng, epsilon=1.0)
-    index = {tuple(j): i for i, j in enumerate(J)}
+    pos, lp = _positions(data, out)
     m = all_mistakes(data)
-    counts = np.bincount([m[index[tuple(o)]] for o in out], minlength=m.max() + 1)
+    counts = np.bincount(m[pos], minlength=m.max() + 1)
     expected = np.array([np.exp(lp)[m == k].sum() for k in range(m.max() + 1)]) * out.shape[0]
     keep = expected > 5
     chi2 = np.sum((counts[keep] - expected[keep]) ** 2 / expected[keep])
@@ -114,7 +126,8 @@ def test_mistakes_match_prediction_and_histogram():
 def test_no_public_points_is_constant_one():
     data = {"X": np.array([[1.0], [2.0]]), "y": np.array([1, 0]), "p": np.array([1, 1])}
     out = ppm_halfspace_learner.batch(data, 5, rng=np.random.default_rng(0), epsilon=3.0)
-    assert np.all(out == -1)
+    assert out.shape == (5, 1, 2)
+    assert np.all(out[..., 0] == -1) and np.all(out[..., 1] == 0)
 
 
 def test_large_n_no_underflow():
@@ -125,10 +138,55 @@ def test_large_n_no_underflow():
     data["p"] = np.r_[np.zeros(40, np.int64), np.ones(100_000 - 40, np.int64)]
     out = ppm_halfspace_learner.batch(data, 200, rng=rng, epsilon=1.0)
     m = all_mistakes(data)
-    J, _ = exact_law(data, 1.0)
-    index = {tuple(j): i for i, j in enumerate(J)}
     assert m.min() > 10_000
-    assert max(m[index[tuple(o)]] for o in out) - m.min() < 40
+    assert m[_positions(data, out)[0]].max() - m.min() < 40
+
+
+def test_output_encoding_names_public_points_and_sides():
+    """d = 1, public points at positions 0, 2, 5: {x >= a} is side +1 (V_0 > 0), {x <= a} side -1;
+    the empty-set pair is {x >= 0} / {x <= 0}; constant 1 is all rows unused."""
+    data = {"X": np.array([[-1.0], [4.0], [-2.0], [5.0], [6.0], [-3.0]]), "y": np.array([0, 1, 0, 1, 1, 0]),
+            "p": np.array([0, 1, 0, 1, 1, 0])}
+    inst = prepare(data)
+    assert inst.public.tolist() == [0, 2, 5]
+    J = np.array([[-1], [0], [1], [2], [3], [7]])
+    out = to_output(J, inst.public, 1)
+    assert out[:, 0].tolist() == [[-1, 0], [-1, 1], [-1, -1], [0, 1], [0, -1], [5, -1]]
+    assert predict(J, data["X"][[0, 2, 5]], np.array([[-3.5], [-2.5]])).tolist() == [[1, 1], [1, 1], [0, 0], [1, 1],
+                                                                                   [0, 0], [0, 1]]
+    back, valid = from_output(out, data["p"], 1)
+    assert valid.all() and np.array_equal(back, J)
+
+
+def test_output_encoding_round_trip_and_invalid_outputs():
+    rng = np.random.default_rng(3)
+    data = Setup(d=2, b=-0.2).sample(12, rng)
+    J, _ = exact_law(data, 1.0)
+    out = to_output(J, prepare(data).public, 2)
+    back, valid = from_output(out, data["p"], 2)
+    assert valid.all() and np.array_equal(back, J)
+    assert len({o.tobytes() for o in out}) == len(out)            # distinct members, distinct outputs
+    private = int(np.flatnonzero(data["p"] == 1)[0])
+    two = out[np.flatnonzero((J >= 0).all(axis=1))[0]]
+    bad = [two[::-1], np.where(two == two[0, 0], private, two), np.where(two == 1, 2, two),
+           np.r_[[[-1, -1, 0]], two[:1]], np.r_[two[:1], two[:1]]]
+    assert not from_output(np.array(bad), data["p"], 2)[1].any()
+
+
+@pytest.mark.parametrize("n_pub,d", [(1, 1), (5, 1), (6, 2), (7, 3), (4, 5), (30, 2)])
+def test_subset_rows_inverts_subsets(n_pub, d):
+    table = subsets(n_pub, d)
+    assert len(table) == family_size(n_pub, d) // 2
+    assert np.array_equal(subset_rows(table, n_pub), np.arange(len(table)))
+
+
+def test_step5_rule_is_the_spec_closed_form():
+    """Singletons get the normal V_0 = (sqrt 2, sqrt 3)/|.| (Aff = R^2), the empty set the pair through 0."""
+    X = np.array([[0.0, 0.0], [1.0, 0.3], [0.2, 1.0]])
+    W = halfspace_family(X)
+    v = np.sqrt([2.0, 3.0]) / np.sqrt(5.0)
+    assert np.allclose(W[0], [*v, 0.0]) and np.allclose(W[1], [*-v, 0.0])
+    assert np.allclose(W[2:8:2, :2], v) and np.allclose(W[4, 2], v @ X[1])
 
 
 def test_erm_d1_d2():

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from dptestbed.audits.exact import exact_epsilon
 from dptestbed.audits.pairs import stress_pairs
+from dptestbed.impl.halfspace_mixtures.learner import all_mistakes
 from dptestbed.spec import load_catalogue
 
 SPEC = load_catalogue()["ppm_halfspace_learner"]
@@ -24,3 +26,12 @@ def test_exact_loss_within_claim(pair):
     assert eps <= float(pair.env["epsilon"]) + 1e-9
     if pair.name in STATED:
         assert eps == pytest.approx(STATED[pair.name], abs=2e-3)
+
+
+def test_first_in_level_is_privacy_breaking():
+    """The label of mutant first_in_level, measured: the first index set of a mistake level is the only one it can
+    output, and on N1 the neighbours' sets of first sets differ (exact loss infinite; 11 of the 14 pairs)."""
+    pair = next(p for p in stress_pairs(SPEC) if p.name == "N1_label_flip_deep_private")
+    firsts = [{int(np.flatnonzero(m == level)[0]) for level in np.unique(m)}
+              for m in (all_mistakes(pair.data), all_mistakes(pair.neighbour))]
+    assert firsts[0] != firsts[1]
