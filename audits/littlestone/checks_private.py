@@ -46,7 +46,7 @@ def _mut(name: str, description: str) -> Control:
             trials={"quick": 20_000, "full": 500_000}, params={"n": 455},
             controls=(_mut("hist_epsilon_quartered", "Hist run at epsilon/4 (noise 8/epsilon, threshold 1 + "
                                                      "(8/epsilon) ln(1/delta)): private, but heavy items are lost"),),
-            slack_definition="(1-beta) quantile of the heavy item's |c~ - c|/n divided by eta")
+            slack_definition="(1-beta) quantile of the heavy item's |c~ - c|/n divided by eta", tests="claim")
 def _hist_accuracy(ctx: Context) -> dict:
     env = ctx.env
     n = int(ctx.params["n"])
@@ -123,7 +123,7 @@ _GEN_H = np.array([[1, -1, 1, 1], [1, 1, -1, 1], [-1, -1, 1, 1], [-1, 1, 1, 1]],
             predicate="failure: the chosen row has loss > 2 alpha",
             trials={"quick": 2000, "full": 50_000},
             controls=(_mut("generic_fraction_loss", "weights exp(-epsilon loss_S/2) with the fraction (useless)"),
-                      _mut("generic_constant", "always the first candidate")))
+                      _mut("generic_constant", "always the first candidate")), tests="claim")
 def _generic_accuracy(ctx: Context) -> dict:
     env = ctx.env
     n, alpha, beta = int(env["n"]), _f(env["alpha"]), _f(env["failure_probability"])
@@ -138,11 +138,12 @@ def _generic_accuracy(ctx: Context) -> dict:
 
 
 @experiment(GEN, "Lemma 16 (privacy)", "exact-softmax", "calibration",
-            title="output law = softmax of -epsilon err_S(h)/2 (the exact law behind the privacy claim)",
+            title="(conformance: the reference's exponential mechanism; Lemma 16's privacy is tested by the privacy "
+                  "audit) output law = softmax of -epsilon err_S(h)/2",
             instance="the many_rivals stress case (4 hypotheses, 5 examples)",
             predicate="event per cell: row j is chosen",
             trials={"quick": 100_000, "full": 2_000_000}, params={"n": 5, "H_size": 4},
-            controls=(_mut("generic_missing_half", "weights exp(-epsilon err) (the 1/2 dropped)"),))
+            controls=(_mut("generic_missing_half", "weights exp(-epsilon err) (the 1/2 dropped)"),), tests="conformance")
 def _generic_exact(ctx: Context) -> dict:
     pair = next(p for p in stress_pairs(ctx.spec) if p.name == "many_rivals")
     H, x, y = (np.asarray(pair.data[k]) for k in ("H", "x", "y"))
@@ -187,7 +188,7 @@ _ETA_PILOT = 0.7   # pilot_eta(1, 0.4, 4.0, 1000, seed=7) = 0.704 (lower 95% bou
             trials={"quick": 12, "full": 200},
             params={"d": 1, "alpha": 0.4, "c": 4.0, "epsilon": 1.0, "delta": 1e-6, "eta": _ETA_PILOT, "k": 1120,
                     "n_prime": 1868},
-            controls=(_mut("m_constant", "M always outputting the all -1 function"),), seconds=_SECONDS)
+            controls=(_mut("m_constant", "M always outputting the all -1 function"),), seconds=_SECONDS, tests="claim")
 def _theorem17(ctx: Context) -> dict:
     env = ctx.env
     d, alpha, c = int(env["d"]), _f(env["alpha"]), _f(env["c"])
@@ -223,8 +224,9 @@ def _theorem17(ctx: Context) -> dict:
 
 
 @experiment(M, "Theorem 17 (privacy)", "exact-law", "calibration",
-            title="M's exact output law on the periodic stress pairs (Hist at (eps/2, delta), pruning at 3 eta/4, "
-                  "GenericLearner at eps/2), the law behind the measured privacy loss",
+            title="(conformance: the reference's steps; Theorem 17's privacy is tested by the privacy audit) M's exact "
+                  "output law on the periodic stress pairs (Hist at (eps/2, delta), pruning at 3 eta/4, GenericLearner "
+                  "at eps/2)",
             instance="pattern_final_sample_first_example (both sides: P[t_2]), pattern_batch1_first_example (D': "
                       "P[[+1, -1]], a count-1 item that only survives without pruning) and overlap_probe (D: P[t_2], "
                       "which batches read by position decide)",
@@ -234,7 +236,7 @@ def _theorem17(ctx: Context) -> dict:
                       _mut("m_no_pruning", "no pruning step (E11)"),
                       _mut("m_eta_from_private_data", "eta set to the modal frequency of the private h_i"),
                       _mut("m_overlapping_batches", "batches overlapping by half (P-M2)")),
-            seconds=_SECONDS)
+            seconds=_SECONDS, tests="conformance")
 def _m_exact(ctx: Context) -> dict:
     pairs = {p.name: p for p in stress_pairs(ctx.spec)}
     cells = []

@@ -69,7 +69,7 @@ def _ldim_experiment(ref: str, name: str, title: str, instance: str, cases_fn, c
     @experiment(LDIM, ref, name, "property", title=title, instance=instance,
                 predicate="the implementation's Ldim equals the expected value on every case" if not measured
                 else "the stated relation holds on every case",
-                trials=_TRIALS, controls=controls, seconds=_SECONDS)
+                trials=_TRIALS, controls=controls, seconds=_SECONDS, tests="claim")
     def run(ctx: Context) -> dict:
         cases = cases_fn(ctx)
         return _property(list(cases) if measured else [(label, _ldim(ctx, H), e) for label, H, e in cases])
@@ -197,7 +197,7 @@ def _adversary(ctx: Context, cls: Class, x: list, y: list, mask: int, memo: dict
             instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; the adversary plays every "
                      "splitting point with both labels against the implementation's own predictors",
             predicate="the adversary's best total equals Ldim(H) (brute force)",
-            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS)
+            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS, tests="claim")
 def _soa_optimal(ctx: Context) -> dict:
     cases = []
     for label, H in _SOA_CLASSES.items():
@@ -210,7 +210,7 @@ def _soa_optimal(ctx: Context) -> dict:
             title="on realizable sequences SOA(S) is consistent with S, and equals the target after d mistakes",
             instance="200 random realizable sequences of length 12 over intervals N = 4 (d = 3) and thresholds N = 7 (d = 3)",
             predicate="h agrees with every example of S; mistakes <= d; mistakes = d implies h = c",
-            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS)
+            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS, tests="claim")
 def _soa_identification(ctx: Context) -> dict:
     rng = np.random.default_rng(ctx.rng.integers(2**32))
     cases = []
@@ -289,7 +289,7 @@ def _prefix_cases(ctx: Context, per_class: int, length: int):
                      "thresholds N = 3 and on intervals N = 3; the implementation is run on all 11 prefixes of each",
             predicate="every prefix obeys the SOA update or the Definition 8 patch; predictions and mistake count agree "
                       "with the prefixes' predictors; h agrees with T",
-            trials=_TRIALS, controls=(_CTRL_DEF8, _CTRL_EMPTY), seconds=_SECONDS)
+            trials=_TRIALS, controls=(_CTRL_DEF8, _CTRL_EMPTY), seconds=_SECONDS, tests="claim")
 def _soa_definition8(ctx: Context) -> dict:
     cases = []
     for i, (cls, x, y, t0) in enumerate(_prefix_cases(ctx, 40, 5)):
@@ -345,7 +345,7 @@ class _UserSOA:
                      "40 samples each (the tournament rounds of D_k; the undefined-ness test of D_k is not applied: "
                      "Observation 11's invariants hold on every sample of the rounds)",
             predicate="the invariants on every sample",
-            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS)
+            trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS, tests="claim")
 def _observation11(ctx: Context) -> dict:
     from dptestbed.impl.littlestone.stable import RngCoins, Sampler, tournament_sample
 
