@@ -86,4 +86,4 @@ def test_errata_registered():
 
 
 def test_pilot_supports_eta():
-    assert pilot_eta(1, 0.4, 4.0, 1000, seed=7) >= _ETA_PILOT
+    assert pilot_eta(1, 0.4, 1.0, 1000, seed=7) >= _ETA_PILOT
