@@ -189,7 +189,8 @@ _ETA_PILOT = 0.68   # pilot_eta(1, 0.4, 1.0, 1000, seed=7) = 0.686 (lower 95% bo
             trials={"quick": 60, "full": 400},
             params={"d": 1, "alpha": 0.4, "beta": 0.25, "c": 1.0, "epsilon": 1.0, "delta": 1e-3, "eta": _ETA_PILOT,
                     "k": 767, "n_prime": 1585},
-            controls=(_mut("m_constant", "M always outputting the all -1 function"),), seconds=_SECONDS, tests="claim")
+            controls=(_mut("m_constant", "M always outputting the all -1 function"),),
+            seconds={"quick": 240.0, "full": 900.0}, tests="claim")   # 36 s on an idle machine, 60 s was too tight
 def _theorem17(ctx: Context) -> dict:
     env = ctx.env
     d, alpha, c = int(env["d"]), _f(env["alpha"]), _f(env["c"])
