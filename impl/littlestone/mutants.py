@@ -256,7 +256,8 @@ m_generic_missing_half = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner weights are exp(-(epsilon/2) err) "
     "instead of exp(-(epsilon/2) err/2) (P-M8): its loss rises from epsilon/2 to about epsilon, inside the "
     "sequential-composition claim (epsilon, delta) but not the parallel-composition epsilon/2 (measured: exact "
-    "loss 0.925 against the claim 1 on pattern_final_sample_first_example, delta = 0.001; the reference's 0.443).",
+    "loss 0.925 against the claim 1 on pattern_final_sample_first_example, delta = 0.001, the reference's 0.443; "
+    "privacy audit epsilon_lb 0.91 there at 1.1e7 samples per side: differs from the spec, within the claim).",
     _no_half_finish)
 m_no_pruning = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M without the pruning step a_h >= 3 eta/4 (E11).",
