@@ -22,8 +22,8 @@ def _check(tmp_path, spec: str, name: str) -> tuple[int, dict]:
                  "--no-controls"])
     doc = json.loads((out / "results.json").read_text())
     classes = {t["check"]: t["class"] for t in doc["theorems"]}
-    (audit,) = doc["privacy"]
-    classes["privacy audit"] = audit["class"]
+    for audit in doc["privacy"]:                 # stable_histogram: one audit point; the SOA makes no claim
+        classes["privacy audit"] = audit["class"]
     return code, classes
 
 
