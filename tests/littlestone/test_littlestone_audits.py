@@ -75,7 +75,9 @@ def test_mutants_load_and_privacy_ones_have_killers():
         assert callable(load_implementation(m.implementation))
         assert m.killed_by, m.id
     privacy = [m for m in MUTANTS if m.breaks == "privacy"]
-    assert len(privacy) >= 9
+    assert len(privacy) >= 7
+    # a "privacy" label is backed by the privacy audit measuring a loss above the claim (issue 25)
+    assert all("privacy audit" in m.killed_by for m in privacy), [m.id for m in privacy if "privacy audit" not in m.killed_by]
 
 
 def test_errata_registered():
@@ -84,4 +86,4 @@ def test_errata_registered():
 
 
 def test_pilot_supports_eta():
-    assert pilot_eta(1, 0.4, 4.0, 1000, seed=7) >= _ETA_PILOT
+    assert pilot_eta(1, 0.4, 1.0, 1000, seed=7) >= _ETA_PILOT
