@@ -15,7 +15,8 @@ Three ways a bug is introduced:
   with a subclass of the core that differs in ONE rule (threshold re-drawn after every answer or
   never, counter counting tops, halting one bottom early or late, one query noise per run, noise
   or threshold scaled). Algorithms 1, 3, 4, 6 and 8 share the core, so the same bug is obtained
-  in each without copying the algorithms (:func:`core_mutant`).
+  in each without copying the algorithms (:func:`core_mutant`, which sets the subclass for its
+  own call only, in the calling thread: ``sparse_vector.CORE``).
 """
 
 from __future__ import annotations
@@ -80,19 +81,15 @@ class MutatedRuns(SparseVectorRuns):
         return top
 
 
-_CORE_MODULES = (_sv_mod, _oqr_mod, _sl)  # the modules that build the core (Algs 1, 3-4, 6-8)
-
-
 @contextlib.contextmanager
 def _core(cls):
-    saved = [m.SparseVectorRuns for m in _CORE_MODULES]
-    for m in _CORE_MODULES:
-        m.SparseVectorRuns = cls
+    """The sparse-vector core is ``cls`` for the calling thread only, until the block exits
+    (``sparse_vector.CORE`` is a context variable: other threads keep their own core)."""
+    token = _sv_mod.CORE.set(cls)
     try:
         yield
     finally:
-        for m, old in zip(_CORE_MODULES, saved):
-            m.SparseVectorRuns = old
+        _sv_mod.CORE.reset(token)
 
 
 def core_mutant(reference, doc: str, **rule):
