@@ -335,7 +335,7 @@ for _spec, _ref in _PRIV_REF.items():
     experiment(
         _spec, _ref, "record-audit-replace-one", "property",
         title="record-level (eps, delta) audit, replace-one, full pipeline (positional chunks + adversarial "
-              "learners + mechanism): eps_lb <= epsilon",
+              "learners + mechanism): eps_lb <= epsilon (Monte Carlo, level 1e-3)",
         instance=_AUDIT_POINT + "constructions: mode flip (record-vote learner, K = 563 chunks of 1, gap 1 on "
                  "every query), halting stress (canary learner, K = 283: query 0 balanced, queries 1-3 dist 281 vs "
                  "279), global-preprocessing finder (radius-0.05 neighbour learner, K = 603 chunks of 10, one record "
@@ -348,7 +348,7 @@ for _spec, _ref in _PRIV_REF.items():
     experiment(
         _spec, _ref, "record-audit-add-remove", "property",
         title="record-level (eps, delta) audit, add/remove with keyed-hash chunking (4 fresh keys per split, runs "
-              "pooled), full pipeline: eps_lb <= epsilon",
+              "pooled), full pipeline: eps_lb <= epsilon (Monte Carlo, level 1e-3)",
         instance=_AUDIT_POINT + "constructions: mode flip (canary learner with a public key-dependent base vote, "
                  "K = 563 hash chunks of capacity 16), sensitivity-2 move (canary learner, K = 283, dist 282 vs 280), "
                  "chunk-locality finder (threshold ERM, K = 603 chunks of capacity 3, labels (0, 0, 1) in value "

@@ -93,13 +93,13 @@ def _delta_event_failures(implementation: str, threads: int, monkeypatch) -> int
 
 def test_core_mutant_reproducible_on_two_threads(monkeypatch):
     """The control subsample_aggregate_threshold_halved gives the same count at a seed whatever the
-    threads (it once gave 2,175 and 2,965 failures of 400,000: the mutant's class was swapped in
+    threads (it once gave 2,175 and 2,965 failures of 400,000 on one query: the mutant's class was swapped in
     module globals, so one thread's exit restored the reference under the other's feet)."""
     control = next(c for c in _experiment("subsample_aggregate/Corollary 3.10/delta-event")[1].controls
                    if c.name == "subsample_aggregate_threshold_halved")
     two = [_delta_event_failures(control.implementation, 2, monkeypatch) for _ in range(2)]
     assert two[0] == two[1] == _delta_event_failures(control.implementation, 1, monkeypatch)
-    assert two[0] > 2_000   # w/2 leaks S(w/2) = 7.2e-3 per run (the reference: S(w) = 8.3e-5)
+    assert two[0] > 8_000   # w/2 leaks S(w/2) = 7.5e-3 per query (the reference: S(w) = 8.3e-5)
 
 
 def test_reference_unchanged_after_a_mutant(monkeypatch):
@@ -107,7 +107,7 @@ def test_reference_unchanged_after_a_mutant(monkeypatch):
     before = _delta_event_failures(ref, 2, monkeypatch)
     _delta_event_failures(f"{_MUT}:subsample_aggregate_threshold_halved", 2, monkeypatch)
     assert sv.CORE.get() is sv.SparseVectorRuns
-    assert _delta_event_failures(ref, 2, monkeypatch) == before < 100
+    assert _delta_event_failures(ref, 2, monkeypatch) == before < 400
 
 
 def test_core_seam_is_per_thread():
