@@ -65,16 +65,20 @@ def path_probability(path, *, w: float, lam: float, rule: str = "bottom", nu_fac
     return prob
 
 
-def sequence_law(q, *, w: float, lam: float, T, rule: str = "bottom") -> dict:
-    """Alg 1 / Alg 3 transcript law on answers (or distances) ``q``: {tuple of 1/0/-1: probability}."""
+def sequence_law(q, *, w: float, lam: float, T, rule: str = "bottom", count: str = "bottom",
+                 nu_factor: float = QUERY_NOISE) -> dict:
+    """Alg 1 / Alg 3 transcript law on answers (or distances) ``q``: {tuple of 1/0/-1: probability};
+    ``count``: what the counter counts ("bottom", Alg 1; "top"), the run halting once it exceeds T;
+    ``nu_factor``: the query noise Lap(nu_factor lam)."""
     out: dict[tuple, float] = {}
 
     def walk(i, transcript, path, c):
         if i == len(q) or c > T:
-            out[transcript + (-1,) * (len(q) - i)] = path_probability(path, w=w, lam=lam, rule=rule)
+            out[transcript + (-1,) * (len(q) - i)] = path_probability(path, w=w, lam=lam, rule=rule,
+                                                                      nu_factor=nu_factor)
             return
         for top in (1, 0):
-            walk(i + 1, transcript + (top,), path + [(q[i], top)], c + (1 - top))
+            walk(i + 1, transcript + (top,), path + [(q[i], top)], c + (1 - top if count == "bottom" else top))
 
     walk(0, (), [], 0)
     return out
@@ -83,17 +87,20 @@ def sequence_law(q, *, w: float, lam: float, T, rule: str = "bottom") -> dict:
 REGULAR, SHIFTED, BOTH_BOTTOM, NOT_ANSWERED = 0, 1, 2, 3  # Alg 6 per-query outcomes
 
 
-def soft_law(reg, shifted, *, w: float, lam: float, T, rule: str = "bottom") -> dict:
+def soft_law(reg, shifted, *, w: float, lam: float, T, rule: str = "bottom", count: str = "bottom",
+             nu_factor: float = QUERY_NOISE) -> dict:
     """Alg 6 (H_Priv per query, shared state) transcript law; ``reg``/``shifted`` the two tests'
-    distances per query: {tuple of REGULAR/SHIFTED/BOTH_BOTTOM/NOT_ANSWERED: probability}."""
+    distances per query: {tuple of REGULAR/SHIFTED/BOTH_BOTTOM/NOT_ANSWERED: probability};
+    ``count`` and ``nu_factor`` as in :func:`sequence_law` (a sub-test is one comparison)."""
     out: dict[tuple, float] = {}
     steps = {REGULAR: lambda i: [(reg[i], 1)], SHIFTED: lambda i: [(reg[i], 0), (shifted[i], 1)],
              BOTH_BOTTOM: lambda i: [(reg[i], 0), (shifted[i], 0)]}
-    cost = {REGULAR: 0, SHIFTED: 1, BOTH_BOTTOM: 2}
+    cost = {REGULAR: 0, SHIFTED: 1, BOTH_BOTTOM: 2} if count == "bottom" else {REGULAR: 1, SHIFTED: 1, BOTH_BOTTOM: 0}
 
     def walk(i, transcript, path, c):
         if i == len(reg) or c > T:
-            out[transcript + (NOT_ANSWERED,) * (len(reg) - i)] = path_probability(path, w=w, lam=lam, rule=rule)
+            out[transcript + (NOT_ANSWERED,) * (len(reg) - i)] = path_probability(path, w=w, lam=lam, rule=rule,
+                                                                                  nu_factor=nu_factor)
             return
         for o in (REGULAR, SHIFTED, BOTH_BOTTOM):
             walk(i + 1, transcript + (o,), path + steps[o](i), c + cost[o])
