@@ -153,7 +153,7 @@ _X_514 = np.array([2.5, -2.5, 3.0, -3.0])
              "sqrt(2n') + nu = 1/7 exactly (estimated alpha(x) <= 2.1e-4); each query answered by the "
              "implementation with a fresh threshold",
     predicate="failure: some query answered bottom or farther than 8 alpha sqrt(2n') + nu/2 from E h(x_l)",
-    trials={"quick": 150, "full": 5_000},
+    trials={"quick": 180, "full": 5_000},
     params={"alpha": _ALPHA_514, "nu": 0.02, "gamma": 1 / 7, "n_prime": 100},
     controls=(CTRL_RIGHT_EDGE,),
     slack_definition="(1 - beta) quantile of max_l |s(x_l) - E h(x_l)| divided by 8 alpha sqrt(2n') + nu/2",
