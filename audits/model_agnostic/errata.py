@@ -32,13 +32,18 @@ from ..errata import ErratumContext, audit_summary, erratum
 E2_SAMPLES = {"quick": 200_000, "full": 2_000_000}
 
 
-def _audit_text(a: dict) -> str:
+def _audit_text(audit: dict) -> str:
+    """One sentence on a privacy audit (its JSON): verdict, bound, and the claim of the deciding pair."""
+    a = audit_summary(audit)
     if a["claim_epsilon"] is None:  # the audit itself failed: its error is in the details
         return f"Audit {a['spec']}: {a['verdict']}. "
     eps = a["epsilon_lower_bound"]
     eps_text = "n/a" if eps is None else f"{eps:.3g}"
-    return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text} vs claim {a['claim_epsilon']:g} "
-            f"({a['samples_per_side']:,} samples/side). ")
+    counter = audit.get("counterexample") or {}
+    claim = (counter.get("claim") or {}).get("epsilon", a["claim_epsilon"])
+    pair = (counter.get("pair") or {}).get("name")
+    return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text} vs claim {claim:g}"
+            + (f" on the pair {pair}" if pair else "") + f" ({a['samples_per_side']:,} samples/side). ")
 
 
 # --------------------------------------------------------------------------- E1
@@ -80,8 +85,10 @@ def e1_exhaustive(max_votes: int = 12) -> dict:
 
 
 def e1_exact(catalogue) -> dict:
-    """Exact epsilon (at the claimed delta) of subsample_aggregate and _corrected on the
-    sensitivity_two_move stress pair: A_OQR's transcript distribution on the two dist vectors."""
+    """Exact epsilon (at the claimed delta) of subsample_aggregate and _corrected on their
+    mixed_directions stress pairs, whose distances sit at each variant's own threshold (one vote
+    moved per row: the printed dist moves by 2, dist* by 1): A_OQR's transcript distribution on the
+    two dist vectors."""
     from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed
     from dptestbed.spec.schema import resolve_stress_values
 
@@ -90,7 +97,7 @@ def e1_exact(catalogue) -> dict:
     out = {}
     for spec_id, fn in (("subsample_aggregate", dist_printed), ("subsample_aggregate_corrected", dist_corrected)):
         spec = catalogue[spec_id]
-        case = next(c for c in spec.stress_cases if c.name == "sensitivity_two_move")
+        case = next(c for c in spec.stress_cases if c.name == "mixed_directions")
         env = spec.bind(dict(case.params))
         D = np.asarray(resolve_stress_values(case.data, env), dtype=float).astype(np.int64)
         Dp = np.asarray(resolve_stress_values(case.neighbour, env), dtype=float).astype(np.int64)
@@ -113,8 +120,8 @@ def measure_e1(ctx: ErratumContext) -> dict:
         exact = e1_exact(ctx.catalogue)
     except Exception as exc:  # noqa: BLE001 - the exact values are context, not the deciding measurement
         exact = {"error": f"{type(exc).__name__}: {exc}"}
-    a_p = audit_summary(ctx.audit("subsample_aggregate"))
-    a_c = audit_summary(ctx.audit("subsample_aggregate_corrected"))
+    audits = [ctx.audit("subsample_aggregate"), ctx.audit("subsample_aggregate_corrected")]
+    a_p, a_c = (audit_summary(a) for a in audits)
     confirmed = (ex["max_change_printed"] == 2 and ex["max_change_corrected"] <= 1
                  and ex["mode_flips_with_nonzero_dist_printed"] > 0 and ex["mode_flips_with_nonzero_dist_corrected"] == 0)
     ep = (exact.get("subsample_aggregate") or {}).get("exact_epsilon")
@@ -125,11 +132,12 @@ def measure_e1(ctx: ErratumContext) -> dict:
             f"{ex['mode_flips_with_nonzero_dist_printed']} mode flips (corrected "
             f"{ex['mode_flips_with_nonzero_dist_corrected']}); example {ex['example']}. ")
     if ep is not None:
-        text += (f"Exact epsilon on the sensitivity-2 stress pair at delta = {exact['subsample_aggregate']['claim_delta']:g}: "
+        text += (f"Exact epsilon on each variant's mixed-direction stress pair (distances at its own threshold) at delta = "
+                 f"{exact['subsample_aggregate']['claim_delta']:g}: "
                  f"printed {ep:.3f}, corrected {ec:.3f}, claim {exact['subsample_aggregate']['claim_epsilon']:g}: "
                  + ("the printed claim IS violated on this pair. " if detectable else
                     "the loss doubles but stays below the claim, so no audit can detect E1 at this size. "))
-    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
+    text += "".join(_audit_text(a) for a in audits if a)
     return {"verdict": "confirmed" if confirmed else "refuted", "measurement": text.strip(),
             "deciding": "deterministic exhaustive sensitivity check",
             "details": {"exhaustive": ex, "exact_on_stress_pair": exact, "audit_printed": a_p, "audit_corrected": a_c,
@@ -173,8 +181,8 @@ def e2_leak(seed: int, n: int) -> dict:
 def measure_e2(ctx: ErratumContext) -> dict:
     leak = e2_leak(ctx.seed, E2_SAMPLES[ctx.suite])
     p, c = leak["soft_label_queries"], leak["soft_label_queries_corrected"]
-    a_p = audit_summary(ctx.audit("soft_label_queries"))
-    a_c = audit_summary(ctx.audit("soft_label_queries_corrected"))
+    audits = [ctx.audit("soft_label_queries"), ctx.audit("soft_label_queries_corrected")]
+    a_p, a_c = (audit_summary(a) for a in audits)
     confirmed = p["D"]["cp999"][0] > p["delta"] and p["D_prime"]["events"] == 0 and c["D"]["cp999"][1] <= c["delta"]
     refuted = p["D"]["cp999"][1] <= p["delta"]
     text = (f"first-test delta-event (notes 5.4a), {p['D']['runs']} runs per side: printed w = {p['w']:.2f}: "
@@ -183,7 +191,7 @@ def measure_e2(ctx: ErratumContext) -> dict:
             f"delta = {p['delta']:g}: one sub-query alone leaks {p['D']['rate'] / p['delta']:.1f} x delta. "
             f"Corrected w = {c['w']:.2f}: {c['D']['events']} releases (rate {c['D']['rate']:.3g}, CP upper "
             f"{c['D']['cp999'][1]:.3g}, exact {c['exact_leak']:.3g} <= delta/(4m) = {c['delta'] / 16:.3g}). ")
-    text += "".join(_audit_text(a) for a in (a_p, a_c) if a)
+    text += "".join(_audit_text(a) for a in audits if a)
     deciding = "Monte Carlo of the first-test delta-event (Clopper-Pearson vs delta)"
     if a_p and a_p["verdict"] == "violation":
         deciding += "; the black-box privacy audit also flags the printed spec"
