@@ -147,3 +147,12 @@ def test_mutant_killed(mutant):
 def test_mutant_killed_sec4(mutant):
     killed, by = _killed(mutant)
     assert killed, f"{mutant.id} survived {mutant.killed_by}"
+
+
+def test_delta_event_counts_any_tie_rule():
+    """The delta-event tests the claim whatever the tie rule: ties broken towards the largest label are
+    counted as the reference's (same seed, same count), and the bound is 2 delta (one neighbour per label)."""
+    spec_id, exp = _experiment("subsample_aggregate/Corollary 3.10/delta-event")
+    runs = [run_check(CATALOGUE[spec_id], exp, impl, seed=3, trials=50_000, isolate=False)
+            for impl in (CATALOGUE[spec_id].implementation, f"{_MUT}:subsample_aggregate_ties_to_largest")]
+    assert runs[0]["failures"] == runs[1]["failures"] > 0 and runs[0]["beta"] == 2e-3
