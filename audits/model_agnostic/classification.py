@@ -89,7 +89,7 @@ _COR41_SLACK = "(1 - 2 beta) quantile of the misclassification rate divided by T
                      "1/2, so a constant label fails), alpha = 0.05, beta = 0.1, gamma = 0: k = 16,790 chunks of "
                      "n' = 255 (App. A7) records, X ~ U[0,1], t* = 0.5; chunk thresholds drawn from the exact ERM law; "
                      "fresh data and queries per trial",
-            predicate=COR41_PREDICATE, trials={"quick": 60, "full": 2_000}, params=_CL_REALIZABLE,
+            predicate=COR41_PREDICATE, trials={"quick": 72, "full": 2_000}, params=_CL_REALIZABLE,
             controls=(_CTRL_PCQ64, CTRL_PCQ_CONST), slack_definition=_COR41_SLACK)
 def _pcq_cor41_realizable(ctx: Context) -> dict:
     return cor41(ctx, agnostic=False)

@@ -335,7 +335,7 @@ for _spec, _ref in _PRIV_REF.items():
     experiment(
         _spec, _ref, "record-audit-replace-one", "property",
         title="record-level (eps, delta) audit, replace-one, full pipeline (positional chunks + adversarial "
-              "learners + mechanism): eps_lb <= epsilon",
+              "learners + mechanism): eps_lb <= epsilon (Monte Carlo, level 1e-3)",
         instance=_AUDIT_POINT + "constructions: mode flip (record-vote learner, K = 563 chunks of 1, gap 1 on "
                  "every query), halting stress (canary learner, K = 283: query 0 balanced, queries 1-3 dist 281 vs "
                  "279), global-preprocessing finder (radius-0.05 neighbour learner, K = 603 chunks of 10, one record "
@@ -348,7 +348,7 @@ for _spec, _ref in _PRIV_REF.items():
     experiment(
         _spec, _ref, "record-audit-add-remove", "property",
         title="record-level (eps, delta) audit, add/remove with keyed-hash chunking (4 fresh keys per split, runs "
-              "pooled), full pipeline: eps_lb <= epsilon",
+              "pooled), full pipeline: eps_lb <= epsilon (Monte Carlo, level 1e-3)",
         instance=_AUDIT_POINT + "constructions: mode flip (canary learner with a public key-dependent base vote, "
                  "K = 563 hash chunks of capacity 16), sensitivity-2 move (canary learner, K = 283, dist 282 vs 280), "
                  "chunk-locality finder (threshold ERM, K = 603 chunks of capacity 3, labels (0, 0, 1) in value "
@@ -375,7 +375,9 @@ def agnostic_point(epsilon: float, alpha: float, beta: float, gamma: float, delt
 
 
 @experiment("private_classification_queries", "Theorem 4.4", "thresholds-agnostic-sweep", "bound",
-            title="agnostic: >= m - T queries correct w.p. >= 1 - 2 beta at n = k n'; misclassification against n",
+            title="agnostic: >= m - T queries correct w.p. >= 1 - 2 beta at n = k n'; misclassification against n "
+                  "(quick suite: no power, 24 of the about 64 trials it needs; Theorem 4.4's quick verdict is "
+                  "moderate-epsilon's; full suite: 400 trials)",
             instance="SCALED chunk size n' = 400 (App. A7's agnostic n' = 8 log(4k/beta)/alpha^2 = 9,121 is "
                      "impractical; the PAC property of the scaled learner is measured by Cor 4.1 pac-agnostic-scaled); "
                      "epsilon = 128 (a parameter choice, not a constant change), delta = 1e-3, alpha = beta = 0.1, "
@@ -391,13 +393,14 @@ def _pcq_thm44(ctx: Context) -> dict:
 
 
 # moderate epsilon: alpha = 0.08, gamma = eta = 0.01 keep T/m = 0.394 < 1/2 (a constant label errs about 1/2)
-_THM44_MODERATE = agnostic_point(8.0, alpha=0.08, beta=0.1, gamma=0.01)  # m = 3,018, T = 1,190
+# beta = 0.15 (2 beta = 0.3): 42 trials give the check power (at beta = 0.1 it needs about 64)
+_THM44_MODERATE = agnostic_point(8.0, alpha=0.08, beta=0.15, gamma=0.01)  # m = 2,765, T = 1,097
 _N_PRIME_44_MODERATE = 256
 _WINDOW = 0.1  # half-width of the record window of erm_thresholds_window
 _THM44_MODERATE_INSTANCE = (
-    "epsilon = 8, delta = 1e-3, alpha = 0.08, beta = 0.1, gamma = flip noise eta = 0.01, m = 3,018 >= m_min = 3,017.7, "
-    "T = 1,190 >= T_cor41 = 1,189.1 (T/m = 0.394 < 1/2: a constant label fails), k = 37,814 chunks; SCALED chunk "
-    "size n' = 256 records (App. A7's agnostic n' = 17,787 is impractical; the PAC step is measured at this point, "
+    "epsilon = 8, delta = 1e-3, alpha = 0.08, beta = 0.15, gamma = flip noise eta = 0.01, m = 2,765 >= m_min = "
+    "2,764.3, T = 1,097 >= T_cor41 = 1,096.1 (T/m = 0.397 < 1/2: a constant label fails), k = 36,044 chunks; SCALED "
+    "chunk size n' = 256 records (App. A7's agnostic n' = 17,220 is impractical; the PAC step is measured at this point, "
     "pac-moderate-epsilon); chunk thresholds of threshold ERM on records with the exact law (records within 0.1 "
     "of t* materialised, erm_thresholds_window), X ~ U[0, 1], t* = 0.5; fresh data and queries per trial")
 
@@ -407,13 +410,14 @@ experiment("private_classification_queries", "Theorem 4.4", "moderate-epsilon", 
            instance=_THM44_MODERATE_INSTANCE,
            predicate="failure: the run halts before query m, or outputs more than T bottoms, or its misclassification "
                      "rate (bottom and not-answered count as mistakes) exceeds T/m",
-           trials={"quick": 40, "full": 300}, params=_THM44_MODERATE, controls=(CTRL_PCQ_CONST,),
+           trials={"quick": 42, "full": 300}, params=_THM44_MODERATE, controls=(CTRL_PCQ_CONST,),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 2 beta) quantile of the misclassification rate divided by T/m")(
     lambda ctx: cor41(ctx, True, pipeline_chunk_size(ctx, _N_PRIME_44_MODERATE), _WINDOW))
 experiment("private_classification_queries", "Theorem 4.4", "pac-moderate-epsilon", "bound",
            title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
-                 "<= beta (the theorem's PAC precondition for the scaled n'; the implementation is not involved)",
+                 "<= beta (the theorem's PAC precondition for the scaled n'; the implementation is not involved; quick "
+                 "suite: no power, 60 of the about 92 trials it needs, at 1.7 s each; full suite: 1,000 trials)",
            instance=_THM44_MODERATE_INSTANCE,
            predicate="failure: max_j err(h_j) > gamma + alpha, err(h_t) = eta + (1 - 2 eta)|t - t*|",
            trials={"quick": 60, "full": 1_000}, params=_THM44_MODERATE, setup=True, controls=(CTRL_PCQ_UNDERFIT,),
@@ -450,7 +454,9 @@ def _apriv_agnostic(ctx: Context, n_prime: int, trials: int, moderate: bool = Fa
 
 
 @experiment("label_private_learner", "Theorem 4.7", "thresholds-agnostic-end-to-end", "bound",
-            title="agnostic end to end: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta (flip noise eta = gamma)",
+            title="agnostic end to end: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta (flip noise eta = gamma; quick "
+                  "suite: no power, 12 of the about 171 trials it needs at 3 beta = 0.09; Theorem 4.7's quick verdict "
+                  "is moderate-epsilon's; full suite: 300 trials)",
             instance=f"alpha = beta = 0.03, gamma = eta = 0.02 (bound 7 gamma + 15 alpha = 0.59 < the largest "
                      f"threshold error 0.788, so it is not vacuous), m = {_THM47_P['m']:,} >= m_min_claim, "
                      f"T = {_THM47_P['T']:,} >= T_cor41, epsilon = 256 (parameter choice to keep k small), "
@@ -484,7 +490,7 @@ _CTRL_LPL_CONST = Control("label_private_learner_constant_threshold",
                           "A_Priv returning the threshold 0.5 whatever the data")
 _THM47_MODERATE_INSTANCE = (
     "epsilon = 8, delta = 1e-3, alpha = beta = 0.05, gamma = flip noise eta = 0.01 (bound 7 gamma + 15 alpha = 0.82 "
-    "< 0.8675, what a constant threshold errs in half the trials), m = 9,587 >= m_min_claim = 9,586.3, T = 2,451 >= "
+    "< 0.8675, what a constant threshold errs in half the trials)), m = 9,587 >= m_min_claim = 9,586.3, T = 2,451 >= "
     "T_cor41 = 2,450.1, k = 58,627 chunks; SCALED chunk size n' = 400 (App. A7's agnostic n' = 49,156 is "
     "impractical; the PAC step is measured at this point, pac-moderate-epsilon); chunk thresholds of threshold ERM "
     "on records with the exact law (records within 0.07 of t* materialised, erm_thresholds_window); X ~ U[lo, lo + "
@@ -492,7 +498,10 @@ _THM47_MODERATE_INSTANCE = (
     "exact in the support's unit coordinate")
 
 experiment("label_private_learner", "Theorem 4.7", "moderate-epsilon", "bound",
-           title="agnostic end to end at moderate epsilon: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta",
+           title="agnostic end to end at moderate epsilon: P[err(h_hat) > 7 gamma + 15 alpha] <= 3 beta (quick suite: "
+                 "no power, 12 of the about 92 trials it needs at 0.7 s each: the precondition beta <= alpha and a "
+                 "bound below a constant threshold's error, 7 gamma + 15 alpha < 0.8675, keep 3 beta <= 0.16; full "
+                 "suite: 240 trials)",
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: err(h_hat) > 7 gamma + 15 alpha",
            trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(CTRL_LPL_INV, _CTRL_LPL_CONST),
            seconds={"quick": 120.0, "full": 1800.0},
@@ -514,7 +523,8 @@ def _apriv_pac(ctx: Context) -> dict:
 
 experiment("label_private_learner", "Theorem 4.7", "pac-moderate-epsilon", "bound",
            title="setup validation at the moderate-epsilon point: P[some chunk classifier h_j has err > gamma + alpha] "
-                 "<= beta (the (alpha, beta/k)-PAC precondition for the scaled n'; the implementation is not involved)",
+                 "<= beta (the (alpha, beta/k)-PAC precondition for the scaled n'; the implementation is not involved; "
+                 "quick suite: no power, 20 of the about 317 trials it needs, at 1.5 s each; full suite: 600 trials)",
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: max_j err(h_j) > gamma + alpha",
            trials={"quick": 20, "full": 600}, params=_THM47_MODERATE, setup=True,
            seconds={"quick": 300.0, "full": 1800.0},

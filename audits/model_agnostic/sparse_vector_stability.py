@@ -90,13 +90,15 @@ def _svt_exact(ctx: Context) -> dict:
 
 @experiment(
     "sparse_vector", "Theorem 2.7", "halting", "property",
-    title="transcripts answer every query until the (T+1)-th bottom, then nothing (loop while c <= T)",
+    title="Alg 1's halting rule: transcripts answer every query until the (T+1)-th bottom, then nothing (loop "
+          "while c <= T); a convention of the algorithm, not Theorem 2.7's statement (halting earlier keeps the "
+          "claim)",
     instance="m = 12, T = 2; answers drawn uniformly in w +- 2 lam (many bottoms and tops), 200 instances",
     predicate="each transcript is in {1, 0, -1}^m, has at most T+1 bottoms, no -1 before the (T+1)-th "
               "bottom and only -1 after it",
     trials={"quick": 20_000, "full": 500_000},
     params={"m": 12, "T": 2, "w": 0.0, "epsilon": 1.0},
-    controls=(_CTRL_SVT_HALT,),
+    controls=(_CTRL_SVT_HALT,), tests="conformance",
 )
 def _svt_halting(ctx: Context) -> dict:
     m, T, w = int(ctx.params["m"]), int(ctx.params["T"]), float(ctx.params["w"])
@@ -250,12 +252,13 @@ def _dti_delta_event(ctx: Context) -> dict:
 
 @experiment(
     "distance_to_instability", "Theorem 3.2", "output-space", "property",
-    title="A_stab releases exactly f(D) or bottom (-1), nothing else (trap P10)",
+    title="A_stab's output space: exactly f(D) or bottom (-1), nothing else (trap P10; a convention of Alg 2 and "
+          "its encoding, the privacy claim itself is the audit's)",
     instance="random labels in 0..9 and distances in 0..2 Gamma, 100 instances",
     predicate="every output equals f(D) or -1",
     trials={"quick": 20_000, "full": 500_000},
     params={"epsilon": 1.0, "delta": 1e-3},
-    controls=(_CTRL_DTI_LEAK,),
+    controls=(_CTRL_DTI_LEAK,), tests="conformance",
 )
 def _dti_output_space(ctx: Context) -> dict:
     gamma = _threshold(ctx.env)

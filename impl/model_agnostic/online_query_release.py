@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from ..contract import batched
-from .sparse_vector import SparseVectorRuns, _cutoff
+from .sparse_vector import _cutoff, new_core
 
 BOTTOM, NOT_ANSWERED = -1, -2
 
@@ -81,7 +81,7 @@ def release_stream(label, dist, n, *, rng, lam, w, T):
 
     Shared by A_OQR and A_subSamp / A_binClas (whose labels are the chunk modes and whose dist
     is the vote-gap distance); the loop over queries is the only Python loop."""
-    svt = SparseVectorRuns(rng, n, lam=lam, w=w, T=T)                  # step 1: c <- 0, w_hat <- w + Lap(lam)
+    svt = new_core(rng, n, lam=lam, w=w, T=T)                          # step 1: c <- 0, w_hat <- w + Lap(lam)
     out = np.full((svt.n, len(label)), NOT_ANSWERED, dtype=np.int64)
     for i in range(len(label)):                                        # step 2: for f in F while c <= T
         running = svt.running()
@@ -115,7 +115,7 @@ class OnlineQueryRelease:
     def __init__(self, *, rng, epsilon, delta, T, m):
         self._T, self._m = _cutoff(T), declared_queries(m)
         lam = oqr_lambda(epsilon, delta, self._T)
-        self._svt = SparseVectorRuns(rng, 1, lam=lam, w=oqr_threshold(lam, self._m, delta), T=self._T)
+        self._svt = new_core(rng, 1, lam=lam, w=oqr_threshold(lam, self._m, delta), T=self._T)
         self._asked = 0
 
     def ask(self, label, dist) -> int:

@@ -46,7 +46,7 @@ import numpy as np
 from .. import learners as _learners
 from ..contract import batched
 from .online_query_release import check_rows, declared_queries
-from .sparse_vector import SparseVectorRuns, _cutoff
+from .sparse_vector import SparseVectorRuns, _cutoff, new_core
 from .subsample_aggregate import mode_and_gap
 
 BOTTOM, NOT_ANSWERED = -1.0, -2.0
@@ -149,7 +149,7 @@ def _queries_batch(data, n, *, rng, epsilon, delta, T, m, gamma, corrected):
     check_rows(len(S), m, name)
     tests = histogram_tests(S, gamma)                                  # Alg 8 steps 1-3, 7-8 per query
     lam = soft_label_lambda(epsilon, delta, T)                         # step 1
-    svt = SparseVectorRuns(rng, n, lam=lam, w=soft_label_threshold(lam, m, delta, corrected), T=T)  # c <- 0; E3
+    svt = new_core(rng, n, lam=lam, w=soft_label_threshold(lam, m, delta, corrected), T=T)  # c <- 0; E3
     out = np.empty((svt.n, len(S), 2))
     out[:] = (NOT_ANSWERED, NO_FLAG)
     for l in range(len(S)):                                            # step 3: for l in [m] while c <= T
@@ -187,7 +187,7 @@ def _classifier_batch(data, n, *, rng, gamma, lam, w):
     if S.size < 1 or not np.all(np.isfinite(S)):
         raise ValueError("soft_label_classifier: data must be a non-empty finite multiset S of shape (K,)")
     tests = tuple(t[0] for t in histogram_tests(np.clip(S, 0.0, 1.0)[None, :], gamma))
-    svt = SparseVectorRuns(rng, n, lam=lam, w=w, T=np.inf)     # w_hat <- w + Lap(lam) at the start of the call
+    svt = new_core(rng, n, lam=lam, w=w, T=np.inf)     # w_hat <- w + Lap(lam) at the start of the call
     s_hat, flag = h_priv(svt, np.ones(svt.n, dtype=bool), tests, gamma)
     return np.stack([s_hat, flag], axis=1)
 

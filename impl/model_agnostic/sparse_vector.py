@@ -22,10 +22,15 @@ query each cost one unit and each re-draw the shared threshold on a bottom). Eve
 function is its batch sampler at n = 1, so the two cannot drift apart; the comparison draws are
 made in the order Algorithm 1 makes them (one query noise per comparison, then the threshold
 re-draw), so a run at n = 1 consumes the generator exactly as a scalar transcription would.
+Every algorithm builds its core with :func:`new_core`, which makes the class held by :data:`CORE`
+in the calling thread's context (``SparseVectorRuns`` unless a mutant set another one for the
+duration of its own call: ``impl.model_agnostic.mutants``; a per-thread seam, so a mutant sampled
+on two threads never runs partly as the reference, and the reference never sees its class).
 """
 
 from __future__ import annotations
 
+import contextvars
 import math
 
 import numpy as np
@@ -83,9 +88,18 @@ class SparseVectorRuns:
         return top
 
 
+CORE: contextvars.ContextVar[type[SparseVectorRuns]] = contextvars.ContextVar("sparse_vector_core",
+                                                                              default=SparseVectorRuns)
+
+
+def new_core(rng: np.random.Generator, n: int, *, lam: float, w: float, T) -> SparseVectorRuns:
+    """The sparse-vector state of n runs, of the class :data:`CORE` holds in this thread's context."""
+    return CORE.get()(rng, n, lam=lam, w=w, T=T)
+
+
 def _batch(data, n, *, rng, epsilon, delta, T, w):
     q, T = as_vector(data), _cutoff(T)
-    svt = SparseVectorRuns(rng, n, lam=sparse_vector_lambda(epsilon, delta, T), w=w, T=T)  # steps 1-3
+    svt = new_core(rng, n, lam=sparse_vector_lambda(epsilon, delta, T), w=w, T=T)  # steps 1-3
     out = np.full((svt.n, q.size), NOT_ANSWERED, dtype=np.int8)  # step 5: halted runs answer nothing
     for i, qi in enumerate(q):                                   # step 4: for each q in order,
         running = svt.running()                                  #         while c <= T

@@ -79,7 +79,9 @@ def test_e4_statement_not_refuted(monkeypatch):
     ctx = SimpleNamespace(seed=0, suite="quick", catalogue=load_catalogue(), audit=lambda spec_id: None)
     end = E.e4_statement(ctx)
     assert end["statement"] == "not refuted" and end["failures"] == 0
-    assert end["proof_count_exceeds_B_004"] > 0.9  # the proof's counting step fails on the same runs
+    assert end["mean_misclassification"] > 0.06   # about 1.5 (gamma + alpha): the check is not vacuous
+    assert end["wrong_cutoff"]["T"] == 40 and end["wrong_cutoff"]["failures"] == 30  # it rejects T = (gamma + alpha) m
+    assert end["proof_count_exceeds_B_004"] > 0.5  # the proof's counting step fails on the same runs
 
 
 def test_e5_instance_admissible():
@@ -92,3 +94,15 @@ def test_e5_instance_admissible():
     inst = r["instance"]
     assert inst["admissible"] and inst["admissibility_at_offset"]["spread_over_steele"] <= 1
     assert 0 < inst["excess_over_stated_over_r"] < 0.5
+
+
+def test_printed_alg6_audit_expects_and_finds_its_violation():
+    """The printed Algorithm 6 (erratum 000-E2) is a known violation: its audit must flag it, on a
+    pair whose claim is epsilon = 0.5 or 1 (at epsilon = 8 the delta-event is not certifiable)."""
+    from dptestbed.audits.privacy import audit
+
+    spec = load_catalogue()["soft_label_queries"]
+    assert spec.expected_privacy_verdict == "violation"
+    r = audit(spec, samples=100_000, seed=0).to_json()
+    assert r["verdict"] == "violation" and r["expected"] == "violation"
+    assert r["counterexample"]["claim"]["epsilon"] <= 1.0 < r["epsilon_lower_bound"]

@@ -2,14 +2,19 @@
 each mutant is killed by its first declared check (cheap checks here; the Sec. 4 ones are slow)."""
 
 import math
+import threading
+from collections import OrderedDict
 
+import numpy as np
 import pytest
 
+from dptestbed.audits import runner
 from dptestbed.audits import theorems as thm
 from dptestbed.audits.experiments import load_registry, run_check
 from dptestbed.audits.model_agnostic.transcripts import sequence_law, soft_law, soft_multisets
 from dptestbed.audits.runner import load_implementation
-from dptestbed.impl.model_agnostic.mutants import MUTANTS
+from dptestbed.impl.model_agnostic import sparse_vector as sv
+from dptestbed.impl.model_agnostic.mutants import MUTANTS, MutatedRuns, _core
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -17,6 +22,7 @@ REGISTRY = load_registry()
 LEVEL = thm.FAMILY_ALPHA / 30  # about the strictest per-check level of a one-spec `check` run
 SLOW_SPECS = {"private_classification_queries", "label_private_learner"}  # seconds per run: marked slow
 CHEAP = 20_000
+_MUT = "dptestbed.impl.model_agnostic.mutants"
 
 
 def _experiment(check_id: str):
@@ -74,6 +80,57 @@ def test_transcript_laws():
     assert sum(soft_law(tuple(reg), tuple(sh), w=12.0, lam=4.0, T=1).values()) == pytest.approx(1.0, abs=1e-9)
 
 
+def _delta_event_failures(implementation: str, threads: int, monkeypatch) -> int:
+    """Failures of subsample_aggregate's delta-event check (400,000 runs: 4 blocks) at seed 0,
+    with the trusted batch sampler's blocks on ``threads`` threads."""
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: threads)
+    monkeypatch.setattr(runner, "_CACHE", OrderedDict())   # a fresh Runner, with that many threads
+    spec_id, exp = _experiment("subsample_aggregate/Corollary 3.10/delta-event")
+    r = run_check(CATALOGUE[spec_id], exp, implementation, seed=0)
+    assert r["error"] is None and r["trials"] == 400_000
+    return r["failures"]
+
+
+def test_core_mutant_reproducible_on_two_threads(monkeypatch):
+    """The control subsample_aggregate_threshold_halved gives the same count at a seed whatever the
+    threads (it once gave 2,175 and 2,965 failures of 400,000 on one query: the mutant's class was swapped in
+    module globals, so one thread's exit restored the reference under the other's feet)."""
+    control = next(c for c in _experiment("subsample_aggregate/Corollary 3.10/delta-event")[1].controls
+                   if c.name == "subsample_aggregate_threshold_halved")
+    two = [_delta_event_failures(control.implementation, 2, monkeypatch) for _ in range(2)]
+    assert two[0] == two[1] == _delta_event_failures(control.implementation, 1, monkeypatch)
+    assert two[0] > 8_000   # w/2 leaks S(w/2) = 7.5e-3 per query (the reference: S(w) = 8.3e-5)
+
+
+def test_reference_unchanged_after_a_mutant(monkeypatch):
+    ref = CATALOGUE["subsample_aggregate"].implementation
+    before = _delta_event_failures(ref, 2, monkeypatch)
+    _delta_event_failures(f"{_MUT}:subsample_aggregate_threshold_halved", 2, monkeypatch)
+    assert sv.CORE.get() is sv.SparseVectorRuns
+    assert _delta_event_failures(ref, 2, monkeypatch) == before < 400
+
+
+def test_core_seam_is_per_thread():
+    """While one thread runs with a mutated core, another builds the reference's."""
+    entered, done = threading.Event(), threading.Event()
+    seen = {}
+
+    def mutant_thread():
+        with _core(MutatedRuns):
+            seen["mutant"] = type(sv.new_core(np.random.default_rng(0), 1, lam=1.0, w=0.0, T=1))
+            entered.set()
+            done.wait(10)
+
+    t = threading.Thread(target=mutant_thread)
+    t.start()
+    assert entered.wait(10)
+    seen["other"] = type(sv.new_core(np.random.default_rng(0), 1, lam=1.0, w=0.0, T=1))
+    done.set()
+    t.join()
+    assert seen == {"mutant": MutatedRuns, "other": sv.SparseVectorRuns}
+    assert sv.CORE.get() is sv.SparseVectorRuns
+
+
 FAST = [m for m in MUTANTS if m.spec not in SLOW_SPECS and not m.equivalent]
 SLOW = [m for m in MUTANTS if m.spec in SLOW_SPECS and not m.equivalent]
 
@@ -90,3 +147,12 @@ def test_mutant_killed(mutant):
 def test_mutant_killed_sec4(mutant):
     killed, by = _killed(mutant)
     assert killed, f"{mutant.id} survived {mutant.killed_by}"
+
+
+def test_delta_event_counts_any_tie_rule():
+    """The delta-event tests the claim whatever the tie rule: ties broken towards the largest label are
+    counted as the reference's (same seed, same count), and the bound is 2 delta (one neighbour per label)."""
+    spec_id, exp = _experiment("subsample_aggregate/Corollary 3.10/delta-event")
+    runs = [run_check(CATALOGUE[spec_id], exp, impl, seed=3, trials=50_000, isolate=False)
+            for impl in (CATALOGUE[spec_id].implementation, f"{_MUT}:subsample_aggregate_ties_to_largest")]
+    assert runs[0]["failures"] == runs[1]["failures"] > 0 and runs[0]["beta"] == 2e-3

@@ -70,7 +70,7 @@ def test_pipeline_bugs_move_every_vote():
 def test_moderate_points_meet_the_theorems():
     """epsilon = 8 with the smallest m and T the theorems allow; a constant label / threshold fails there."""
     p44, p47 = er._THM44_MODERATE, er._THM47_MODERATE
-    assert (p44["m"], p44["T"], p47["m"], p47["T"]) == (3018, 1190, 9587, 2451)
+    assert (p44["m"], p44["T"], p47["m"], p47["T"]) == (2765, 1097, 9587, 2451)
     for sid, p in (("private_classification_queries", p44), ("label_private_learner", p47)):
         env = CAT[sid].bind({**CAT[sid].defaults(), **p})
         m_min = env["m_min"] if "m_min" in env else env["m_min_claim"]
