@@ -160,6 +160,7 @@ def _lemma1(ctx: Context) -> dict:
               "0.047 against 0.019)",
     trials={"quick": 1_000_000, "full": 10_000_000},
     params={"epsilon": 1.0, "alpha": 0.1},
+    slack_definition="E[U] / (e^eps E[V]), both measured",
     controls=(FULL_EXPONENT,),
 )
 def _lemma5(ctx: Context) -> dict:
@@ -216,6 +217,7 @@ for _k in (1, 2):   # at k = 3 the memoriser's E[(E_S')^3] = 0.015 is below what
                   "rounded k-th power of E_S[M(S)]; a memoriser has E_S = 0)",
         trials={"quick": 400, "full": 4000},
         params={"epsilon": GEN["epsilon"], "alpha": GEN["alpha"], "k": _k},
+        slack_definition="E[(E_S')^k] / (e^(k^2 eps) E[(E_S)^k]), both measured",
         controls=(MEMORISER,),
     )
     def _lemma6(ctx: Context) -> dict:

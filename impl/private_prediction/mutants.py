@@ -258,6 +258,7 @@ MUTANTS = (
        ("agnostic_private_prediction_corrected/Corollary 1/grid-thresholds",)),
     _m("averaged_learner_corrected", "averaged_learner_sum", "utility", "sums the block predictions",
        ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (stability)/block-average",
         "averaged_learner_corrected/Lemma 2 (expectation)/jensen-pathwise",
         "averaged_learner_corrected/Lemma 2 (tail)/union-bound")),
     Mutant(spec="stable_gaussian_prediction", name="gaussian_printed_variance",
