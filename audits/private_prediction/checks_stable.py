@@ -2,8 +2,11 @@
 queries), the Gaussian variant (Fact G1, Lemma 1 with delta), Lemma 2 (averaging), Corollary 1
 (agnostic) and Corollaries 2-4 (convex ERM).
 
-Every implementation is sampled through ``ctx.sample`` only. Monte-Carlo means use CLT intervals
-at z = 5; a property check fails only when such an interval excludes the bound.
+Every implementation is sampled through ``ctx.sample`` only. A claim on an expected loss is a bound
+check: the loss of each trial, capped at a multiple of the bound, is rounded to a Bernoulli
+(:func:`.common.rounded`), so the claim becomes P[failure] <= beta and the exact binomial test
+decides it within the run's family. Property checks are exact (deterministic learners) or setup
+validations.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dptestbed.audits.experiments import Context, Control, experiment, scalar
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 from dptestbed.impl.private_prediction import teachers
 
-from .common import Z, label_cells, mean_ci, mutant_control
+from .common import label_cells, mutant_control, rounded
 
 DOUBLE = mutant_control("laplace_double_scale", "Lap(2 gamma/epsilon): twice the noise")
 REUSED = mutant_control("laplace_noise_reused_across_queries", "one noise draw shared by all queries")
@@ -33,6 +36,9 @@ ERM_NEGATED = mutant_control("erm_negated_labels", "fits the ERM on -y (label si
 # =========================================================================== Theorem 4
 
 
+CAP = 10.0   # the rounded extra loss is capped at CAP times the theorem's bound: beta = 1/CAP
+
+
 def _noise_law_cells(ctx: Context, a: float, scale: float, sf) -> list[Cell]:
     """Cells Pr[|M(a) - a| > t scale] against sf(t) (and sf at the scale off by +-30%)."""
     out = ctx.sample(a, ctx.trials)
@@ -44,75 +50,93 @@ def _noise_law_cells(ctx: Context, a: float, scale: float, sf) -> list[Cell]:
     return cells
 
 
+def _extra_loss_bound(ctx: Context, extra_of) -> dict:
+    """Theorem 4 at a = y as a bound check: the extra loss ``extra_of(M - a)`` of one answer per
+    trial, rounded against CAP times the bound (:func:`.common.rounded`)."""
+    a, bound = 0.3, scalar(ctx.env["error_bound"])
+    extra = extra_of(ctx.sample(a, ctx.trials) - a)
+    return {"failures": rounded(ctx.rng, extra, CAP * bound), "trials": ctx.trials, "beta": 1 / CAP,
+            "error_bound": bound, "slack": float(extra.mean()) / bound,
+            "instance": {"extra_loss_mean": float(extra.mean()), "bound": bound, "cap": CAP * bound}}
+
+
 for _spec in ("stable_laplace_prediction", "stable_laplace_prediction_corrected"):
     @experiment(
         _spec, "Theorem 4 (Lipschitz)", "noise-law", "calibration",
-        title="the noise behind Theorem 4(1): |M(S,x) - A(S,x)| ~ Exp(b), b = gamma/epsilon, so the absolute loss "
-              "at a = y has extra loss exactly b = L_l gamma/epsilon (the bound, tight)",
+        title="the noise law behind Theorem 4(1): |M(S,x) - A(S,x)| ~ Exp(b), b = gamma/epsilon",
         instance="A(S, x) = 0.3, epsilon = 1, gamma = 1 (b = 1); cells at t = 0.25, 1, 2.5",
         predicate="Pr[|M - a| > t b] against e^(-t) (a Laplace scale off by 30% gives e^(-t/1.3), e^(-t/0.7))",
         trials={"quick": 100_000, "full": 2_000_000},
         params={"epsilon": 1.0, "gamma": 1.0},
         controls=(DOUBLE,),
     )
-    def _thm4_lipschitz(ctx: Context) -> dict:
+    def _thm4_lipschitz_law(ctx: Context) -> dict:
         b = scalar(ctx.env["b"])
         cells = _noise_law_cells(ctx, 0.3, b, lambda t: math.exp(-t))
         return {"cells": cells, "instance": {"extra_loss_bound": scalar(ctx.env["error_bound"]), "b": b}}
 
+    @experiment(
+        _spec, "Theorem 4 (Lipschitz)", "extra-absolute-loss", "bound",
+        title="E[l(M(S,x), y)] - l(A(S,x), y) <= L_l gamma/epsilon for the absolute loss at a = y, where it is tight "
+              "(the extra loss is E|xi| = b): each answer's extra loss |M - y|, rounded against a cap of 10 bounds, "
+              "fails with probability E[min(|M - y|, 10 b)]/(10 b) <= 1/10 whenever the theorem holds",
+        instance="A(S, x) = y = 0.3, L_l = 1, epsilon = 1, gamma = 1 (bound b = 1); one answer per trial",
+        predicate="failure: a uniform draw times 10 b falls below min(|M - y|, 10 b) (rate 0.099995 for Lap(b), "
+                  "0.199 for Lap(2 b); reference alternative 0.2: an extra loss twice the bound)",
+        trials={"quick": 100_000, "full": 2_000_000},
+        params={"epsilon": 1.0, "gamma": 1.0, "L_l": 1.0},
+        slack_definition="mean extra loss / bound",
+        controls=(DOUBLE,),
+    )
+    def _thm4_lipschitz(ctx: Context) -> dict:
+        L = scalar(ctx.env["L_l"])
+        return _extra_loss_bound(ctx, lambda xi: L * np.abs(xi))
+
 
 @experiment(
-    "stable_laplace_prediction_corrected", "Theorem 4 (smooth)", "second-moment", "property",
-    title="E[l(M(S,x), y)] - l(A(S,x), y) <= sigma gamma^2/epsilon^2 for the sigma-smooth loss "
-          "l = sigma (a - y)^2/2 (tight: equality), on a grid of (a, y); z = 5 intervals",
-    instance="sigma = 1/4, epsilon = 1, gamma = 1; (a, y) in {(0, 0), (0.3, -1), (-2, 1)}; 200000 answers each",
-    predicate="failure: the lower bound of the measured extra loss exceeds sigma gamma^2/epsilon^2",
+    "stable_laplace_prediction_corrected", "Theorem 4 (smooth)", "extra-squared-loss", "bound",
+    title="E[l(M(S,x), y)] - l(A(S,x), y) <= sigma gamma^2/epsilon^2 for the sigma-smooth loss l = sigma (a - y)^2/2 "
+          "at a = y, where it is tight (the extra loss is sigma E[xi^2]/2 = sigma b^2): each answer's extra loss, "
+          "rounded against a cap of 10 bounds, fails with probability <= 1/10 whenever the theorem holds",
+    instance="A(S, x) = y = 0.3, sigma = 1/4, epsilon = 1, gamma = 1 (bound sigma b^2 = 0.25); one answer per trial",
+    predicate="failure: a uniform draw times 10 sigma b^2 falls below min(sigma (M - y)^2/2, 10 sigma b^2) (rate "
+              "0.094 for Lap(b), 0.26 for Lap(2 b); reference alternative 0.2)",
     trials={"quick": 200_000, "full": 4_000_000},
     params={"epsilon": 1.0, "gamma": 1.0, "sigma": 0.25},
+    slack_definition="mean extra loss / bound",
     controls=(DOUBLE,),
 )
 def _thm4_smooth(ctx: Context) -> dict:
-    sigma, bound = scalar(ctx.env["sigma"]), scalar(ctx.env["error_bound"])
-    failures, worst = 0, None
-    for a, y in ((0.0, 0.0), (0.3, -1.0), (-2.0, 1.0)):
-        out = ctx.sample(a, ctx.trials)
-        extra = sigma * ((out - y) ** 2 - (a - y) ** 2) / 2
-        m, lo, _ = mean_ci(extra)
-        if lo > bound:
-            failures += 1
-            worst = {"a": a, "y": y, "extra_mean": m, "extra_lower": lo, "bound": bound}
-    return {"cases": 3, "failures": failures, "counterexample": worst}
+    sigma = scalar(ctx.env["sigma"])
+    return _extra_loss_bound(ctx, lambda xi: sigma * xi ** 2 / 2)
 
 
 # =========================================================================== Lemma 4
 
 
 @experiment(
-    "stable_laplace_prediction_corrected", "Lemma 4", "two-queries", "property",
-    title="two answers carry independent noise (so the pair costs exactly 2 epsilon): |corr| <= 5/sqrt(N), "
-          "z_1 - z_2 not constant, and the corner event {z_1, z_2 >= gamma} has probability e^(-2 eps)/4",
-    instance="both queries at A(S, x) = 0 (the W3 pair moves both by gamma: exact joint loss 2 epsilon on the "
-             "corner event); epsilon = 1, gamma = 1; 200000 pairs",
-    predicate="failure: a correlation beyond 5/sqrt(N), a constant difference, or the corner probability "
-              "outside its z = 5 interval",
+    "stable_laplace_prediction_corrected", "Lemma 4", "two-queries-law", "calibration",
+    title="the law behind Lemma 4: two answers carry independent Laplace noise (the lemma's independent coins), so "
+          "both corners {z_1, z_2 >= gamma} and {z_1 >= gamma, z_2 <= -gamma} have probability e^(-2 eps)/4. The "
+          "lemma's claim, 2 epsilon for the pair, is the privacy audit's at q = 2 (stress case W6_two_queries_apart)",
+    instance="both queries at A(S, x) = 0, epsilon = 1, gamma = 1; 200000 pairs",
+    predicate="each corner's rate against e^(-2 eps)/4 (alternatives: the Laplace scale off by 30%); noise shared by "
+              "the two answers gives e^(-eps)/2 and 0",
     trials={"quick": 200_000, "full": 2_000_000},
-    params={"epsilon": 1.0, "gamma": 1.0},
+    params={"epsilon": 1.0, "gamma": 1.0, "q": 2},
     controls=(REUSED,),
 )
 def _lemma4(ctx: Context) -> dict:
     eps, gamma = scalar(ctx.env["epsilon"]), scalar(ctx.env["gamma"])
     z = ctx.sample(np.zeros(2), ctx.trials).reshape(ctx.trials, 2)
-    rho = float(np.corrcoef(z.T)[0, 1])
-    corner = float(np.mean(np.all(z >= gamma, axis=1)))
-    exact = math.exp(-2 * eps) / 4
-    sd = math.sqrt(exact * (1 - exact) / ctx.trials)
-    checks = {"independent": abs(rho) <= Z / math.sqrt(ctx.trials),
-              "not_constant_difference": float(np.std(z[:, 0] - z[:, 1])) > 0,
-              "corner_probability": abs(corner - exact) <= Z * sd}
-    failed = [k for k, ok in checks.items() if not ok]
-    return {"cases": len(checks), "failures": len(failed),
-            "counterexample": {"failed": failed, "correlation": rho, "corner": corner, "corner_exact": exact}
-            if failed else None}
+
+    def corner(f):
+        return math.exp(-2 * eps / f) / 4
+
+    cells = [Cell(label, ctx.trials, int(np.sum(event)), corner(1.0), (corner(1 + NOISE_FUDGE), corner(1 - NOISE_FUDGE)))
+             for label, event in (("z_1 >= gamma, z_2 >= gamma", (z[:, 0] >= gamma) & (z[:, 1] >= gamma)),
+                                  ("z_1 >= gamma, z_2 <= -gamma", (z[:, 0] >= gamma) & (z[:, 1] <= -gamma)))]
+    return {"cells": cells}
 
 
 # =========================================================================== Gaussian
@@ -120,8 +144,8 @@ def _lemma4(ctx: Context) -> dict:
 
 @experiment(
     "stable_gaussian_prediction", "Fact G1 (extra loss of Gaussian noise)", "noise-law", "calibration",
-    title="the noise behind Fact G1: |M - A(S,x)| ~ |N(0, sigma_G^2)|, so the extra losses are "
-          "L_l sigma_G sqrt(2/pi) (absolute loss at a = y) and sigma sigma_G^2/2 (squared), both tight",
+    title="the noise law behind Fact G1: |M - A(S,x)| ~ |N(0, sigma_G^2)|, which makes the extra losses "
+          "L_l sigma_G sqrt(2/pi) (absolute loss at a = y) and sigma sigma_G^2/2 (squared)",
     instance="A(S, x) = 0, epsilon = 0.5, delta = 1e-5, gamma = 1 (sigma_G = 9.70); cells at t = 0.25, 1, 2.5",
     predicate="Pr[|M - a| > t sigma_G] against 2 Phi(-t) (+-30% scale alternatives)",
     trials={"quick": 100_000, "full": 2_000_000},
@@ -134,26 +158,23 @@ def _fact_g1(ctx: Context) -> dict:
 
 @experiment(
     "stable_gaussian_prediction", "Lemma 1", "group-delta", "property",
-    title="group privacy with delta: for k = 1, 2, 3, the Balle-Wang delta of a shift k gamma at k epsilon, "
-          "at the implementation's measured noise level (99.99994% lower bound of its sd), is <= k e^((k-1) eps) delta",
-    instance="A(S, x) = 0, epsilon = 0.5, delta = 1e-5, gamma = 1; 200000 answers give the noise sd",
-    predicate="failure (per k): delta_{k gamma}(k epsilon; sd_lower) > k e^((k-1) epsilon) delta",
-    trials={"quick": 200_000, "full": 2_000_000},
+    title="group privacy with delta for the spec's Gaussian mechanism: for k = 1, 2, 3, the exact Balle-Wang delta of a "
+          "shift k gamma at k epsilon with sigma_G is <= k e^((k-1) eps) delta (a setup validation: the implementation's "
+          "own privacy, k = 1, is the privacy audit's)",
+    instance="epsilon = 0.5, delta = 1e-5, gamma = 1, sigma_G = gamma sqrt(2 ln(1.25/delta))/epsilon",
+    predicate="failure (per k): delta_{k gamma}(k epsilon; sigma_G) > k e^((k-1) epsilon) delta",
+    trials={"quick": 3, "full": 3},
     params={"epsilon": 0.5, "delta": 1e-5, "gamma": 1.0},
-    controls=(GAUSS_PRINTED,),
+    setup=True,
 )
 def _gauss_lemma1(ctx: Context) -> dict:
-    eps, delta, gamma = (scalar(ctx.env[k]) for k in ("epsilon", "delta", "gamma"))
-    out = ctx.sample(0.0, ctx.trials)
-    dof = ctx.trials - 1
-    sd_lower = math.sqrt(dof * float(np.var(out, ddof=1)) / stats.chi2.ppf(1 - 3e-7, dof))
-    failures, rows = 0, []
+    eps, delta, gamma, sigma = (scalar(ctx.env[k]) for k in ("epsilon", "delta", "gamma", "sigma_G"))
+    rows = []
     for k in (1, 2, 3):
-        d_k = float(gaussian_delta(k * eps, k * gamma, sd_lower))
-        allowed = k * math.exp((k - 1) * eps) * delta
-        rows.append({"k": k, "delta_exact": d_k, "allowed": allowed})
-        failures += d_k > allowed
-    return {"cases": 3, "failures": int(failures), "counterexample": rows if failures else None}
+        rows.append({"k": k, "delta_exact": float(gaussian_delta(k * eps, k * gamma, sigma)),
+                     "allowed": k * math.exp((k - 1) * eps) * delta})
+    failures = sum(r["delta_exact"] > r["allowed"] for r in rows)
+    return {"cases": 3, "failures": int(failures), "counterexample": rows if failures else None, "instance": {"rows": rows}}
 
 
 # =========================================================================== Lemma 2
@@ -162,11 +183,10 @@ def _gauss_lemma1(ctx: Context) -> dict:
 for _spec in ("averaged_learner", "averaged_learner_corrected"):
     @experiment(
         _spec, "Lemma 2 (stability)", "one-block-moves", "property",
-        title="moving one block's prediction by at most gamma moves A' by at most gamma/r, and by exactly gamma/r "
-              "when the block moves by gamma (note W4)",
+        title="moving one block's prediction by at most gamma moves A' by at most gamma/r (note W4)",
         instance="r = 4, gamma = 1: 2000 random block-prediction vectors in [-3, 3]^r; one random block moves by a "
                  "random amount in [-gamma, gamma], or by exactly +-gamma",
-        predicate="failure: |A'(S') - A'(S'')| > gamma/r (1e-12 tolerance), or not equal to gamma/r on the exact moves",
+        predicate="failure: |A'(S') - A'(S'')| > gamma/r (1e-12 tolerance)",
         trials={"quick": 2000, "full": 20_000},
         params={"r": 4, "gamma": 1.0},
         controls=(SUM,),
@@ -178,12 +198,33 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         for t in range(ctx.trials):
             a = ctx.rng.uniform(-3, 3, r)
             b = a.copy()
-            exact = t % 2 == 0
-            b[ctx.rng.integers(r)] += gamma * (ctx.rng.choice([-1.0, 1.0]) if exact else ctx.rng.uniform(-1, 1))
+            b[ctx.rng.integers(r)] += gamma * (ctx.rng.choice([-1.0, 1.0]) if t % 2 == 0 else ctx.rng.uniform(-1, 1))
             diff = abs(float(ctx.sample(a, 1)[0]) - float(ctx.sample(b, 1)[0]))
-            if diff > g + 1e-12 or (exact and abs(diff - g) > 1e-9):
+            if diff > g + 1e-12:
                 failures += 1
                 worst = {"blocks": a.tolist(), "moved": b.tolist(), "difference": diff, "gamma_prime": g}
+        return {"cases": ctx.trials, "failures": failures, "counterexample": worst}
+
+    @experiment(
+        _spec, "Lemma 2 (stability)", "block-average", "property",
+        title="A'(S', x) is the average (1/r) sum_j A(S'_j, x) of the block predictions (ALG-3), which makes a move "
+              "of gamma in one block a move of exactly gamma/r",
+        instance="r = 4: 500 random block-prediction vectors in [-3, 3]^r",
+        predicate="failure: A'(blocks) differs from the mean of the blocks by more than 1e-12",
+        trials={"quick": 500, "full": 5000},
+        params={"r": 4, "gamma": 1.0},
+        controls=(SUM,),
+        tests="conformance",
+    )
+    def _lemma2_average(ctx: Context) -> dict:
+        r = int(scalar(ctx.env["r"]))
+        failures, worst = 0, None
+        for _ in range(ctx.trials):
+            a = ctx.rng.uniform(-3, 3, r)
+            got = float(ctx.sample(a, 1)[0])
+            if abs(got - float(a.mean())) > 1e-12:
+                failures += 1
+                worst = {"blocks": a.tolist(), "output": got, "mean": float(a.mean())}
         return {"cases": ctx.trials, "failures": failures, "counterexample": worst}
 
 
@@ -319,27 +360,40 @@ def _ridge_opt(lam: float = 0.0) -> float:
     return bias + RIDGE["noise"] ** 2 / 6 + lam / 2 * shrink ** 2 * float(w @ w)
 
 
+ERM_CAP = 2.5   # a dataset's population loss is rounded against ERM_CAP (OPT + bound): beta = 1/ERM_CAP
+
+
 def _erm_check(ctx: Context, bound: float, opt: float) -> dict:
+    """E_S[E_P l(M(S))] <= OPT + bound as a bound check: each dataset's population loss (an unbiased
+    estimate), rounded against ERM_CAP (OPT + bound), fails with probability <= 1/ERM_CAP."""
     losses = _ridge_population_losses(ctx, int(scalar(ctx.env["n"])), ctx.trials)
-    m, lo, _ = mean_ci(losses)
-    failed = lo > opt + bound
-    return {"cases": 1, "failures": int(failed),
-            "counterexample": {"mean_loss": m, "lower": lo, "opt": opt, "bound": bound} if failed else None,
-            "instance": {"mean_loss": m, "opt": opt, "bound": bound, "excess_over_bound": (m - opt) / bound}}
+    m = float(losses.mean())
+    return {"failures": rounded(ctx.rng, losses, ERM_CAP * (opt + bound)), "trials": ctx.trials, "beta": 1 / ERM_CAP,
+            "error_bound": opt + bound, "slack": m / (opt + bound),
+            "instance": {"mean_loss": m, "opt": opt, "bound": bound, "excess_over_bound": (m - opt) / bound,
+                         "cap": ERM_CAP * (opt + bound)}}
+
+
+ERM_SLACK = "mean population loss / (OPT + bound)"
+ROUNDING = ("each dataset's population loss, rounded against a cap of 2.5 (OPT + bound), fails with probability "
+            "<= 0.4 whenever the corollary holds")
+FAILURE = ("failure: a uniform draw times 2.5 (OPT + bound) falls below min(population loss, 2.5 (OPT + bound)); "
+           "reference alternative 0.8: a mean loss twice OPT + bound")
 
 
 ERM_COMMON = {"R": 1.0, "L_f": 1.0, "L_l": RIDGE_LL, "loss": "squared", "sigma": 1.0}
 
 
 @experiment(
-    "convex_erm_prediction", "Corollary 2", "ridge-regularised-benchmark", "property",
+    "convex_erm_prediction", "Corollary 2", "ridge-regularised-benchmark", "bound",
     title="E_S[E_P l(M(S))] <= min_w {E_P l + (lam/2)|w|^2} + 4 L_f^2 L_l^2/(lam n) (1 + 1/eps) (squared loss, "
-          "the regulariser in the benchmark; z = 5 interval over datasets)",
+          "the regulariser in the benchmark): " + ROUNDING,
     instance="x uniform on the unit sphere of R^3, y = <w*, x> + U[-0.1, 0.1], |w*| = 0.75, K = B(1), L_l = 1.85, "
              "n = 10000, lam = 0.5, c_gamma = 4, epsilon = 1; 120 datasets (quick) x 2000 test answers",
-    predicate="failure: the lower bound of the mean population loss exceeds the benchmark plus the bound",
+    predicate=FAILURE,
     trials={"quick": 120, "full": 2000},
     params={**ERM_COMMON, "n": 10_000, "lam": 0.5, "c_gamma": 4.0, "epsilon": 1.0},
+    slack_definition=ERM_SLACK,
     controls=(ERM_NEGATED,),
 )
 def _cor2(ctx: Context) -> dict:
@@ -347,12 +401,14 @@ def _cor2(ctx: Context) -> dict:
 
 
 @experiment(
-    "convex_erm_prediction", "Corollary 3", "ridge-lam-cor3", "property",
-    title="E_S[E_P l(M(S))] <= min_w E_P l + 4 R L_f L_l/sqrt(n eps/(1+eps)) at lam = lam_cor3 (squared loss)",
+    "convex_erm_prediction", "Corollary 3", "ridge-lam-cor3", "bound",
+    title="E_S[E_P l(M(S))] <= min_w E_P l + 4 R L_f L_l/sqrt(n eps/(1+eps)) at lam = lam_cor3 (squared loss): "
+          + ROUNDING,
     instance="as Corollary 2 with lam = 2 L_f L_l/(R sqrt(n eps/(1 + eps))) = 0.0523 (n = 10000, epsilon = 1)",
-    predicate="failure: the lower bound of the mean population loss exceeds OPT plus the bound",
+    predicate=FAILURE,
     trials={"quick": 120, "full": 2000},
     params={**ERM_COMMON, "n": 10_000, "c_gamma": 4.0, "epsilon": 1.0, "lam": 2 * RIDGE_LL / math.sqrt(5000.0)},
+    slack_definition=ERM_SLACK,
     controls=(ERM_NEGATED,),
 )
 def _cor3(ctx: Context) -> dict:
@@ -360,14 +416,15 @@ def _cor3(ctx: Context) -> dict:
 
 
 @experiment(
-    "convex_erm_prediction", "Corollary 4", "ridge-lam-cor4", "property",
+    "convex_erm_prediction", "Corollary 4", "ridge-lam-cor4", "bound",
     title="E_S[E_P l(M(S))] <= OPT + 2 R L_f L_l/sqrt(n) + sigma R^2 L_f^2/(n eps^2) at lam = lam_cor4, c_gamma = 2 "
-          "(squared loss: the noise term is attained exactly)",
+          "(squared loss: the noise term is attained exactly): " + ROUNDING,
     instance="as Corollary 2 with epsilon = 0.1 (the noise term 0.25 dominates), n = 400, lam = 2 L_f L_l/(R sqrt n)",
-    predicate="failure: the lower bound of the mean population loss exceeds OPT plus the bound",
+    predicate=FAILURE,
     trials={"quick": 200, "full": 2000},
     params={**ERM_COMMON, "n": 400, "c_gamma": 2.0, "epsilon": 0.1, "lam": 2 * RIDGE_LL / 20.0},
-    controls=(ERM_DOUBLE, ERM_NEGATED),
+    slack_definition=ERM_SLACK,
+    controls=(ERM_DOUBLE,),   # the negated labels cost only 1.15 x the bound here (lam_cor4 shrinks w): Corollaries 2-3 catch them
 )
 def _cor4(ctx: Context) -> dict:
     return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
@@ -380,13 +437,15 @@ for _n in (100, 1600):
     _eps = SCALING_C * _n ** -0.25
 
     @experiment(
-        "convex_erm_prediction", "Corollary 4", f"scaling-n{_n}", "property",
+        "convex_erm_prediction", "Corollary 4", f"scaling-n{_n}", "bound",
         title=f"Corollary 4 with epsilon_n = c n^(-1/4) at n = {_n} (epsilon = {_eps:.3f}): the noise term "
-              "sigma R^2 L_f^2/(n eps^2) = 1/(c^2 sqrt n) keeps a constant ratio (2.7) to the statistical term 2 R L_f L_l/sqrt(n)",
+              "sigma R^2 L_f^2/(n eps^2) = 1/(c^2 sqrt n) keeps a constant ratio (2.7) to the statistical term "
+              "2 R L_f L_l/sqrt(n); " + ROUNDING,
         instance=f"as the Corollary 4 check (squared loss, R = 1, |w*| = 0.75) at n = {_n}, lam = lam_cor4, c_gamma = 2",
-        predicate="failure: the lower bound of the mean population loss exceeds OPT plus the bound",
+        predicate=FAILURE,
         trials={"quick": 100, "full": 1000},
         params={**ERM_COMMON, "n": _n, "c_gamma": 2.0, "epsilon": _eps, "lam": 2 * RIDGE_LL / math.sqrt(_n)},
+        slack_definition=ERM_SLACK,
         controls=(ERM_DOUBLE,),
     )
     def _cor4_scaling(ctx: Context) -> dict:

@@ -1,5 +1,6 @@
-"""Helpers shared by the seed-002 checks and errata: z = 5 Monte-Carlo intervals, controls that
-name a mutant, and calibration cells of a binary output against an exact law."""
+"""Helpers shared by the seed-002 checks and errata: z = 5 Monte-Carlo intervals (errata only),
+the randomized rounding that turns a claim on a mean into a bound check, controls that name a
+mutant, and calibration cells of a binary output against an exact law."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from collections.abc import Callable
 import numpy as np
 
 from dptestbed.audits.experiments import Context, Control
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.theorems import NOISE_FUDGE, Cell, upper_bound
 
 Z = 5.0   # CLT half-width multiplier: two-sided level 6e-7 per comparison
 MUTANTS = "dptestbed.impl.private_prediction.mutants"
+PLUG_IN_LEVEL = 1e-6   # level of the upper confidence bound a two-sample bound check plugs into its beta
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -21,6 +23,25 @@ def mean_ci(values) -> tuple[float, float, float]:
     m = float(v.mean())
     half = Z * float(v.std(ddof=1)) / math.sqrt(v.size)
     return m, m - half, m + half
+
+
+def rounded(rng, values, cap: float) -> int:
+    """Failures of the randomized rounding of ``values`` (each >= 0) capped at ``cap``: value v
+    fails with probability min(v, cap)/cap (a uniform draw below it). The failure rate is
+    E[min(V, cap)]/cap <= E[V]/cap, so a claim E[V] <= mu becomes the bound P[failure] <= mu/cap,
+    which the exact binomial test decides with no assumption on V's law (its reference
+    alternative, a failure rate 2 beta, is a capped mean twice the claim)."""
+    v = np.asarray(values, dtype=float)
+    if np.any(v < 0):
+        raise ValueError("randomized rounding needs non-negative values")
+    return int(np.sum(rng.random(v.size) * cap < np.minimum(v, cap)))
+
+
+def plug_in_upper(events: int, trials: int) -> float:
+    """Upper confidence bound at level PLUG_IN_LEVEL of a rate (Clopper-Pearson): a two-sample
+    claim P[X] <= c P[Y] becomes the bound check P[X] <= c * this bound of P[Y], whose false-alarm
+    rate is at most its test's level plus PLUG_IN_LEVEL (union bound)."""
+    return upper_bound(int(events), int(trials), 1 - PLUG_IN_LEVEL)
 
 
 def mutant_control(name: str, description: str) -> Control:

@@ -9,7 +9,9 @@ Repeated queries of the same x return the cached answer at no cost (post-process
 
 ``budgeted_session(data, *, rng, epsilon_total, epsilon, gamma)`` is the transcript of such a
 session on q distinct queries with exact predictions ``data`` (spec budgeted_prediction_session):
-the answers given while the budget lasts (refused queries have no entry).
+a float array of length q, the answers given while the budget lasts and ``REFUSED`` (+inf) at
+every refused query. The transcript has the same length whatever the budget, so an interface that
+answers past its budget has the same encoding and its privacy loss is measured, not its shape.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import numpy as np
 from ..contract import batched
 from ..noise import laplace
 from .stable import stable_laplace_prediction
+
+REFUSED = np.inf   # the transcript's marker of a refused query
 
 
 class BudgetExhausted(RuntimeError):
@@ -59,21 +63,23 @@ class PredictionSession:
 def _session_batch(data, n, *, rng, epsilon_total, epsilon, gamma, **_):
     a = np.atleast_1d(np.asarray(data, dtype=float))
     answered = min(a.size, int(np.floor(epsilon_total / epsilon + 1e-12)))     # Lemma 4: basic composition
-    return a[None, :answered] + laplace(rng, gamma / epsilon, (int(n), answered))
+    out = np.full((int(n), a.size), REFUSED)
+    out[:, :answered] = a[None, :answered] + laplace(rng, gamma / epsilon, (int(n), answered))
+    return out
 
 
 @batched(_session_batch)
 def budgeted_session(data, *, rng, epsilon_total, epsilon, gamma, **_):
     """The transcript of a :class:`PredictionSession` over the distinct queries whose exact
-    predictions are ``data``: the fresh Lap(gamma/epsilon) answers given before the budget ran out
-    (refused queries have no entry)."""
+    predictions are ``data``: the fresh Lap(gamma/epsilon) answers given before the budget ran out,
+    ``REFUSED`` at the refused queries."""
     a = np.atleast_1d(np.asarray(data, dtype=float))
     session = PredictionSession(stable_laplace_prediction, lambda t: a[t], epsilon_total=epsilon_total,
                                 epsilon=epsilon, rng=rng, params={"gamma": gamma})
-    out = []
+    out = np.full(a.size, REFUSED)
     for t in range(a.size):
         try:
-            out.append(session.query(t))
+            out[t] = session.query(t)
         except BudgetExhausted:
             break
-    return np.array(out)
+    return out

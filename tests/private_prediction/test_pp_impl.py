@@ -141,8 +141,9 @@ def test_budgeted_session_refuses_after_budget_and_caches():
     assert calls == [1, 2]
 
 
-def test_budgeted_session_transcript_stops_at_the_budget():
+def test_budgeted_session_transcript_refuses_at_the_budget():
     one = session.budgeted_session([0.0, 1.0, 2.0], rng=rng(), epsilon_total=2.0, epsilon=1.0, gamma=1.0)
-    assert one.shape == (2,)
+    assert one.shape == (3,) and np.isfinite(one[:2]).all() and one[2] == session.REFUSED
     many = session.budgeted_session.batch([0.0, 1.0, 2.0], 100_000, rng=rng(), epsilon_total=2.0, epsilon=1.0, gamma=1.0)
-    assert many.shape == (100_000, 2) and np.allclose(np.median(many, axis=0), [0.0, 1.0], atol=0.03)
+    assert many.shape == (100_000, 3) and np.all(many[:, 2] == session.REFUSED)
+    assert np.allclose(np.median(many[:, :2], axis=0), [0.0, 1.0], atol=0.03)
