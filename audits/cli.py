@@ -22,8 +22,8 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, find_spec, load_catalogue
 
+from .proctree import become_subreaper, kill_descendants
 from .runner import missing_reference
-from .sandbox import become_subreaper, kill_descendants
 from .serialize import jsonable
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT = 0, 1, 2

@@ -281,7 +281,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 
 def _child(item, catalogue, plan_, seed, conn, scheduler):
-    from .sandbox import die_with_parent
+    from .proctree import die_with_parent
 
     try:
         os.setpgrp()  # own process group: a timeout kills the item and its workers together

@@ -1,0 +1,492 @@
+"""Where an untrusted implementation runs: the isolation of sandboxed workers (threat model and
+promises per level: docs/isolation.md).
+
+A worker is started as ``python -m dptestbed.audits.isolation CONFIG`` (:func:`command`; never
+with a ``preexec_fn``). That process, the *supervisor*, runs only this module's code: it sets its
+own limits (address space, CPU time, no core files) and ``PR_SET_PDEATHSIG``, becomes a subreaper,
+then starts the worker at the strongest level the system allows:
+
+``namespaces``
+    a child enters new user, mount, PID, network, IPC and UTS namespaces (``unshare(2)``) and
+    builds a new root file system: a read-only bind of what Python needs (the system's /usr,
+    /lib, /etc without its secrets, the interpreter's prefixes, every ``sys.path`` entry, the
+    packages of dptestbed, the implementation's folder), a private /tmp and /dev/shm (tmpfs), a
+    /dev of five harmless devices, a fresh /proc, and empty folders over the paths given to
+    :func:`hide` (the output folder) that lie inside; ``pivot_root`` leaves nothing else
+    reachable. No network (a new network namespace has only a loopback that is down). Process 1
+    of the new PID namespace is a small init of this module (never user code): when it ends,
+    the kernel kills every process of the namespace however it forked, and it ends with the
+    supervisor (``PR_SET_PDEATHSIG``, which user code cannot clear in another process). The
+    worker itself drops every capability (bounding set, ambient, securebits locked) and sets
+    ``no_new_privs``.
+``unprivileged-uid``
+    (root, no namespaces) the worker drops to the user ``nobody``, which clears its
+    capabilities: it cannot write what root owns, raise its limits or signal the run's other
+    processes; it keeps a private temporary folder (``TMPDIR``) and can write world-writable
+    folders. Orphans come back to the supervisor (a subreaper), which kills them.
+``process``
+    (neither) a process of the same user with the limits above and ``no_new_privs``: bounded in
+    time and memory and killed with the run, but not confined.
+
+``--isolation strict`` (:func:`require`) makes a worker refuse to start below ``namespaces``;
+the auditor then raises :class:`IsolationUnavailable` (a usage error, not the implementation's).
+The first frame a worker sends, before user code is imported, names its level (:data:`reported`
+in the auditor's process).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+from .proctree import PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl
+
+STRONG, UID, PROCESS = "namespaces", "unprivileged-uid", "process"
+DESCRIPTION = {
+    STRONG: "namespaces (user, mount, PID, network; read-only file system, private /tmp, no capabilities)",
+    UID: "unprivileged uid (root without namespaces: the worker runs as nobody, without capabilities)",
+    PROCESS: "process only (no namespaces, not root: limits and no_new_privs, the file system is not protected)",
+}
+TMP_SIZE = "512m"       # the private /tmp of a namespaced worker
+SHM_SIZE = "64m"
+NPROC_LIMIT = 4096      # processes and threads of a confined worker's user
+DEV_NODES = ("null", "zero", "full", "random", "urandom")
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys/devices/system/cpu")
+SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
+           "/etc/ssh", "/etc/ssl/private", "/etc/security")
+READ_ENV = "DPTESTBED_SANDBOX_READ"  # further folders a worker may read, os.pathsep-separated
+
+_strict = False
+_hidden: list[str] = []
+reported: str | None = None  # the level of the last worker that started in this process
+
+
+class IsolationUnavailable(RuntimeError):
+    """``--isolation strict`` asked for namespaces and the system does not allow them."""
+
+
+def require(strict: bool) -> None:
+    """Workers started from now on (in this process and its forks) refuse a level below namespaces."""
+    global _strict
+    _strict = bool(strict)
+
+
+def hide(path) -> None:
+    """Workers started from now on cannot see ``path`` (the output folder) at the namespaces level."""
+    real = os.path.realpath(path)
+    if real not in _hidden:
+        _hidden.append(real)
+
+
+def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: list[str] = ()) -> list[str]:
+    """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``."""
+    target = ref.rpartition(":")[0]
+    is_file = target.endswith(".py") or "/" in target or os.sep in target
+    impl_path = os.path.realpath(os.path.expanduser(target)) if is_file else None
+    cwd = os.getcwd()
+    read = [os.path.dirname(impl_path) if impl_path else cwd]
+    read += [p for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
+    hide_ = [h for h in [*_hidden, *hidden] if not (impl_path and (impl_path + "/").startswith(h.rstrip("/") + "/"))]
+    config = {"ref": ref, "fd": fd, "parent": os.getpid(), "strict": _strict, "memory": int(memory),
+              "cpu": int(cpu), "read": read, "hidden": hide_, "cwd": cwd}
+    return [sys.executable, "-P", "-m", "dptestbed.audits.isolation", json.dumps(config)]
+
+
+def limits_raised(pids: list[int], memory: int, cpu: int) -> str | None:
+    """Why a worker's processes are refused: one of them has an address-space or CPU-time limit
+    above the sandbox's (read from /proc/PID/limits), else None."""
+    wanted = {"Max address space": memory, "Max cpu time": cpu + 5}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/limits") as fh:
+                rows = fh.read().splitlines()
+        except OSError:
+            continue
+        for row in rows:
+            for name, most in wanted.items():
+                if row.startswith(name):
+                    values = row[len(name):].split()[:2]
+                    if any(v == "unlimited" or int(v) > most for v in values):
+                        return f"the implementation raised its {name.lower()} limit above the sandbox's ({most})"
+    return None
+
+
+# =========================================================================== the worker's side
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+MNT_DETACH = 2
+MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID, MOUNT_ATTR_NODEV = 0x1, 0x2, 0x4
+AT_FDCWD, AT_RECURSIVE = -100, 0x8000
+SYS_MOUNT_SETATTR = 442  # the same on every architecture (added after the tables were unified)
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "arm64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+PR_SET_SECUREBITS, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 28, 24, 47, 4
+PR_SET_NO_NEW_PRIVS = 38
+SECUREBITS_LOCKED = 0xEF  # noroot, no setuid fixup, keep caps locked off, no ambient raise; all locked
+CAPABILITY_VERSION_3 = 0x20080522
+_MOUNT_OPTIONS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": 1024,
+                  "nodiratime": 2048, "relatime": 1 << 21}
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    source_, target_, fstype_, data_ = (None if s is None else s.encode() for s in (source, target, fstype, data))
+    _check(_libc().mount(source_, target_, fstype_, ctypes.c_ulong(flags), data_), f"mount {target}")
+
+
+def _syscall(number: int, *args) -> int:
+    return _libc().syscall(ctypes.c_long(number), *args)
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64), ("propagation", ctypes.c_uint64),
+                ("userns_fd", ctypes.c_uint64)]
+
+
+def _readonly(target: str) -> None:
+    """``target`` and every mount below it read-only, without setuid or devices
+    (``mount_setattr``, Linux 5.12; before it, a bind remount of each mount, keeping its locked flags)."""
+    attr = _MountAttr(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0, 0, 0)
+    if _syscall(SYS_MOUNT_SETATTR, ctypes.c_int(AT_FDCWD), target.encode(), ctypes.c_uint(AT_RECURSIVE),
+                ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr))) == 0:
+        return
+    with open("/proc/self/mountinfo") as fh:
+        mounts = [row.split() for row in fh]
+    for fields in mounts:
+        point = fields[4].encode().decode("unicode_escape")
+        if point == target or point.startswith(target.rstrip("/") + "/"):
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV
+            flags |= sum(_MOUNT_OPTIONS.get(opt, 0) for opt in fields[5].split(","))
+            _mount(None, point, None, flags)
+
+
+def _pivot_root(new: str, old: str) -> None:
+    import platform
+
+    number = SYS_PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise OSError(38, f"pivot_root: unknown system call number on {platform.machine()}")
+    _check(_syscall(number, new.encode(), old.encode()), "pivot_root")
+
+
+def _guard_parent(parent: int | None, life: int | None = None) -> None:
+    """Die with the parent: PR_SET_PDEATHSIG, then exit at once if it is gone already (``parent``:
+    its pid; ``life``: a pipe only the parent holds open, for a parent in another PID namespace)."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+    if life is not None and select.select([life], [], [], 0)[0]:
+        os._exit(1)
+
+
+def _set_limits(memory: int, cpu: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))  # SIGXCPU, then SIGKILL 5 s later
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _exit_like(status: int):
+    """End this process as a child with wait status ``status`` ended (same signal or exit code)."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)  # a signal that does not end a process (or init, which ignores its own)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def main(argv: list[str]) -> None:
+    """The supervisor (see the module docstring)."""
+    cfg = json.loads(argv[0])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the auditor decides when a worker stops
+    _guard_parent(cfg["parent"])
+    _set_limits(cfg["memory"], cfg["cpu"])
+    become_subreaper()
+    me, level, why, tmp = os.getpid(), None, "not Linux", None
+    status_r, status_w = os.pipe()
+    if sys.platform.startswith("linux"):
+        child = os.fork()
+        if child == 0:
+            os.close(status_r)
+            _namespaced(cfg, status_w, me)
+        word = _read_line(status_r, status_w)
+        status_w = None
+        if word == "ok":
+            level = STRONG
+        else:
+            os.waitpid(child, 0)
+            why = word or "the namespace set-up ended without a word"
+    if status_w is not None:
+        os.close(status_w)
+    if level is None:
+        if cfg["strict"]:
+            from .sandbox import send_frame
+
+            send_frame(_channel(cfg), b"L", json.dumps({"level": None, "why": why}).encode())
+            os._exit(1)
+        import shutil
+        import tempfile
+
+        level = UID if os.geteuid() == 0 else PROCESS
+        tmp = tempfile.mkdtemp(prefix="dptestbed-sandbox-") if level == UID else None
+        child = os.fork()
+        if child == 0:
+            os.close(status_r)
+            _worker(cfg, level, why, tmp, me)
+    os.close(cfg["fd"])
+    _, status = os.waitpid(child, 0)
+    if level == STRONG:  # init wrote the worker's own wait status
+        status = int(_read_line(status_r).partition("exit ")[2] or status)
+    kill_descendants()  # orphans of a worker without a PID namespace came back here
+    _reap_children()
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    _exit_like(status)
+
+
+def _reap_children(seconds: float = 1.0) -> None:
+    """Wait for the children this supervisor adopted (killed orphans), so that none is left a zombie."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.01)
+
+
+def _channel(cfg):
+    import socket
+
+    return socket.socket(fileno=cfg["fd"])
+
+
+def _read_line(fd: int, close: int | None = None) -> str:
+    """One line from the pipe ``fd`` ("" at its end); ``close``: this process's copy of the write end,
+    closed first so that the end is seen when every writer is gone."""
+    if close is not None:
+        os.close(close)
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 1)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", "replace").strip()
+
+
+def _namespaced(cfg: dict, status_w: int, supervisor: int) -> None:
+    """The child that enters the new namespaces and builds the root; its child is init."""
+    _guard_parent(supervisor)
+    try:
+        uid, gid = os.geteuid(), os.getegid()
+        _check(_libc().unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+                               | CLONE_NEWUTS), "unshare")
+        for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as fh:
+                fh.write(text)
+        _build_root(cfg)
+    except OSError as exc:
+        os.write(status_w, f"{exc.strerror or exc}\n".encode())
+        os._exit(1)
+    life_r, life_w = os.pipe()
+    init = os.fork()
+    if init == 0:
+        os.close(life_w)
+        _init(cfg, status_w, life_r)
+    for fd in (status_w, life_r, cfg["fd"]):
+        os.close(fd)
+    _, status = os.waitpid(init, 0)
+    _exit_like(status)
+
+
+def _paths(cfg: dict) -> list[tuple[str, str]]:
+    """(path, real path) of everything a namespaced worker may read, outermost first, none below another."""
+    import importlib.util
+
+    wanted = [*cfg["read"], *SYSTEM_PATHS, sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
+              os.path.dirname(os.path.realpath(sys.executable)), *(p for p in sys.path if p)]
+    for name in ("dptestbed", "dptestbed.spec", "dptestbed.impl", "dptestbed.audits"):
+        found = importlib.util.find_spec(name)
+        wanted += list(found.submodule_search_locations or []) if found else []
+    chosen: list[tuple[str, str]] = []
+    for path in sorted({os.path.abspath(p) for p in wanted}):
+        if path == "/" or not os.path.exists(path):
+            continue
+        real = os.path.realpath(path)
+        if real == "/" or any((path + "/").startswith(p + "/") for p, _ in chosen):
+            continue
+        chosen.append((path, real))
+    return chosen
+
+
+def _mask(target: str, null: str) -> None:
+    if os.path.isdir(target):
+        _mount("tmpfs", target, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0755")
+    elif os.path.exists(target):
+        _mount(null, target, None, MS_BIND)
+
+
+def _build_root(cfg: dict) -> None:
+    """The new root (module docstring), built bwrap-style: a tmpfs base becomes the root with the
+    old one under /old, the new root is assembled under /new from /old, then becomes the root itself
+    and the old one is detached."""
+    paths = _paths(cfg)  # resolved while the old root is still "/"
+    binds = sorted({real for _, real in paths})
+    binds = [r for i, r in enumerate(binds) if not any((r + "/").startswith(q + "/") for q in binds[:i])]
+    links = [(p, real) for p, real in paths if p != real]
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
+    for name in ("old", "new"):
+        os.mkdir(f"/tmp/{name}")
+    os.chdir("/tmp")
+    _pivot_root(".", "old")
+    os.chdir("/")
+    new = "/new"
+    _mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    os.mkdir(new + "/tmp")  # the private /tmp first: a folder bound below it lies on top of it
+    _mount("tmpfs", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMP_SIZE},mode=1777")
+    for real in binds:
+        source, target = "/old" + real, new + real
+        if os.path.isdir(source):
+            os.makedirs(target, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            open(target, "w").close()
+        _mount(source, target, None, MS_BIND | MS_REC)
+        _readonly(target)
+    for path, real in links:
+        if not os.path.lexists(new + path):
+            os.makedirs(os.path.dirname(new + path), exist_ok=True)
+            os.symlink(real, new + path)
+    dev = new + "/dev"
+    os.makedirs(dev, exist_ok=True)
+    _mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755")
+    for node in DEV_NODES:
+        open(f"{dev}/{node}", "w").close()
+        _mount(f"/old/dev/{node}", f"{dev}/{node}", None, MS_BIND)
+    for k, name in enumerate(("stdin", "stdout", "stderr")):
+        os.symlink(f"/proc/self/fd/{k}", f"{dev}/{name}")
+    os.symlink("/proc/self/fd", f"{dev}/fd")
+    os.mkdir(f"{dev}/shm")
+    _mount("tmpfs", f"{dev}/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={SHM_SIZE},mode=1777")
+    _mount(None, dev, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
+    os.makedirs(new + "/proc", exist_ok=True)
+    for path in [*cfg["hidden"], *SECRETS]:
+        _mask(new + path, f"{dev}/null")
+    os.mkdir(new + "/.old")
+    os.chdir(new)
+    _pivot_root(".", ".old")
+    os.chdir("/")
+    _check(_libc().umount2(b"/.old", MNT_DETACH), "umount /.old")
+    os.rmdir("/.old")
+    _mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.chdir(cfg["cwd"] if os.path.isdir(cfg["cwd"]) else "/")
+
+
+def _init(cfg: dict, status_w: int, life_r: int) -> None:
+    """Process 1 of the PID namespace: mounts /proc, starts the worker, reaps, and ends when the worker
+    ends (which ends every other process of the namespace), writing the worker's wait status."""
+    _guard_parent(None, life_r)
+    try:
+        try:
+            _mount("proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        except OSError:  # a container that masks parts of its /proc forbids a new one: hide it instead
+            _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k")
+    except OSError as exc:
+        os.write(status_w, f"{exc.strerror or exc}\n".encode())
+        os._exit(1)
+    os.write(status_w, b"ok\n")
+    worker = os.fork()
+    if worker == 0:
+        os.close(status_w)
+        _worker(cfg, STRONG, "", None, None)
+    os.close(cfg["fd"])
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == worker:
+            os.write(status_w, f"exit {status}\n".encode())
+            os._exit(0)
+
+
+def _drop_capabilities() -> None:
+    """No capability left, none to regain (bounding set, ambient set, securebits locked), no_new_privs."""
+    prctl(PR_SET_SECUREBITS, SECUREBITS_LOCKED)
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as fh:
+            last = int(fh.read())
+    except (OSError, ValueError):
+        last = 63
+    for cap in range(last + 1):
+        prctl(PR_CAPBSET_DROP, cap)
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    _check(_libc().capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+
+
+def _drop_to_nobody(tmp: str) -> None:
+    """Become the user nobody (every uid non-zero: the capabilities are cleared), owner of ``tmp``."""
+    import pwd
+
+    try:
+        entry = pwd.getpwnam("nobody")
+        uid, gid = entry.pw_uid, entry.pw_gid
+    except KeyError:
+        uid = gid = 65534
+    os.chown(tmp, uid, gid)
+    os.environ["TMPDIR"] = tmp
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+
+
+def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | None) -> None:
+    """The process that imports and runs the implementation, once everything the worker itself needs
+    is imported (the unprivileged user may not read the interpreter's files) and its privileges are
+    dropped. ``supervisor``: its parent, outside a PID namespace (inside one, init ends it)."""
+    from . import sandbox  # numpy, the protocol and the contract checks
+
+    try:
+        import resource
+
+        if level in (STRONG, UID):
+            resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
+        if level == UID:
+            _drop_to_nobody(tmp)
+        elif level == STRONG or os.geteuid() == 0:
+            _drop_capabilities()
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+    except OSError as exc:
+        sandbox.send_frame(_channel(cfg), b"L", json.dumps({"level": None, "why": f"dropping privileges: {exc}"}).encode())
+        os._exit(1)
+    if supervisor is not None:
+        _guard_parent(supervisor)  # after the uid changed, which clears the death signal
+    target = cfg["ref"].rpartition(":")[0]
+    if not (target.endswith(".py") or "/" in target or os.sep in target):
+        sys.path.insert(0, cfg["cwd"])  # a module reference is found from the current folder, as before
+    sandbox.serve(_channel(cfg), cfg["ref"], level=level, why=why)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
