@@ -14,6 +14,7 @@ import importlib
 import json
 import math
 import os
+import select
 import signal
 import sys
 import threading
@@ -22,6 +23,7 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec, SpecError, find_spec, load_catalogue
 
+from . import sanitize
 from .proctree import become_subreaper, kill_descendants
 from .runner import missing_reference
 from .serialize import jsonable
@@ -333,12 +335,16 @@ def _dispatch(args) -> int:
     try:
         return args.func(args)
     except (UserError, SpecError) as exc:
-        print(f"dptestbed: error: {exc}", file=sys.stderr)
+        print(f"dptestbed: error: {sanitize.line(exc)}", file=sys.stderr)  # may quote a spec or an implementation
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(f"dptestbed: {args.command} interrupted: no verdict (exit 2)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        if not _reader_gone(sys.stdout):
+            print(f"dptestbed: error: {args.command}: {exc.strerror or exc} on a pipe that is not the output "
+                  "(exit 2)", file=sys.stderr)
+            return EXIT_BAD_INPUT
         # stdout was closed by the reader (``| head``): nothing more can be printed there
         try:
             sys.stdout = open(os.devnull, "w")  # replaces the dead stream until exit
@@ -349,6 +355,16 @@ def _dispatch(args) -> int:
         print(f"dptestbed: error: stdout closed before the {args.command} result was printed; "
               "the verdict is in the report (exit 2)", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _reader_gone(stream) -> bool:
+    """The reader of ``stream`` closed its end (a pipe polls as an error then); True when unknown."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, ValueError, OSError):
+        return True
 
 
 if __name__ == "__main__":

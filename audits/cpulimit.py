@@ -101,12 +101,8 @@ class ItemClock:
         if now - self.read >= ITEM_POLL:
             self.read, self.cpu = now, cpu_seconds(self.pid)
         if self.cpu > self.limit:
-            return f"used more than its limit of {self.limit:g} CPU seconds (its process and its workers)"
+            return f"timed out: used more than its limit of {self.limit:g} CPU seconds (its process and its workers)"
         if now - self.started > self.limit * WALL_FACTOR:
             return (f"timed out after {now - self.started:.0f} s of wall-clock time (the outer bound of its "
                     f"{self.limit:g} CPU seconds)")
         return None
-
-    @property
-    def seconds(self) -> float:
-        return time.monotonic() - self.started

@@ -24,14 +24,11 @@ re-renders a report from the JSON.
 from __future__ import annotations
 
 import base64
-import contextlib
 import html
 import io
 import json
 import math
-import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
@@ -239,17 +236,9 @@ def _save(fig, path: Path) -> None:
 def write_file(path: Path, content: str | bytes) -> None:
     """Write ``path`` through a fresh temporary file in its folder and ``os.replace``: a symlink
     planted at ``path`` is replaced, never followed, and a reader never sees half a file."""
-    path = Path(path)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    from .outfiles import write
+
+    write(path, content.encode("utf-8") if isinstance(content, str) else content)
 
 
 def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
@@ -482,6 +471,9 @@ def _plot(k: int) -> str | None:
 def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> list[dict]:
     """Write index.html, report.md, junit.xml and plots/*.png (drawn by ``jobs`` forked processes);
     returns report errors (``{"item", "error"}``, e.g. a plot that failed)."""
+    from . import sanitize
+
+    document = sanitize.tree(document)  # any results.json can be rendered: its text is not ours
     out_dir = Path(out_dir)
     plot_dir = out_dir / "plots"
     for folder in (out_dir, plot_dir):
@@ -544,6 +536,7 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
         else:
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": error})
 
+    errors = sanitize.tree(errors)
     write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
     write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
     write_junit(document, out_dir / "junit.xml", errors)

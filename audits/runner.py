@@ -174,7 +174,10 @@ class _Worker:
     def submit(self, task, timeout: float) -> None:
         self.base = self.counter.value
         self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2])
-        self.conn.send(task)
+        try:
+            self.conn.send(task)
+        except OSError:  # the worker is gone: result() says how
+            pass
 
     def waitables(self) -> list:
         return [self.conn, self.proc.sentinel]

@@ -33,7 +33,6 @@ import platform
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 import zlib
@@ -320,21 +319,18 @@ def _peak_rss_mb() -> float:
 
 
 def _kill_group(proc) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-    try:
-        proc.kill()
-    except Exception:  # noqa: BLE001
-        pass
+    from .proctree import kill_tree
+
+    if proc.is_alive():
+        kill_tree(proc.pid)  # the item, its workers and whatever they started, however they fork
     proc.join(2.0)
 
 
 class ItemProcess:
     """One item running in a forked child process (its own process group) with a time limit of
-    ``limit`` seconds: :meth:`poll` returns its result once it has one, an error result once the
-    child died without one or the limit has passed (the child's group is then killed), else None.
+    ``limit`` CPU seconds (:class:`.cpulimit.ItemClock`): :meth:`poll` returns its result once it has
+    one, an error result once the child died without one or the limit has passed (the child and
+    everything it started are then killed), else None.
     ``scheduler``: a Dask scheduler's address, where an audit's estimation batches may also run."""
 
     def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
@@ -349,6 +345,9 @@ class ItemProcess:
         self.proc.start()
         child.close()
         self.started = time.monotonic()
+        from .cpulimit import ItemClock
+
+        self.clock = ItemClock(self.proc.pid, limit)  # CPU seconds of the item's processes, not wall time
 
     @property
     def waitables(self) -> list:
@@ -368,9 +367,9 @@ class ItemProcess:
             proc.join()
             result = error_result(item, f"the item's process died (exit code {proc.exitcode}) without a result",
                                   elapsed)
-        elif elapsed > self.limit:
+        elif (reason := self.clock.expired()) is not None:
             _kill_group(proc)
-            result = error_result(item, f"timed out after {self.limit:g} s", elapsed)
+            result = error_result(item, reason, elapsed)
         else:
             return None
         self.conn.close()
@@ -572,6 +571,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
+            "isolation": _isolation_level(),
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
@@ -591,6 +591,13 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
         **({"errata": errata} if errata is not None else {}),
         **extra,
     }
+
+
+def _isolation_level() -> str | None:
+    """The isolation level of the sandboxed workers of this run (None: no untrusted implementation)."""
+    from . import isolation
+
+    return isolation.reported
 
 
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
@@ -613,22 +620,14 @@ def comparable(document: dict) -> dict:
 
 
 def write_json_atomic(path: Path, document: dict) -> None:
-    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, every
+    item signed (:func:`.integrity.seal`: ``--resume`` re-uses only what this command line wrote)."""
+    from .integrity import seal
+    from .outfiles import write
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json.tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(document, fh, indent=1, allow_nan=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write(path, json.dumps(seal(document), indent=1, allow_nan=False).encode("utf-8"), sync=True)
 
 
 @dataclass
@@ -702,7 +701,10 @@ class OutputBusy(RuntimeError):
 def output_lock(out_dir: Path):
     """Hold ``out_dir`` for one run (an exclusive ``flock`` on ``.dptestbed.lock``, released when the
     process ends however it ends); leftover temporary files of an interrupted run are removed."""
+    from .isolation import hide
+
     out_dir.mkdir(parents=True, exist_ok=True)
+    hide(out_dir)  # no sandboxed worker started from now on can reach it
     fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         try:
@@ -744,6 +746,13 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     by_id = {item.id: item for item in plan_.items}
     if ids != by_id.keys():
         raise ResumeError(f"its plan differs from this one ({len(ids ^ by_id.keys())} items are in one plan only)")
+    from .integrity import unverified
+
+    forged = unverified(document)
+    if forged:
+        raise ResumeError(f"{len(forged)} of its items (e.g. {forged[0]!r}) do not carry the signature dptestbed gave "
+                          "them here: the file was changed after it was written, or written on another machine; run "
+                          "without --resume")
     return [(by_id[r["id"]], r) for r in earlier if r.get("verdict") != "error"]
 
 
@@ -768,13 +777,16 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
         done = resumable(plan_, earlier, seed=seed, command=command)
     reused = {item.id for item, _ in done}
     executor = executor or LocalExecutor(jobs)
-    records = [spec_record(s, plan_) for s in plan_.specs]
+    from . import sanitize
+
+    records = sanitize.tree([spec_record(s, plan_) for s in plan_.specs])  # a spec's text is not ours
     bar = Progress(len(plan_.items), enabled=progress, done=len(done))
     fixed = {"seed": seed, "started": started, "command": command, "jobs": jobs, "spec_records": records,
              "executor": executor.name if isolate else "in-process"}
     write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
     def on_result(item, result):
+        result = sanitize.tree(result)  # an item's messages may quote an implementation
         done.append((item, result))
         bar.finish(item, result)
         write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))

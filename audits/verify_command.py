@@ -74,6 +74,7 @@ def register(subparsers) -> None:
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="audit at this parameter point instead of the spec's audit points (repeatable)")
+    isolation_arg(p)
     _tight(p)
     _common(p)
     p.set_defaults(func=cmd_check)
@@ -82,6 +83,13 @@ def register(subparsers) -> None:
     p.add_argument("results", help="path to results.json")
     p.add_argument("--out", help="output folder (default: the folder of RESULTS)")
     p.set_defaults(func=cmd_report)
+
+
+def isolation_arg(p) -> None:
+    """``--isolation auto|strict``: how an untrusted implementation must be confined."""
+    p.add_argument("--isolation", choices=("auto", "strict"), default="auto",
+                   help="auto (default: the strongest confinement this system allows; the output says which) or "
+                        "strict (fail unless user, mount, PID and network namespaces are available; docs/isolation.md)")
 
 
 def _tight(p) -> None:
@@ -221,6 +229,10 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     print(f"{document['family']['statement']}")
     print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items, {s['as_expected']} as "
           f"expected, {s['unexpected']} unexpected, {s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    if document["run"].get("isolation"):
+        from .isolation import DESCRIPTION
+
+        print(f"implementation isolated by: {DESCRIPTION[document['run']['isolation']]}")
     print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 
@@ -246,10 +258,15 @@ def cmd_check(args) -> int:
         spec = catalogue.get_spec(args.id)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
+    from . import isolation
+
+    isolation.require(args.isolation == "strict")
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
         raise UserError(f"--impl: {exc.reason}") from None
+    except isolation.IsolationUnavailable as exc:
+        raise UserError(str(exc)) from None
     try:
         spec.bind(params := parse_params(args.param, spec))
     except ValueError as exc:
@@ -273,8 +290,15 @@ def cmd_report(args) -> int:
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
     out = Path(args.out) if args.out else path.parent
+    from . import suite
+
     try:
-        errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
+        with suite.output_lock(out):  # never beside a run that is writing there
+            errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
+    except suite.OutputBusy as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"--out {out}: {exc.strerror or exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(f"{path}: not a usable dptestbed results file ({type(exc).__name__}: {exc})") from None
     code = report.exit_code(document, errors)
