@@ -94,7 +94,7 @@ def cmd_audit(args) -> int:
         from . import isolation
         from .cpulimit import deadline
 
-        isolation.require(args.isolation == "strict")
+        isolation.require(args.isolation)
         try:
             with deadline(args.deadline, "the audit"):
                 result = audit(spec, implementation=args.impl, params=params, samples=args.samples,

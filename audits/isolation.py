@@ -1,10 +1,11 @@
 """Where an untrusted implementation runs: the isolation of sandboxed workers (threat model and
 promises per level: docs/isolation.md).
 
-A worker is started as ``python -m dptestbed.audits.isolation CONFIG`` (:func:`command`; never
+A worker is started as ``python -P -m dptestbed.audits.isolation CONFIG`` (:func:`command`; never
 with a ``preexec_fn``). That process, the *supervisor*, runs only this module's code: it sets its
-own limits (address space, CPU time, no core files) and ``PR_SET_PDEATHSIG``, becomes a subreaper,
-then starts the worker at the strongest level the system allows:
+own limits (address space, CPU time, no core files), becomes a subreaper, and asks for a signal
+when its parent dies (``PR_SET_PDEATHSIG``), on which it kills every process below it before it
+ends. Then it starts the worker at the strongest level the system allows:
 
 ``namespaces``
     a child enters new user, mount, PID, network, IPC and UTS namespaces (``unshare(2)``) and
@@ -28,8 +29,11 @@ then starts the worker at the strongest level the system allows:
     (neither) a process of the same user with the limits above and ``no_new_privs``: bounded in
     time and memory and killed with the run, but not confined.
 
-``--isolation strict`` (:func:`require`) makes a worker refuse to start below ``namespaces``;
-the auditor then raises :class:`IsolationUnavailable` (a usage error, not the implementation's).
+``--isolation`` (:func:`require`, one of :data:`MODES`): ``auto`` (default) takes the strongest
+level; ``strict`` makes a worker refuse to start below ``namespaces`` (the auditor then raises
+:class:`IsolationUnavailable`, a usage error, not the implementation's); ``uid`` and ``process``
+lower the level on purpose (an implementation that needs what namespaces hide), ``uid`` meaning the
+unprivileged-uid level when root and the process level otherwise.
 The first frame a worker sends, before user code is imported, names its level (:data:`reported`
 in the auditor's process).
 """
@@ -61,7 +65,8 @@ SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc
            "/etc/ssh", "/etc/ssl/private", "/etc/security")
 READ_ENV = "DPTESTBED_SANDBOX_READ"  # further folders a worker may read, os.pathsep-separated
 
-_strict = False
+MODES = ("auto", "strict", "uid", "process")
+_mode = "auto"
 _hidden: list[str] = []
 reported: str | None = None  # the level of the last worker that started in this process
 
@@ -70,10 +75,12 @@ class IsolationUnavailable(RuntimeError):
     """``--isolation strict`` asked for namespaces and the system does not allow them."""
 
 
-def require(strict: bool) -> None:
-    """Workers started from now on (in this process and its forks) refuse a level below namespaces."""
-    global _strict
-    _strict = bool(strict)
+def require(mode: str) -> None:
+    """The ``--isolation`` mode of the workers started from now on (in this process and its forks)."""
+    global _mode
+    if mode not in MODES:
+        raise ValueError(f"isolation mode {mode!r}: choose one of {', '.join(MODES)}")
+    _mode = mode
 
 
 def hide(path) -> None:
@@ -92,7 +99,7 @@ def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: list[str] = ())
     read = [os.path.dirname(impl_path) if impl_path else cwd]
     read += [p for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
     hide_ = [h for h in [*_hidden, *hidden] if not (impl_path and (impl_path + "/").startswith(h.rstrip("/") + "/"))]
-    config = {"ref": ref, "fd": fd, "parent": os.getpid(), "strict": _strict, "memory": int(memory),
+    config = {"ref": ref, "fd": fd, "parent": os.getpid(), "mode": _mode, "memory": int(memory),
               "cpu": int(cpu), "read": read, "hidden": hide_, "cwd": cwd}
     return [sys.executable, "-P", "-m", "dptestbed.audits.isolation", json.dumps(config)]
 
@@ -185,14 +192,22 @@ def _pivot_root(new: str, old: str) -> None:
     _check(_syscall(number, new.encode(), old.encode()), "pivot_root")
 
 
-def _guard_parent(parent: int | None, life: int | None = None) -> None:
-    """Die with the parent: PR_SET_PDEATHSIG, then exit at once if it is gone already (``parent``:
-    its pid; ``life``: a pipe only the parent holds open, for a parent in another PID namespace)."""
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+def _guard_parent(parent: int | None, life: int | None = None, sig: int = signal.SIGKILL) -> None:
+    """Die with the parent: PR_SET_PDEATHSIG ``sig``, then exit at once if it is gone already
+    (``parent``: its pid; ``life``: a pipe only the parent holds open, for a parent in another PID
+    namespace)."""
+    prctl(PR_SET_PDEATHSIG, sig)
     if parent is not None and os.getppid() != parent:
         os._exit(1)
     if life is not None and select.select([life], [], [], 0)[0]:
         os._exit(1)
+
+
+def _orphaned(signum, frame) -> None:
+    """The supervisor's parent died: end the worker and everything it started (it may have cleared
+    its own death signal), then this process."""
+    kill_descendants()
+    os._exit(1)
 
 
 def _set_limits(memory: int, cpu: int) -> None:
@@ -218,12 +233,14 @@ def main(argv: list[str]) -> None:
     """The supervisor (see the module docstring)."""
     cfg = json.loads(argv[0])
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the auditor decides when a worker stops
-    _guard_parent(cfg["parent"])
+    signal.signal(signal.SIGUSR1, _orphaned)
+    _guard_parent(cfg["parent"], sig=signal.SIGUSR1)
     _set_limits(cfg["memory"], cfg["cpu"])
     become_subreaper()
-    me, level, why, tmp = os.getpid(), None, "not Linux", None
+    me, level, tmp = os.getpid(), None, None
+    why = f"--isolation {cfg['mode']}" if sys.platform.startswith("linux") else "not Linux"
     status_r, status_w = os.pipe()
-    if sys.platform.startswith("linux"):
+    if sys.platform.startswith("linux") and cfg["mode"] in ("auto", "strict"):
         child = os.fork()
         if child == 0:
             os.close(status_r)
@@ -238,7 +255,7 @@ def main(argv: list[str]) -> None:
     if status_w is not None:
         os.close(status_w)
     if level is None:
-        if cfg["strict"]:
+        if cfg["mode"] == "strict":
             from .sandbox import send_frame
 
             send_frame(_channel(cfg), b"L", json.dumps({"level": None, "why": why}).encode())
@@ -246,7 +263,7 @@ def main(argv: list[str]) -> None:
         import shutil
         import tempfile
 
-        level = UID if os.geteuid() == 0 else PROCESS
+        level = UID if os.geteuid() == 0 and cfg["mode"] != "process" else PROCESS
         tmp = tempfile.mkdtemp(prefix="dptestbed-sandbox-") if level == UID else None
         child = os.fork()
         if child == 0:
@@ -297,6 +314,7 @@ def _read_line(fd: int, close: int | None = None) -> str:
 
 def _namespaced(cfg: dict, status_w: int, supervisor: int) -> None:
     """The child that enters the new namespaces and builds the root; its child is init."""
+    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
     _guard_parent(supervisor)
     try:
         uid, gid = os.geteuid(), os.getegid()
@@ -349,8 +367,8 @@ def _mask(target: str, null: str) -> None:
 
 def _build_root(cfg: dict) -> None:
     """The new root (module docstring), built bwrap-style: a tmpfs base becomes the root with the
-    old one under /old, the new root is assembled under /new from /old, then becomes the root itself
-    and the old one is detached."""
+    old one under /old, and the new root is assembled under /new from /old (:func:`_enter_root` then
+    makes it the root and detaches the old one)."""
     paths = _paths(cfg)  # resolved while the old root is still "/"
     binds = sorted({real for _, real in paths})
     binds = [r for i, r in enumerate(binds) if not any((r + "/").startswith(q + "/") for q in binds[:i])]
@@ -395,7 +413,17 @@ def _build_root(cfg: dict) -> None:
     for path in [*cfg["hidden"], *SECRETS]:
         _mask(new + path, f"{dev}/null")
     os.mkdir(new + "/.old")
-    os.chdir(new)
+
+
+def _enter_root(cfg: dict) -> None:
+    """In init (a new /proc belongs to a process of the new PID namespace, and the kernel mounts one
+    only while a complete /proc is still in view): mount /proc in the new root, make the new root the
+    root, detach the old one."""
+    try:
+        _mount("proc", "/new/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    except OSError:  # a container that masks parts of its /proc forbids a new one: hide it instead
+        _mount("tmpfs", "/new/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k")
+    os.chdir("/new")
     _pivot_root(".", ".old")
     os.chdir("/")
     _check(_libc().umount2(b"/.old", MNT_DETACH), "umount /.old")
@@ -405,14 +433,12 @@ def _build_root(cfg: dict) -> None:
 
 
 def _init(cfg: dict, status_w: int, life_r: int) -> None:
-    """Process 1 of the PID namespace: mounts /proc, starts the worker, reaps, and ends when the worker
-    ends (which ends every other process of the namespace), writing the worker's wait status."""
+    """Process 1 of the PID namespace: enters the new root (:func:`_enter_root`), starts the worker,
+    reaps, and ends when the worker ends (which ends every other process of the namespace), writing
+    the worker's wait status."""
     _guard_parent(None, life_r)
     try:
-        try:
-            _mount("proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        except OSError:  # a container that masks parts of its /proc forbids a new one: hide it instead
-            _mount("tmpfs", "/proc", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k")
+        _enter_root(cfg)
     except OSError as exc:
         os.write(status_w, f"{exc.strerror or exc}\n".encode())
         os._exit(1)
@@ -465,6 +491,9 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
     """The process that imports and runs the implementation, once everything the worker itself needs
     is imported (the unprivileged user may not read the interpreter's files) and its privileges are
     dropped. ``supervisor``: its parent, outside a PID namespace (inside one, init ends it)."""
+    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    import numpy.random  # noqa: F401 - numpy imports it lazily, and it reads the standard library
+
     from . import sandbox  # numpy, the protocol and the contract checks
 
     try:

@@ -86,10 +86,11 @@ def register(subparsers) -> None:
 
 
 def isolation_arg(p) -> None:
-    """``--isolation auto|strict``: how an untrusted implementation must be confined."""
-    p.add_argument("--isolation", choices=("auto", "strict"), default="auto",
-                   help="auto (default: the strongest confinement this system allows; the output says which) or "
-                        "strict (fail unless user, mount, PID and network namespaces are available; docs/isolation.md)")
+    """``--isolation``: how an untrusted implementation must be confined (:mod:`.isolation`)."""
+    p.add_argument("--isolation", choices=("auto", "strict", "uid", "process"), default="auto",
+                   help="auto (default: the strongest confinement this system allows; the output says which), "
+                        "strict (fail unless user, mount, PID and network namespaces are available), or a weaker "
+                        "level on purpose: uid (an unprivileged user when root) or process; see docs/isolation.md")
 
 
 def _tight(p) -> None:
@@ -260,7 +261,7 @@ def cmd_check(args) -> int:
         raise UserError(exc.args[0]) from None
     from . import isolation
 
-    isolation.require(args.isolation == "strict")
+    isolation.require(args.isolation)
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
