@@ -105,7 +105,7 @@ def cmd_audit(args) -> int:
     if args.json:
         print(json.dumps({**result.to_json(), "isolation": isolation.reported}, indent=2))
     else:
-        print(_human(result) + f"\n  isolation: {isolation.DESCRIPTION.get(isolation.reported, 'none (a trusted reference implementation, run in this process)')}")
+        print(_human(result) + f"\n  isolation: {isolation.summary()}")
     if result.verdict == IMPL_ERROR:
         return EXIT_BAD_INPUT
     return EXIT_VIOLATION if result.verdict in (VIOLATION, DIFFERS) else EXIT_OK

@@ -8,9 +8,11 @@ line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import gc
 import importlib
+import io
 import json
 import math
 import os
@@ -333,7 +335,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args) -> int:
     try:
-        return args.func(args)
+        if args.command not in LISTINGS:
+            return args.func(args)
+        with contextlib.redirect_stdout(io.StringIO()) as listing:  # a spec's text is not ours
+            code = args.func(args)
+        sys.stdout.write(sanitize.text(listing.getvalue()))
+        return code
     except (UserError, SpecError) as exc:
         print(f"dptestbed: error: {sanitize.line(exc)}", file=sys.stderr)  # may quote a spec or an implementation
         return EXIT_BAD_INPUT

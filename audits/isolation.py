@@ -54,7 +54,8 @@ STRONG, UID, PROCESS = "namespaces", "unprivileged-uid", "process"
 DESCRIPTION = {
     STRONG: "namespaces (user, mount, PID, network; read-only file system, private /tmp, no capabilities)",
     UID: "unprivileged uid (root without namespaces: the worker runs as nobody, without capabilities)",
-    PROCESS: "process only (no namespaces, not root: limits and no_new_privs, the file system is not protected)",
+    PROCESS: "process only (no namespaces, no unprivileged uid: limits and no_new_privs; the file system is not "
+             "protected)",
 }
 TMP_SIZE = "512m"       # the private /tmp of a namespaced worker
 SHM_SIZE = "64m"
@@ -69,6 +70,7 @@ MODES = ("auto", "strict", "uid", "process")
 _mode = "auto"
 _hidden: list[str] = []
 reported: str | None = None  # the level of the last worker that started in this process
+reported_why = ""  # why it is not the strongest
 
 
 class IsolationUnavailable(RuntimeError):
@@ -88,6 +90,13 @@ def hide(path) -> None:
     real = os.path.realpath(path)
     if real not in _hidden:
         _hidden.append(real)
+
+
+def summary() -> str:
+    """The level of this process's workers as the output states it."""
+    if reported is None:
+        return "none (a trusted reference implementation, run by the auditor)"
+    return DESCRIPTION[reported] + (f"; namespaces not used: {reported_why}" if reported != STRONG else "")
 
 
 def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: list[str] = ()) -> list[str]:
@@ -492,18 +501,22 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
     is imported (the unprivileged user may not read the interpreter's files) and its privileges are
     dropped. ``supervisor``: its parent, outside a PID namespace (inside one, init ends it)."""
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    import resource
+
     import numpy.random  # noqa: F401 - numpy imports it lazily, and it reads the standard library
 
     from . import sandbox  # numpy, the protocol and the contract checks
 
-    try:
-        import resource
-
-        if level in (STRONG, UID):
-            resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
-        if level == UID:
+    if level == UID:
+        try:
             _drop_to_nobody(tmp)
-        elif level == STRONG or os.geteuid() == 0:
+            resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
+        except OSError as exc:  # no such user in a user namespace, no CAP_SETUID: the process level
+            level, why = PROCESS, f"{why}; no unprivileged uid: {exc.strerror or exc}"
+    try:
+        if level == STRONG:
+            resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
+        if level != UID and (level == STRONG or os.geteuid() == 0):
             _drop_capabilities()
         prctl(PR_SET_NO_NEW_PRIVS, 1)
     except OSError as exc:

@@ -287,6 +287,7 @@ class SandboxWorker:
             if not said.get("level"):
                 raise isolation.IsolationUnavailable(f"--isolation strict: no namespaces here ({said.get('why')})")
             self.level = isolation.reported = str(said["level"])
+            isolation.reported_why = sanitize.line(said.get("why") or "", 300)
         elif kind == b"H" and self.level is not None:
             info = _json(payload)
             raised = isolation.limits_raised([self.proc.pid, *descendants(self.proc.pid)], MEMORY_LIMIT, CPU_LIMIT)

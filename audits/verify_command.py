@@ -231,9 +231,9 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items, {s['as_expected']} as "
           f"expected, {s['unexpected']} unexpected, {s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
     if document["run"].get("isolation"):
-        from .isolation import DESCRIPTION
+        from .isolation import summary
 
-        print(f"implementation isolated by: {DESCRIPTION[document['run']['isolation']]}")
+        print(f"implementation isolated by: {summary()}")
     print(f"{STATUS_TEXT.get(code, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 
