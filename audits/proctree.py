@@ -10,7 +10,8 @@ elsewhere the functions see no descendants and measure nothing).
   (SIGSTOP: a stopped process forks no more), walks again until no new process appears, then
   SIGKILLs them all, through pidfds where the system has them (a pid reused meanwhile is never hit);
 * :func:`become_subreaper` (orphans of descendants come back to this process instead of init, so
-  :func:`kill_tree` finds them) and :func:`die_with_parent` (``PR_SET_PDEATHSIG``).
+  :func:`kill_tree` finds them) and :func:`die_with_parent` (``PR_SET_PDEATHSIG``);
+* :func:`fork_context`: how to start a child process without forking a process that has threads.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ def die_with_parent() -> None:
     """Linux: this process is SIGKILLed when the thread that started it ends, however it ends
     (elsewhere a no-op: the parent still kills its children on every exit path it sees)."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def fork_context():
+    """multiprocessing's ``fork`` context in a process that runs no other thread, else ``spawn``:
+    forking a process with threads may deadlock the child on a lock another thread held (Python
+    3.12 warns of it)."""
+    import multiprocessing as mp
+    import threading
+
+    methods = mp.get_all_start_methods()
+    return mp.get_context("fork" if "fork" in methods and threading.active_count() == 1 else "spawn")
 
 
 def children(pid: int) -> list[int]:

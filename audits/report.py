@@ -29,6 +29,7 @@ import io
 import json
 import math
 import re
+import threading
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
@@ -520,7 +521,7 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                         plot_dir / f"sweep-{_slug(spec_id)}-{_slug(ref)}-{_slug(name)}.png", plot_sweep, group)
     _PLOTS[:] = [(fn, args, path) for _, _, _, path, fn, args in tasks]
     try:
-        if jobs > 1 and len(tasks) > 1:
+        if jobs > 1 and len(tasks) > 1 and threading.active_count() == 1:  # never fork a process with threads
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
 

@@ -59,7 +59,7 @@ from .contract_checks import (
     validate_stack,
 )
 from .cpulimit import CallClock
-from .proctree import kill_tree
+from .proctree import fork_context, kill_tree
 
 __all__ = [
     "ImplementationError", "load_implementation", "call_batch", "Runner", "implementation_ref",
@@ -151,9 +151,6 @@ def _worker_main(impl, conn, counter) -> None:
                 return
 
 
-def _context():
-    methods = mp.get_all_start_methods()
-    return mp.get_context("fork" if "fork" in methods else "spawn")
 
 
 class _Worker:
@@ -162,7 +159,8 @@ class _Worker:
     :class:`.sandbox.SandboxWorker`, with progress counted in shared memory."""
 
     def __init__(self, impl: Callable):
-        ctx = _context()
+        # a trusted reference is imported anew where forking is unsafe; a callable handed in must be forked
+        ctx = fork_context() if is_trusted(impl) else mp.get_context("fork")
         self.conn, child = ctx.Pipe()
         self.counter = ctx.Value("q", 0, lock=False)
         target = impl if ctx.get_start_method() == "fork" else implementation_ref(impl)

@@ -40,9 +40,10 @@ def cluster():
         yield local
 
 
-def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path, monkeypatch):
+def test_the_same_results_as_the_local_executor_at_the_same_seed(request, tmp_path, monkeypatch):
     common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
+    cluster = request.getfixturevalue("cluster")  # started after the local run: never fork a process with threads
     written = []
     original = suite.write_json_atomic
 

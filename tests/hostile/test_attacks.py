@@ -24,6 +24,7 @@ import pytest
 
 from dptestbed.audits import integrity, isolation, sanitize
 
+pytest_plugins = ["pytester"]
 HERE = Path(__file__).parent
 CONTROL = [chr(c) for c in range(32) if chr(c) not in "\t\n"] + ["\x7f", "\x9b", "\u202e"]
 
@@ -237,3 +238,25 @@ def test_the_sanitiser_escapes_what_acts_on_terminals_and_breaks_xml():
     assert sanitize.text(evil) == "a\\x1b[31mb\\x00c\\x0dd\\x07\\u202ee\\ud800f\\ufffe\tg\nh"
     assert sanitize.line(evil).endswith("\\ufffe g h")
     assert sanitize.tree({"k\x00": ["\x1b", 1, None]}) == {"k\\x00": ["\\x1b", 1, None]}
+
+
+@pytest.mark.slow
+def test_the_pytest_plugin_fails_a_hung_implementation_by_its_deadline(pytester):
+    shutil.copy(HERE / "progress_forger.py", pytester.path / "forger.py")
+    pytester.makepyfile(test_user='''
+        import time
+
+        def sleeps(data, *, rng, epsilon, gamma):
+            time.sleep(3600)
+
+        def test_forged_progress(dptestbed):
+            dptestbed.audit("laplace_mechanism", "forger.py:laplace")
+
+        def test_a_hung_callable(dptestbed):
+            dptestbed.audit("laplace_mechanism", sleeps)
+    ''')
+    t0 = time.monotonic()
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--dptestbed-deadline", "8", timeout=120)
+    result.assert_outcomes(failed=2)
+    assert time.monotonic() - t0 < 60
+    assert result.stdout.str().count("did not finish within its deadline of 8 s") == 2
