@@ -34,6 +34,7 @@ threads (numpy releases the interpreter lock while it draws and computes).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import importlib.util
 import multiprocessing as mp
@@ -235,7 +236,6 @@ class Runner:
         self.timeout = float(timeout)
         self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._workers: list = []
-        self._threads = None  # a ThreadPoolExecutor, made on first use
         self._lock = threading.Lock()  # the counters below, for callers on several threads
         self.cpu_seconds = 0.0  # CPU time of the sampling, all threads (a worker's time: the caller's wait)
         self.cpu_by_thread: dict[int, float] = {}
@@ -280,9 +280,6 @@ class Runner:
         for w in self._workers:
             w.close()
         self._workers = []
-        if self._threads is not None:
-            self._threads.shutdown()
-            self._threads = None
 
     def charge(self, seconds: float) -> None:
         """Adds CPU seconds to the sampling (from any thread)."""
@@ -338,18 +335,19 @@ class Runner:
                     progress(n)
                 return out
             tasks = _blocks(n, BATCH_BLOCK, rng)
-            if self.n_workers > 1 and self.threadsafe:
-                if self._threads is None:
+            with contextlib.ExitStack() as stack:  # the threads end with the call: no process forks with idle ones
+                if self.n_workers > 1 and self.threadsafe:
                     from concurrent.futures import ThreadPoolExecutor
-                    self._threads = ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler")
-                done = self._threads.map(block, tasks)
-            else:
-                done = map(block, tasks)
-            parts = []
-            for (m, _), out in zip(tasks, done):
-                parts.append(out)
-                if progress:
-                    progress(m)
+
+                    pool = stack.enter_context(ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler"))
+                    done = pool.map(block, tasks)
+                else:
+                    done = map(block, tasks)
+                parts = []
+                for (m, _), out in zip(tasks, done):
+                    parts.append(out)
+                    if progress:
+                        progress(m)
             if len({p.shape[1:] for p in parts}) > 1:
                 raise ImplementationError("batch sampler returned outputs of different shapes across calls")
             t0 = time.thread_time()
