@@ -20,7 +20,6 @@ import contextlib
 import ctypes
 import os
 import signal
-import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -156,13 +155,3 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
 def kill_descendants() -> int:
     """SIGKILL every descendant of this process (a subreaper's orphans included)."""
     return kill_tree(os.getpid(), include_root=False)
-
-
-def wait_gone(pids: list[int], timeout: float) -> bool:
-    """True once none of ``pids`` is alive (zombies count as gone) within ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        alive = [p for p in pids if (fields := _stat(p)) and fields[0] != "Z"]
-        if not alive or time.monotonic() > end:
-            return not alive
-        time.sleep(0.02)

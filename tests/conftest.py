@@ -5,8 +5,8 @@ statistical test fixes its numpy seed explicitly.
 The test process forks run items and workers as the command line does, and must not hold threads
 when it forks (Python 3.12 warns: a lock held by another thread stays held in the child). The
 command line does no linear algebra of its own; a test does, and OpenBLAS then keeps helper threads
-for the rest of the session: here it gets none. The Dask tests run last (a Dask client leaves its
-event loop's threads behind)."""
+for the rest of the session: here it gets none. The modules whose libraries leave threads behind run
+last, in :data:`LAST` order (a Dask client its event loop; dp-accounting the FFT's thread pool)."""
 
 import os
 
@@ -22,9 +22,12 @@ settings.register_profile("dptestbed", derandomize=True, database=None)
 settings.load_profile("dptestbed")
 
 
+LAST = ("test_dask_executor.py", "test_accounting.py")
+
+
 def pytest_collection_modifyitems(items):
-    """The Dask tests run last (see the module docstring)."""
-    items.sort(key=lambda item: item.path.name == "test_dask_executor.py")
+    """The modules of :data:`LAST` run last (see the module docstring)."""
+    items.sort(key=lambda item: LAST.index(item.path.name) + 1 if item.path.name in LAST else 0)
 
 
 @pytest.fixture

@@ -69,7 +69,8 @@ def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_pa
     impl = tmp_path / "hang.py"
     impl.write_text(HANGS)
     t0 = time.monotonic()
-    # the call limit (600 s) is far away: only the items' own limits (x 0.02: 2.4 to 4.8 s) cut them
+    # the call limit (600 s) is far away: only the items' own limits cut them (x 0.02: 2.4 to 4.8 CPU seconds,
+    # which a sleeping item never uses, so the wall-clock bound of ten times that)
     code = main(["check", "laplace_mechanism", "--impl", f"{impl}:mech", "--out", str(tmp_path / "out"), "--quiet",
                  "--no-plots", "--no-controls", "--call-timeout", "600", "--timeout-scale", "0.02",
                  "--executor", "dask", "--jobs", "2"])
