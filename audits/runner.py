@@ -18,10 +18,12 @@ Where code runs:
 * reference implementations (modules under ``dptestbed.impl``) with a batch sampler run in
   this process (they are ours, vectorised, and fast);
 * everything else (user code, and any single-run loop) runs in worker processes, with
-  ``timeout`` seconds allowed per call (per call of ``batch`` for a user batch sampler). A
-  call that raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills
-  its process, or overruns its timeout raises ``ImplementationError``; the worker is killed
-  and replaced, the caller never crashes.
+  ``timeout`` busy seconds allowed per call (per call of ``batch`` for a user batch sampler;
+  :class:`.cpulimit.CallClock`: time spent waiting for a CPU does not count). A call that
+  raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills its process,
+  breaks the worker protocol or overruns its timeout raises ``ImplementationError``; the worker is
+  killed and replaced, the caller never crashes. Untrusted code runs only in sandboxed workers
+  (:mod:`.sandbox`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
 
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
 cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`

@@ -237,16 +237,19 @@ class SandboxWorker:
 
     def _leaf(self) -> int:
         """The process that runs the implementation (the supervisor's child; at the namespaces
-        level the child of its init), or the supervisor while that does not exist yet."""
-        if self._worker_pid is None and self.level is not None:
-            pid = self.proc.pid
-            for _ in range(3 if self.level == isolation.STRONG else 1):
-                found = children(pid)
-                if not found:
-                    return self.proc.pid
-                pid = found[0]
+        level the child of its init), or the deepest of them that exists yet (until the first frame
+        names the level no user code has run, so no process but these exists)."""
+        if self._worker_pid is not None:
+            return self._worker_pid
+        pid = self.proc.pid
+        for _ in range(1 if self.level not in (None, isolation.STRONG) else 3):
+            found = children(pid)
+            if not found:
+                return pid
+            pid = found[0]
+        if self.level is not None:
             self._worker_pid = pid
-        return self._worker_pid or self.proc.pid
+        return pid
 
     def _frame(self, rows: int | None = None, row_shape: tuple | None = None):
         """The next frame when one has begun to arrive, else None."""
