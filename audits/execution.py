@@ -89,7 +89,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 
 def _child(item, catalogue, plan_, seed, conn, batches):
-    from .sandbox import die_with_parent
+    from .proctree import die_with_parent
 
     try:
         os.setpgrp()  # own process group: a timeout kills the item and its workers together
@@ -124,21 +124,18 @@ def _peak_rss_mb() -> float:
 
 
 def _kill_group(proc) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-    try:
-        proc.kill()
-    except Exception:  # noqa: BLE001
-        pass
+    from .proctree import kill_tree
+
+    if proc.is_alive():
+        kill_tree(proc.pid)  # the item, its workers and whatever they started, however they fork
     proc.join(2.0)
 
 
 class ItemProcess:
     """One item running in a forked child process (its own process group) with a time limit of
-    ``limit`` seconds: :meth:`poll` returns its result once it has one, an error result once the
-    child died without one or the limit has passed (the child's group is then killed), else None.
+    ``limit`` CPU seconds (:class:`.cpulimit.ItemClock`): :meth:`poll` returns its result once it has
+    one, an error result once the child died without one or the limit has passed (the child and
+    everything it started are then killed), else None.
     ``batches``: makes where an audit's estimation batches may also run besides the item's process (a
     :class:`.dask_executor.DaskBatches`), called in the item's process."""
 
@@ -154,6 +151,9 @@ class ItemProcess:
         self.proc.start()
         child.close()
         self.started = time.monotonic()
+        from .cpulimit import ItemClock
+
+        self.clock = ItemClock(self.proc.pid, limit)  # CPU seconds of the item's processes, not wall time
 
     @property
     def waitables(self) -> list:
@@ -173,9 +173,9 @@ class ItemProcess:
             proc.join()
             result = error_result(item, f"the item's process died (exit code {proc.exitcode}) without a result",
                                   elapsed)
-        elif elapsed > self.limit:
+        elif (reason := self.clock.expired()) is not None:
             _kill_group(proc)
-            result = error_result(item, f"timed out after {self.limit:g} s", elapsed)
+            result = error_result(item, reason, elapsed)
         else:
             return None
         self.conn.close()

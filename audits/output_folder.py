@@ -18,7 +18,10 @@ class OutputBusy(RuntimeError):
 def output_lock(out_dir: Path):
     """Hold ``out_dir`` for one run (an exclusive ``flock`` on ``.dptestbed.lock``, released when the
     process ends however it ends); leftover temporary files of an interrupted run are removed."""
+    from .isolation import hide
+
     out_dir.mkdir(parents=True, exist_ok=True)
+    hide(out_dir)  # no sandboxed worker started from now on can reach it
     fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         try:

@@ -71,6 +71,8 @@ from dptestbed.spec import Spec, resolve_stress_values
 
 from .serialize import jsonable
 
+MAX_INPUT_LENGTH = 10_000  # entries of an input vector: beyond it one audit round would not fit in memory
+
 GENERATED_KINDS = {
     "vector_l1": {"vector", "real_vector", "query_answers"},
     "vector_l2": {"vector", "real_vector", "query_answers"},
@@ -171,7 +173,11 @@ def _fit_length(spec: Spec, case: str, data, env: dict):
     formula = spec.input.get("length")
     if formula is None or not isinstance(data, np.ndarray) or data.ndim != 1:
         return data
-    length = int(round(float(formula.evaluate(env))))
+    value = float(formula.evaluate(env))
+    if not value <= MAX_INPUT_LENGTH:
+        raise ValueError(f"{spec.id}: stress case {case!r}: the input length {formula.source} is {value:g} at this "
+                         f"parameter point, more than the auditor handles ({MAX_INPUT_LENGTH:,} entries)")
+    length = int(round(value))
     if data.size > length:
         raise ValueError(f"{spec.id}: stress case {case!r} has {data.size} entries, but the input length "
                          f"{formula.source} is {length} at this parameter point")

@@ -27,7 +27,9 @@ Statistics: the checks of one call form one family; its false-alarm rate (a corr
 implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
 over the theorem tests plus a Bonferroni share per privacy audit, as in ``dptestbed verify``.
 Command-line options: ``--dptestbed-seed`` (default 0), ``--dptestbed-suite`` (quick|full),
-``--dptestbed-alpha``.
+``--dptestbed-alpha``, ``--dptestbed-deadline`` (seconds one call of ``check``, ``audit`` or
+``theorems`` may take however its implementation spends them, default 1800: a hung implementation
+fails the test with the reason, it never hangs the suite).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import pytest
 from dptestbed.audits import outcomes
 
 ALPHA = 1e-3
+DEADLINE = 1800.0  # seconds of one check call
 
 
 def pytest_addoption(parser):
@@ -48,6 +51,8 @@ def pytest_addoption(parser):
                     help="trial counts of the dptestbed theorem checks (default quick)")
     group.addoption("--dptestbed-alpha", type=float, default=ALPHA,
                     help="false-alarm rate of one dptestbed check call (default 1e-3)")
+    group.addoption("--dptestbed-deadline", type=float, default=DEADLINE,
+                    help=f"seconds one dptestbed check call may take (default {DEADLINE:g})")
 
 
 def pytest_configure(config):
@@ -57,9 +62,11 @@ def pytest_configure(config):
 class SpecChecker:
     """What the ``dptestbed`` fixture returns; also usable directly (``SpecChecker().check(...)``)."""
 
-    def __init__(self, seed: int = 0, suite: str = "quick", alpha: float = ALPHA, timeout: float = 60.0):
+    def __init__(self, seed: int = 0, suite: str = "quick", alpha: float = ALPHA, timeout: float = 60.0,
+                 deadline: float = DEADLINE):
         self.seed, self.suite, self.alpha, self.timeout = int(seed), suite, float(alpha), float(timeout)
         self._allow: tuple[str, ...] = ()
+        self.deadline = float(deadline)
 
     # ----------------------------------------------------------------- public API
     def check(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
@@ -68,6 +75,7 @@ class SpecChecker:
         class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``."""
         spec = self._spec(spec_id)
         self._allow = _allowed(allow)
+        from dptestbed.audits.cpulimit import deadline
         from dptestbed.audits.experiments import experiments_for
         from dptestbed.audits.theorems import STATISTICAL_KINDS
 
@@ -76,10 +84,11 @@ class SpecChecker:
         n_audits = 1 if audit and spec.privacy is not None else 0
         k = max(1, n_tests + n_audits)
         problems, out = [], {"privacy": None, "theorems": []}
-        if n_audits:
-            out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
-        if exps:
-            out["theorems"] = self._theorems(spec, exps, implementation, n_audits, problems)
+        with deadline(self.deadline, f"dptestbed.check of {spec_id}"):
+            if n_audits:
+                out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
+            if exps:
+                out["theorems"] = self._theorems(spec, exps, implementation, n_audits, problems)
         if not n_audits and not exps:
             pytest.fail(f"dptestbed: {spec_id} has no privacy claim and no registered theorem experiment: "
                         f"nothing to check", pytrace=False)
@@ -96,7 +105,10 @@ class SpecChecker:
         if spec.privacy is None:
             pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
         problems: list[str] = []
-        result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems)
+        from dptestbed.audits.cpulimit import deadline
+
+        with deadline(self.deadline, f"dptestbed.audit of {spec_id}"):
+            result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems)
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
@@ -208,4 +220,4 @@ def dptestbed(request) -> SpecChecker:
     """Check an implementation against a dptestbed spec: ``dptestbed.check(spec_id, impl)``."""
     config = request.config
     return SpecChecker(seed=config.getoption("--dptestbed-seed"), suite=config.getoption("--dptestbed-suite"),
-                       alpha=config.getoption("--dptestbed-alpha"))
+                       alpha=config.getoption("--dptestbed-alpha"), deadline=config.getoption("--dptestbed-deadline"))

@@ -6,10 +6,8 @@ the spec records the report shows, atomic writes, the run-to-run comparison of r
 from __future__ import annotations
 
 import json
-import os
 import platform
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -96,6 +94,13 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
     })
 
 
+def _isolation_level() -> str | None:
+    """The isolation level of the sandboxed workers of this run (None: no untrusted implementation)."""
+    from . import isolation
+
+    return isolation.reported
+
+
 def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
              command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
              errata: list[dict] | None = None, executor: str = "local") -> dict:
@@ -144,7 +149,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
-            "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
+            "isolation": _isolation_level(), "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
             "reproducible": plan_.time_budget is None,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
@@ -189,22 +194,14 @@ def comparable(document: dict) -> dict:
 
 
 def write_json_atomic(path: Path, document: dict) -> None:
-    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, every
+    item signed (:func:`.integrity.seal`: ``--resume`` re-uses only what this command line wrote)."""
+    from .integrity import seal
+    from .outfiles import write
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".results-", suffix=".json.tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(document, fh, indent=1, allow_nan=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write(path, json.dumps(seal(document), indent=1, allow_nan=False).encode("utf-8"), sync=True)
 
 
 
@@ -234,5 +231,12 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     by_id = {item.id: item for item in plan_.items}
     if ids != by_id.keys():
         raise ResumeError(f"its plan differs from this one ({len(ids ^ by_id.keys())} items are in one plan only)")
+    from .integrity import unverified
+
+    forged = unverified(document)
+    if forged:
+        raise ResumeError(f"{len(forged)} of its items (e.g. {forged[0]!r}) do not carry the signature dptestbed gave "
+                          "them here: the file was changed after it was written, or written on another machine; run "
+                          "without --resume")
     return [(by_id[r["id"]], r) for r in earlier if r.get("verdict") != "error"]
 

@@ -18,10 +18,12 @@ Where code runs:
 * reference implementations (modules under ``dptestbed.impl``) with a batch sampler run in
   this process (they are ours, vectorised, and fast);
 * everything else (user code, and any single-run loop) runs in worker processes, with
-  ``timeout`` seconds allowed per call (per call of ``batch`` for a user batch sampler). A
-  call that raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills
-  its process, or overruns its timeout raises ``ImplementationError``; the worker is killed
-  and replaced, the caller never crashes.
+  ``timeout`` busy seconds allowed per call (per call of ``batch`` for a user batch sampler;
+  :class:`.cpulimit.CallClock`: time spent waiting for a CPU does not count). A call that
+  raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills its process,
+  breaks the worker protocol or overruns its timeout raises ``ImplementationError``; the worker is
+  killed and replaced, the caller never crashes. Untrusted code runs only in sandboxed workers
+  (:mod:`.sandbox`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
 
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
 cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`
@@ -34,24 +36,33 @@ threads (numpy releases the interpreter lock while it draws and computes).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import importlib.util
-import inspect
 import multiprocessing as mp
 import os
 import random
 import sys
 import threading
 import time
-import traceback
 from collections import OrderedDict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from dptestbed.impl.contract import accepted_params
+
+from .contract_checks import (
+    ImplementationError,
+    describe,
+    implementation_ref,
+    load_implementation,
+    validate_batch,
+    validate_stack,
+)
+from .cpulimit import CallClock
+from .proctree import fork_context, kill_tree
 
 __all__ = [
     "ImplementationError", "load_implementation", "call_batch", "Runner", "implementation_ref",
@@ -60,27 +71,6 @@ __all__ = [
 
 BLOCK = 2000            # single-run calls per worker task
 BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process)
-
-
-class ImplementationError(Exception):
-    """An implementation that cannot be loaded or misbehaves; ``reason`` says how."""
-
-    def __init__(self, reason: str):
-        self.reason = reason
-        super().__init__(reason)
-
-
-_REFS: dict[int, str] = {}
-
-
-def implementation_ref(impl: Callable | str) -> str:
-    """The reference an implementation was loaded by, else ``module:qualname``."""
-    if isinstance(impl, str):
-        return impl
-    ref = _REFS.get(id(impl))
-    if ref:
-        return ref
-    return f"{getattr(impl, '__module__', '?')}:{getattr(impl, '__qualname__', repr(impl))}"
 
 
 def is_trusted(impl: Callable | str) -> bool:
@@ -109,107 +99,6 @@ def check_loadable(ref: str) -> None:
         from .sandbox import SandboxWorker
 
         SandboxWorker(ref).close()
-
-
-def load_implementation(ref: str) -> Callable:
-    """``"pkg.module:function"`` or ``"path/to/file.py:function"`` -> the function."""
-    if not isinstance(ref, str) or ":" not in ref:
-        raise ImplementationError(f"implementation {ref!r}: expected 'package.module:function' or 'path/to/file.py:function'")
-    target, _, name = ref.rpartition(":")
-    if not name.isidentifier():
-        raise ImplementationError(f"implementation {ref!r}: {name!r} is not a function name")
-    if target.endswith(".py") or os.sep in target or "/" in target:
-        path = Path(target).expanduser().resolve()
-        if not path.is_file():
-            raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
-        module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
-        try:
-            module_spec = importlib.util.spec_from_file_location(module_name, path)
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[module_name] = module
-            module_spec.loader.exec_module(module)
-        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
-            sys.modules.pop(module_name, None)
-            raise ImplementationError(f"importing {path.name} raised {_describe(exc)}") from None
-    else:
-        try:
-            module = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
-        except BaseException as exc:  # noqa: BLE001
-            raise ImplementationError(f"importing {target} raised {_describe(exc)}") from None
-    fn = getattr(module, name, None)
-    if fn is None:
-        raise ImplementationError(f"implementation {ref!r}: {target} has no attribute {name!r}")
-    if not callable(fn):
-        raise ImplementationError(f"implementation {ref!r}: {name} is not callable")
-    _check_signature(fn, ref)
-    _REFS[id(fn)] = ref
-    return fn
-
-
-def _check_signature(fn: Callable, ref: str) -> None:
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return
-    params = sig.parameters.values()
-    if not any(p.kind is p.VAR_KEYWORD for p in params) and "rng" not in sig.parameters:
-        raise ImplementationError(f"implementation {ref!r}: must accept the keyword argument 'rng' "
-                                  f"(contract: mechanism(data, *, rng, **params))")
-
-
-def _describe(exc: BaseException) -> str:
-    tb = traceback.extract_tb(exc.__traceback__)
-    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
-    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{type(exc).__name__}{': ' + msg if msg else ''}{where}"
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _validate_stack(outputs: list, where: str) -> np.ndarray:
-    """Single-run outputs -> stacked numeric array, or ImplementationError."""
-    first = None
-    arrays = []
-    for i, out in enumerate(outputs):
-        arr = _numeric(out, f"{where}, call {i + 1}")
-        if first is None:
-            first = arr.shape
-        elif arr.shape != first:
-            raise ImplementationError(f"returned outputs of different shapes {first} and {arr.shape} ({where}, call {i + 1})")
-        arrays.append(arr)
-    stacked = np.stack(arrays) if arrays else np.zeros((0,))
-    _check_nan(stacked, where)
-    return stacked
-
-
-def _numeric(out, where: str) -> np.ndarray:
-    if out is None:
-        raise ImplementationError(f"returned None ({where})")
-    if isinstance(out, (str, bytes, dict, set)):
-        raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
-    try:
-        arr = np.asarray(out)
-    except Exception:  # noqa: BLE001
-        raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
-    if arr.dtype.kind not in "biuf":
-        raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
-    return arr
-
-
-def _check_nan(arr: np.ndarray, where: str) -> None:
-    if arr.dtype.kind == "f" and np.isnan(arr).any():
-        raise ImplementationError(f"returned NaN ({where})")
-
-
-def _validate_batch(out, n: int, where: str) -> np.ndarray:
-    arr = _numeric(out, where)
-    if arr.ndim == 0 or arr.shape[0] != n:
-        raise ImplementationError(f"batch sampler returned shape {arr.shape}; expected {n} outputs on axis 0 ({where})")
-    _check_nan(arr, where)
-    return arr
 
 
 # --------------------------------------------------------------------------- worker processes
@@ -247,69 +136,70 @@ def _worker_main(impl, conn, counter) -> None:
             if mode == "batch":
                 out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
                 counter.value += 1
-                result = _validate_batch(out, n, "batch sampler")
+                result = validate_batch(out, n, "batch sampler")
             else:
                 kwargs = accepted_params(impl, params)
                 outs = []
                 for _ in range(n):
                     outs.append(impl(data, rng=rng, **kwargs))
                     counter.value += 1
-                result = _validate_stack(outs, "single-run function")
+                result = validate_stack(outs, "single-run function")
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))
         except BaseException as exc:  # noqa: BLE001 - user code may raise anything
             try:
-                conn.send(("error", f"raised {_describe(exc)}"))
+                conn.send(("error", f"raised {describe(exc)}"))
             except Exception:  # noqa: BLE001
                 return
 
 
-def _context():
-    methods = mp.get_all_start_methods()
-    return mp.get_context("fork" if "fork" in methods else "spawn")
 
 
 class _Worker:
+    """A forked worker (a trusted single-run reference, or a callable handed in by the pytest
+    plugin, whose code already runs in the caller's process): the interface of
+    :class:`.sandbox.SandboxWorker`, with progress counted in shared memory."""
+
     def __init__(self, impl: Callable):
-        ctx = _context()
+        # a trusted reference is imported anew where forking is unsafe; a callable handed in must be forked
+        ctx = fork_context() if is_trusted(impl) else mp.get_context("fork")
         self.conn, child = ctx.Pipe()
         self.counter = ctx.Value("q", 0, lock=False)
         target = impl if ctx.get_start_method() == "fork" else implementation_ref(impl)
         self.proc = ctx.Process(target=_worker_main, args=(target, child, self.counter), daemon=True)
         self.proc.start()
         child.close()
-        self.busy = False
-        self.last_count = 0
-        self.last_change = time.monotonic()
+        self.base = 0
 
-    def submit(self, task) -> None:
-        self.conn.send(task)
-        self.busy = True
-        self.last_count = self.counter.value
-        self.last_change = time.monotonic()
+    def submit(self, task, timeout: float) -> None:
+        self.base = self.counter.value
+        self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2])
+        try:
+            self.conn.send(task)
+        except OSError:  # the worker is gone: result() says how
+            pass
 
     def waitables(self) -> list:
         return [self.conn, self.proc.sentinel]
 
-    def result(self, timeout: float):
+    def result(self, row_shape: tuple | None = None):
         """None while running; ("ok", array) / ("error", reason) when done."""
         if self.conn.poll(0):
-            self.busy = False
             try:
                 return self.conn.recv()
             except (EOFError, OSError):
                 return ("error", self._death())
         if not self.proc.is_alive():
-            self.busy = False
             return ("error", self._death())
-        now = time.monotonic()
-        count = self.counter.value
-        if count != self.last_count:
-            self.last_count, self.last_change = count, now
-        elif now - self.last_change > timeout:
+        done = self.counter.value - self.base
+        if done != self.clock.done and not self.clock.progress(done):
             self.kill()
-            return ("error", f"timed out: one call ran longer than {timeout:g} s")
+            return ("error", f"the worker broke its protocol: it counted {done} calls of a task of {self.clock.calls}")
+        reason = self.clock.expired()
+        if reason:
+            self.kill()
+            return ("error", reason)
         return None
 
     def _death(self) -> str:
@@ -318,10 +208,9 @@ class _Worker:
 
     def kill(self) -> None:
         if self.proc.is_alive():
-            self.proc.kill()
+            kill_tree(self.proc.pid)
         self.proc.join(1.0)
         self.conn.close()
-        self.busy = False
 
     def close(self) -> None:
         if self.proc.is_alive():
@@ -330,10 +219,7 @@ class _Worker:
             except Exception:  # noqa: BLE001
                 pass
             self.proc.join(0.5)
-            if self.proc.is_alive():
-                self.proc.kill()
-                self.proc.join(1.0)
-        self.conn.close()
+        self.kill()
 
 
 class Runner:
@@ -352,7 +238,6 @@ class Runner:
         self.timeout = float(timeout)
         self.n_workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._workers: list = []
-        self._threads = None  # a ThreadPoolExecutor, made on first use
         self._lock = threading.Lock()  # the counters below, for callers on several threads
         self.cpu_seconds = 0.0  # CPU time of the sampling, all threads (a worker's time: the caller's wait)
         self.cpu_by_thread: dict[int, float] = {}
@@ -363,7 +248,7 @@ class Runner:
             self._workers = [SandboxWorker(impl, wait=False) for _ in range(self.n_workers)]
             try:
                 infos = [w.hello() for w in self._workers]
-            except ImplementationError:
+            except BaseException:  # an implementation error, an isolation refused, an interruption
                 self.close()
                 raise
             self.has_batch = bool(infos[0].get("has_batch"))
@@ -397,9 +282,6 @@ class Runner:
         for w in self._workers:
             w.close()
         self._workers = []
-        if self._threads is not None:
-            self._threads.shutdown()
-            self._threads = None
 
     def charge(self, seconds: float) -> None:
         """Adds CPU seconds to the sampling (from any thread)."""
@@ -441,11 +323,11 @@ class Runner:
                 t0 = time.thread_time()
                 try:
                     out = self.impl.batch(data, m, rng=np.random.default_rng(seed), **kwargs)
-                    return _validate_batch(out, m, "batch sampler")
+                    return validate_batch(out, m, "batch sampler")
                 except ImplementationError:
                     raise
                 except Exception as exc:  # noqa: BLE001
-                    raise ImplementationError(f"batch sampler raised {_describe(exc)}") from None
+                    raise ImplementationError(f"batch sampler raised {describe(exc)}") from None
                 finally:
                     self.charge(time.thread_time() - t0)
 
@@ -455,18 +337,19 @@ class Runner:
                     progress(n)
                 return out
             tasks = _blocks(n, BATCH_BLOCK, rng)
-            if self.n_workers > 1 and self.threadsafe:
-                if self._threads is None:
+            with contextlib.ExitStack() as stack:  # the threads end with the call: no process forks with idle ones
+                if self.n_workers > 1 and self.threadsafe:
                     from concurrent.futures import ThreadPoolExecutor
-                    self._threads = ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler")
-                done = self._threads.map(block, tasks)
-            else:
-                done = map(block, tasks)
-            parts = []
-            for (m, _), out in zip(tasks, done):
-                parts.append(out)
-                if progress:
-                    progress(m)
+
+                    pool = stack.enter_context(ThreadPoolExecutor(self.n_workers, thread_name_prefix="dptestbed-sampler"))
+                    done = pool.map(block, tasks)
+                else:
+                    done = map(block, tasks)
+                parts = []
+                for (m, _), out in zip(tasks, done):
+                    parts.append(out)
+                    if progress:
+                        progress(m)
             if len({p.shape[1:] for p in parts}) > 1:
                 raise ImplementationError("batch sampler returned outputs of different shapes across calls")
             t0 = time.thread_time()
@@ -480,11 +363,11 @@ class Runner:
             try:
                 outs.append(self.impl(data, rng=rng, **kwargs))
             except Exception as exc:  # noqa: BLE001
-                raise ImplementationError(f"raised {_describe(exc)}") from None
+                raise ImplementationError(f"raised {describe(exc)}") from None
             if progress and (i + 1) % BLOCK == 0:
                 progress(BLOCK)
         self.charge(time.thread_time() - t0)
-        return _validate_stack(outs, "single-run function")
+        return validate_stack(outs, "single-run function")
 
     # in worker processes --------------------------------------------------------------
     def _in_workers(self, data, n, rng, params, progress):
@@ -495,15 +378,16 @@ class Runner:
         results: list[np.ndarray | None] = [None] * len(sizes)
         pending = list(range(len(sizes)))
         running: dict[int, int] = {}   # worker index -> task index
+        row_shape = None  # every output of this call has the first answer's shape
         try:
             while pending or running:
                 for wi, w in enumerate(self._workers):
                     if wi not in running and pending:
                         ti = pending.pop(0)
-                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params))
+                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params), self.timeout)
                         running[wi] = ti
                 for wi in list(running):
-                    msg = self._workers[wi].result(self.timeout)
+                    msg = self._workers[wi].result(row_shape)
                     if msg is None:
                         continue
                     ti = running.pop(wi)
@@ -511,6 +395,7 @@ class Runner:
                     if kind != "ok":
                         raise ImplementationError(str(payload))
                     results[ti] = payload
+                    row_shape = payload.shape[1:]
                     if progress:
                         progress(sizes[ti])
                 if running:

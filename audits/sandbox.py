@@ -1,27 +1,34 @@
 """Untrusted implementations run in sandboxed worker processes.
 
 A user's implementation (any reference outside ``dptestbed.impl``) is never imported by the
-auditor. It is loaded and called only in a worker: a fresh interpreter
-(``python -m dptestbed.audits.sandbox FD REF``, never a fork of the auditor) in a session and
-process group of its own, killed with the auditor (``PR_SET_PDEATHSIG`` on Linux), with an
+auditor. It is loaded and called only in a worker: a fresh interpreter started by
+:mod:`.isolation` (never a fork of the auditor), confined at the strongest level the system
+allows (namespaces, an unprivileged uid, or a bare process; see docs/isolation.md), with an
 address-space limit (``DPTESTBED_WORKER_MEMORY`` bytes, default 16 GiB) and a CPU-time limit
 (``DPTESTBED_WORKER_CPU`` seconds over the worker's life, default 7200: above the full suite's
 longest item; a worker past it gets SIGXCPU, which ends it (SIGKILL 5 s later if it ignores
-that), and its call is an implementation error). Its standard output goes to the auditor's standard error.
+that), and its call is an implementation error). The worker sets these limits itself before
+anything of the implementation is imported, and the auditor reads them back from /proc after the
+import: a worker whose limits were raised is refused. What the worker prints reaches the
+auditor's standard error through a pipe, sanitised (:mod:`.sanitize`), each line marked
+``[implementation]``, at most :data:`OUTPUT_LIMIT` bytes of it.
 
 Protocol, on one dedicated socket: frames ``MAGIC | kind (1 byte) | length (8 bytes, big
-endian) | payload``. The auditor sends tasks (``T``: a pickle, the auditor being trusted by
-the worker) and ``Q`` (quit); the worker answers ``H`` (hello, JSON, after the import), ``P``
-(progress: a call finished), ``A`` (the outputs: a JSON description of a numeric dtype and a
-shape, then the raw buffer, read straight into a new array) or ``E`` (an error, UTF-8 text).
-Nothing the worker sends is unpickled or becomes an object,
-and every read has a deadline, so garbage, silence or a closed socket becomes an
-:class:`~dptestbed.audits.runner.ImplementationError` ("timed out", "broke the protocol",
-"died"), never a hang.
+endian) | payload``. The auditor sends tasks (``T``: a pickle, the auditor being trusted by the
+worker) and ``Q`` (quit); the worker answers ``L`` (its isolation level, JSON, sent before the
+implementation is imported), ``H`` (hello, JSON, after the import), ``P`` (progress: how many calls
+of the task have finished, 8 bytes), ``A`` (the outputs: a JSON description of a numeric dtype and
+a shape, then the raw buffer, read straight into a new array) or ``E`` (an error, UTF-8 text).
+Nothing the worker sends is unpickled or becomes an object; every frame kind has a size limit
+(an array's: the task's number of runs, the output shape once known, and :data:`MAX_ARRAY_BYTES`),
+and every read has a deadline, so garbage, silence, a flood or a closed socket becomes an
+:class:`~.contract_checks.ImplementationError` ("timed out", "broke the protocol", "died"), never a
+hang or an allocation the worker chose. Time limits of calls: :class:`.cpulimit.CallClock`.
 """
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import os
@@ -37,14 +44,26 @@ import time
 
 import numpy as np
 
+from . import isolation, sanitize
+from .contract_checks import ImplementationError, describe, load_implementation, validate_batch, validate_stack
+from .cpulimit import CallClock
+from .integrity import key_dir
+from .proctree import children, descendants, kill_tree
+
 MAGIC = b"DPTB"
 HEADER = struct.Struct(">4scQ")
-MAX_FRAME = 1 << 34  # 16 GiB: larger is garbage
-IMPORT_TIMEOUT = 30.0  # seconds allowed for importing the implementation
-PROGRESS_EVERY = 0.05  # seconds between progress frames of a running loop
+PROGRESS = struct.Struct(">Q")  # a P frame: calls of the task finished so far
+META = struct.Struct(">I")  # length of an array frame's JSON description (dtype, shape)
+ARRAY_DTYPES = "biuf"  # numbers only: nothing the worker sends is ever turned into an object
+MAX_ARRAY_BYTES = 1 << 30  # one task's outputs (10^5 runs of 1,342 float64 values)
+LIMITS = {b"L": 4096, b"H": 4096, b"E": 1 << 16, b"P": PROGRESS.size, b"A": MAX_ARRAY_BYTES + 4096 + META.size}
+TASK_LIMITS = {b"T": 1 << 34, b"Q": 0}  # what the worker accepts from the auditor (trusted)
+IMPORT_TIMEOUT = 30.0  # busy seconds allowed for importing the implementation
+PROGRESS_EVERY = 0.2  # seconds between progress frames of a running loop
+FRAME_SECONDS = 30.0  # a frame that has begun must arrive in full within this many seconds
+OUTPUT_LIMIT = 1 << 20  # bytes of a worker's printed output shown on the auditor's standard error
 MEMORY_LIMIT = int(os.environ.get("DPTESTBED_WORKER_MEMORY", str(16 << 30)))
 CPU_LIMIT = int(os.environ.get("DPTESTBED_WORKER_CPU", "7200"))
-PR_SET_PDEATHSIG = 1
 
 
 class ProtocolError(Exception):
@@ -55,8 +74,8 @@ def encode(kind: bytes, payload: bytes) -> bytes:
     return HEADER.pack(MAGIC, kind, len(payload)) + payload
 
 
-META = struct.Struct(">I")  # length of an array frame's JSON description (dtype, shape)
-ARRAY_DTYPES = "biuf"  # numbers only: nothing the worker sends is ever turned into an object
+def send_frame(sock: socket.socket, kind: bytes, payload: bytes) -> None:
+    sock.sendall(encode(kind, payload))
 
 
 def send_array(sock: socket.socket, arr: np.ndarray) -> None:
@@ -88,13 +107,19 @@ def _read_exact(sock: socket.socket, size: int, deadline: float | None) -> bytes
     return bytes(buf)
 
 
-def read_frame(sock: socket.socket, deadline: float | None) -> tuple[bytes, object]:
+def read_frame(sock: socket.socket, deadline: float | None, limits: dict = LIMITS, rows: int | None = None,
+               row_shape: tuple | None = None) -> tuple[bytes, object]:
     """One frame ``(kind, payload)``: bytes, or for ``A`` a numeric array read straight into its
-    buffer. TimeoutError past ``deadline`` (monotonic), EOFError when the peer closed,
-    ProtocolError on anything that is not a frame."""
+    buffer. A frame kind missing from ``limits`` or larger than its limit, and an array of other
+    than ``rows`` outputs (each of shape ``row_shape``, when given), is a ProtocolError, before
+    anything is allocated for it. TimeoutError past ``deadline`` (monotonic), EOFError when the
+    peer closed."""
     magic, kind, size = HEADER.unpack(_read_exact(sock, HEADER.size, deadline))
-    if magic != MAGIC or size > MAX_FRAME:
+    if magic != MAGIC:
         raise ProtocolError(f"sent {HEADER.size} bytes that are not a protocol frame")
+    if kind not in limits or size > limits[kind]:
+        raise ProtocolError(f"sent a frame of kind {kind!r} and {size:,} bytes (allowed: "
+                            + ", ".join(f"{k.decode()} up to {v:,}" for k, v in limits.items()) + ")")
     if kind != b"A":
         return kind, _read_exact(sock, size, deadline)
     (meta_size,) = META.unpack(_read_exact(sock, META.size, deadline))
@@ -105,81 +130,24 @@ def read_frame(sock: socket.socket, deadline: float | None) -> tuple[bytes, obje
         dtype, shape = np.dtype(str(meta["dtype"])), tuple(int(s) for s in meta["shape"])
     except (ValueError, TypeError, KeyError) as exc:
         raise ProtocolError(f"sent an array frame with a bad description ({exc})") from None
-    if dtype.kind not in ARRAY_DTYPES or dtype.itemsize * int(np.prod(shape)) != size - META.size - meta_size:
+    if dtype.kind not in ARRAY_DTYPES or min(shape, default=0) < 0:
+        raise ProtocolError("sent an array frame whose description is not a numeric array")
+    if rows is not None and (not shape or shape[0] != rows):
+        raise ProtocolError(f"sent an array of shape {shape} for a task of {rows} runs")
+    if row_shape is not None and shape[1:] != tuple(row_shape):
+        raise ProtocolError(f"sent outputs of shape {shape[1:]} after outputs of shape {tuple(row_shape)}")
+    if dtype.itemsize * int(np.prod(shape, dtype=object)) != size - META.size - meta_size:
         raise ProtocolError("sent an array frame whose size does not match its description")
-    arr = np.empty(shape, dtype=dtype)
+    try:
+        arr = np.empty(shape, dtype=dtype)
+    except (MemoryError, ValueError):
+        raise ProtocolError(f"announced an array of {size:,} bytes that cannot be allocated") from None
     if arr.nbytes:
         _read_into(sock, memoryview(arr).cast("B"), deadline)
     return kind, arr
 
 
 # --------------------------------------------------------------------------- the auditor's side
-
-
-PR_SET_CHILD_SUBREAPER = 36
-
-
-def _prctl(option: int, value: int) -> bool:
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def become_subreaper() -> bool:
-    """Linux: orphaned descendants of this process (a process that user code forked and left
-    behind) are re-parented to it instead of init, so :func:`kill_descendants` finds them."""
-    return _prctl(PR_SET_CHILD_SUBREAPER, 1)
-
-
-def kill_descendants() -> int:
-    """SIGKILL every descendant of this process and its process group (Linux, through
-    /proc/<pid>/task/<tid>/children); returns how many were signalled."""
-    killed, todo, seen = 0, [os.getpid()], set()
-    while todo:
-        pid = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/children") as fh:
-                    children = [int(c) for c in fh.read().split()]
-            except (OSError, ValueError):
-                continue
-            for child in children:
-                if child not in seen:
-                    seen.add(child)
-                    todo.append(child)
-    for pid in seen:
-        for kill in (lambda p: os.killpg(p, signal.SIGKILL), lambda p: os.kill(p, signal.SIGKILL)):
-            try:
-                kill(pid)
-                killed += 1
-            except OSError:
-                pass
-    return killed
-
-
-def die_with_parent() -> None:
-    """Linux: this process is SIGKILLed when its parent dies, however the parent dies (elsewhere a
-    no-op: the parent still kills its children's process groups on every exit path it sees)."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _limit_child() -> None:
-    """In the worker, between fork and exec: die with the auditor; cap the address space and the CPU time."""
-    die_with_parent()
-    try:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-        resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 5))
-    except (ImportError, ValueError, OSError):
-        pass
 
 
 def _stderr_fd() -> int:
@@ -190,184 +158,290 @@ def _stderr_fd() -> int:
         return 2
 
 
+class _Output:
+    """A worker's standard output and error (one pipe), shown on the auditor's standard error,
+    sanitised, each line marked, at most OUTPUT_LIMIT bytes."""
+
+    MARK = "[implementation] "
+
+    def __init__(self, fd: int):
+        self.fd, self.left, self.at_start = fd, OUTPUT_LIMIT, True
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        os.set_blocking(fd, False)
+
+    def drain(self) -> None:
+        while self.fd >= 0:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.close()
+                return
+            if self.left > 0:
+                text = self.decoder.decode(chunk[: self.left])
+                self.left -= len(chunk)
+                if self.left <= 0:
+                    text += "\n[dptestbed: the rest of the implementation's output is not shown]\n"
+                self._show(sanitize.text(text))
+
+    def _show(self, text: str) -> None:
+        out = []
+        for part in text.splitlines(keepends=True):
+            out.append((self.MARK if self.at_start else "") + part)
+            self.at_start = part.endswith("\n")
+        try:
+            os.write(_stderr_fd(), "".join(out).encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 class SandboxWorker:
     """One worker process running the implementation ``ref``.
 
-    ``result(timeout)`` waits for the answer to a submitted task: ``("ok", array)`` or
-    ``("error", reason)``; the per-call deadline restarts with every progress frame. With
-    ``wait=False`` the process starts and :meth:`hello` is left to the caller (so that several
-    workers start at once)."""
+    ``submit(task, timeout)`` hands it a task of ``task[2]`` calls, each allowed ``timeout`` busy
+    seconds (:class:`.cpulimit.CallClock`); ``result()`` is ``("ok", array)``, ``("error", reason)``
+    or None while the task runs. With ``wait=False`` the process starts and :meth:`hello` is left to
+    the caller (so that several workers start at once). ``level``: its isolation level, known from
+    its first frame."""
 
     def __init__(self, ref: str, import_timeout: float = IMPORT_TIMEOUT, *, wait: bool = True):
         parent, child = socket.socketpair()
+        out_r, out_w = os.pipe()
         self.sock = parent
+        self.sock.settimeout(FRAME_SECONDS)  # a worker that stops reading cannot block a send
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dptestbed.audits.sandbox", str(child.fileno()), ref],
-                pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd(),
-                start_new_session=True, preexec_fn=_limit_child, close_fds=True)
+                isolation.command(ref, child.fileno(), memory=MEMORY_LIMIT, cpu=CPU_LIMIT, hidden=[str(key_dir())]),
+                pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
+                start_new_session=True, close_fds=True)
         finally:
             child.close()
-        self.started = time.monotonic()
-        self.info = self.hello(import_timeout) if wait else None
+            os.close(out_w)
+        self.output = _Output(out_r)
+        self.level: str | None = None
+        self.info: dict | None = None
+        self.rows: int | None = None
+        self.broken: str | None = None
+        self._worker_pid: int | None = None
+        self.clock = CallClock(self._leaf, import_timeout, what="importing the implementation")
+        if wait:
+            self.hello(import_timeout)
+
+    def _leaf(self) -> int:
+        """The process that runs the implementation (the supervisor's child; at the namespaces
+        level the child of its init), or the deepest of them that exists yet (until the first frame
+        names the level no user code has run, so no process but these exists)."""
+        if self._worker_pid is not None:
+            return self._worker_pid
+        pid = self.proc.pid
+        for _ in range(1 if self.level not in (None, isolation.STRONG) else 3):
+            found = children(pid)
+            if not found:
+                return pid
+            pid = found[0]
+        if self.level is not None:
+            self._worker_pid = pid
+        return pid
+
+    def _frame(self, rows: int | None = None, row_shape: tuple | None = None):
+        """The next frame when one has begun to arrive, else None."""
+        self.output.drain()
+        if not select.select([self.sock], [], [], 0)[0]:
+            return None
+        return read_frame(self.sock, time.monotonic() + FRAME_SECONDS, LIMITS, rows, row_shape)
 
     def hello(self, timeout: float = IMPORT_TIMEOUT) -> dict:
-        """Wait for the import (at most ``timeout`` s since the start); what the worker reports."""
-        from .runner import ImplementationError
-
-        try:
-            kind, payload = read_frame(self.sock, self.started + timeout)
-        except TimeoutError:
-            self.kill()
-            raise ImplementationError(f"importing the implementation took longer than {timeout:g} s") from None
-        except (EOFError, ProtocolError, OSError) as exc:
-            reason = self._death(exc)
-            self.kill()
-            raise ImplementationError(reason) from None
-        if kind == b"E":
-            self.kill()
-            raise ImplementationError(payload.decode("utf-8", "replace")[:2000])
-        if kind != b"H":
-            self.kill()
-            raise ImplementationError("the worker broke the protocol while importing the implementation")
-        self.info = json.loads(payload)
+        """Wait for the import (``timeout`` busy seconds since the start); what the worker reports.
+        Raises ImplementationError, or IsolationUnavailable when it refused its level."""
+        phase = "while importing the implementation"
+        while self.info is None:
+            try:
+                frame = self._frame()
+            except (EOFError, OSError, ProtocolError) as exc:
+                frame, reason = None, self._death(exc, phase)
+            else:
+                reason = None if frame is not None or self.proc.poll() is None else self._death(None, phase)
+            if frame is None and reason is None:
+                reason = self.clock.expired()
+            if reason is not None:
+                self.kill()
+                raise ImplementationError(reason)
+            if frame is None:
+                self._wait(0.1)
+                continue
+            try:
+                self._greet(*frame)
+            except (ImplementationError, isolation.IsolationUnavailable):
+                self.kill()
+                raise
         return self.info
 
-    def submit(self, task: tuple) -> None:
-        self.sock.sendall(encode(b"T", pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)))
-        self.deadline_base = time.monotonic()
+    def _greet(self, kind: bytes, payload) -> None:
+        if kind == b"L" and self.level is None:
+            said = _json(payload)
+            if not said.get("level"):
+                raise isolation.IsolationUnavailable(f"--isolation strict: no namespaces here ({said.get('why')})")
+            self.level = isolation.reported = str(said["level"])
+            isolation.reported_why = sanitize.line(said.get("why") or "", 300)
+        elif kind == b"H" and self.level is not None:
+            info = _json(payload)
+            raised = isolation.limits_raised([self.proc.pid, *descendants(self.proc.pid)], MEMORY_LIMIT, CPU_LIMIT)
+            if raised:
+                raise ImplementationError(raised)
+            self.info = info
+        elif kind == b"E":
+            raise ImplementationError(payload.decode("utf-8", "replace"))
+        else:
+            raise ImplementationError(f"the worker broke the protocol while importing the implementation (frame {kind!r})")
+
+    def submit(self, task: tuple, timeout: float) -> None:
+        self.rows = int(task[2])
+        self.clock = CallClock(self._leaf, timeout, calls=self.rows)
+        try:
+            self.sock.sendall(encode(b"T", pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)))
+        except OSError as exc:
+            self.broken = self._death(exc, "while receiving its task")
 
     def waitables(self) -> list:
-        return [self.sock]
+        return [self.sock] + ([self.output.fd] if self.output.fd >= 0 else [])
 
-    def result(self, timeout: float) -> tuple[str, object] | None:
-        """The task's answer, or None while it runs (at most ``timeout`` s since its last sign of
-        life; after that the worker is killed and the answer is a timeout)."""
-        while True:
-            deadline = self.deadline_base + timeout
-            if not select.select([self.sock], [], [], 0)[0]:
-                if self.proc.poll() is not None:
-                    return "error", self._death(None)
-                if time.monotonic() > deadline:
-                    self.kill()
-                    return "error", f"timed out: one call ran longer than {timeout:g} s"
-                return None
+    def _wait(self, timeout: float) -> None:
+        select.select(self.waitables(), [], [], timeout)
+
+    def result(self, row_shape: tuple | None = None) -> tuple[str, object] | None:
+        """The task's answer, or None while it runs. ``row_shape``: the shape every output must
+        have (known from earlier answers)."""
+        phase = "while running the implementation"
+        if self.broken is None:
             try:
-                kind, payload = read_frame(self.sock, max(deadline, time.monotonic() + 5.0))
-            except TimeoutError:
-                self.kill()
-                return "error", "timed out while sending its outputs"
-            except (EOFError, ProtocolError, OSError) as exc:
-                reason = self._death(exc)
-                self.kill()
-                return "error", reason
-            if kind == b"P":
-                self.deadline_base = time.monotonic()
-                continue
-            if kind == b"E":
-                return "error", payload.decode("utf-8", "replace")[:2000]
-            if kind == b"A":
-                return "ok", payload
-            self.kill()
-            return "error", "the worker broke the protocol (unknown frame)"
+                while (frame := self._frame(self.rows, row_shape)) is not None:
+                    kind, payload = frame
+                    if kind == b"A":
+                        return "ok", payload
+                    if kind == b"E":
+                        return "error", payload.decode("utf-8", "replace")
+                    done = PROGRESS.unpack(payload)[0] if kind == b"P" and len(payload) == PROGRESS.size else None
+                    if done is None or not self.clock.progress(done):
+                        raise ProtocolError(f"sent progress {done} for a task of {self.rows} calls" if kind == b"P"
+                                            else f"sent a frame of kind {kind!r} while running")
+            except (EOFError, OSError, ProtocolError) as exc:
+                self.broken = self._death(exc, phase)
+            else:
+                if self.proc.poll() is not None:
+                    self.broken = self._death(None, phase)
+                else:
+                    self.broken = self.clock.expired()
+        if self.broken is None:
+            return None
+        self.kill()
+        return "error", self.broken
 
-    def _death(self, exc: BaseException | None) -> str:
+    def _death(self, exc: BaseException | None, phase: str) -> str:
         if isinstance(exc, ProtocolError):
-            return f"the implementation broke the worker protocol: it {exc}"
+            return f"the implementation broke the worker protocol {phase}: it {exc}"
+        if isinstance(exc, TimeoutError):
+            return f"timed out {phase}: a frame did not arrive in full within {FRAME_SECONDS:g} s"
         try:
             code = self.proc.wait(0.5)
         except subprocess.TimeoutExpired:
-            return "the worker closed its channel while running the implementation"
-        if code is not None and code < 0:
+            return f"the implementation closed the worker's channel {phase}"
+        if code < 0:
             if -code == signal.SIGXCPU:
                 return (f"the worker exceeded its CPU-time limit of {CPU_LIMIT} s (raise it with the environment "
                         "variable DPTESTBED_WORKER_CPU)")
-            return f"the worker process died (signal {-code}: {signal.Signals(-code).name}) while running the implementation"
-        return f"the worker process died (exit code {code}) while running the implementation"
+            return f"the worker process died (signal {-code}: {signal.Signals(-code).name}) {phase}"
+        return f"the worker process died (exit code {code}) {phase}"
 
     def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)  # the worker and everything it started
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
-        try:
-            self.proc.kill()
-            self.proc.wait(2.0)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
+        """End the worker and everything it started. Its descendants go first, so the supervisor
+        reaps them and leaves no zombie behind (a supervisor that has ended took them with it)."""
+        if self.proc.poll() is None:
+            kill_tree(self.proc.pid, include_root=False)
+            try:
+                self.proc.wait(2.0)
+            except subprocess.TimeoutExpired:
+                kill_tree(self.proc.pid)
+                self.proc.wait()
+        self.output.drain()
+        self.output.close()
         self.sock.close()
 
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
                 self.sock.sendall(encode(b"Q", b""))
-                self.proc.wait(0.5)
+                self.proc.wait(1.0)
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
 
 
+def _json(payload: bytes) -> dict:
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        raise ImplementationError("the worker broke the protocol: a frame that should hold JSON does not") from None
+    if not isinstance(value, dict):
+        raise ImplementationError("the worker broke the protocol: a frame that should hold an object does not")
+    return value
+
+
 # --------------------------------------------------------------------------- the worker's side
 
 
-def _send(sock: socket.socket, kind: bytes, payload: bytes) -> None:
-    sock.sendall(encode(kind, payload))
-
-
-def _serve(sock: socket.socket, ref: str) -> None:
+def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
+    """The worker's loop (called by :mod:`.isolation` once the process is confined): say the level,
+    import the implementation, run tasks until ``Q`` or the end of the channel; never returns."""
     from dptestbed.impl.contract import accepted_params
 
-    from .runner import ImplementationError, _describe, _validate_batch, _validate_stack, load_implementation
-
-    try:
-        impl = load_implementation(ref)
-    except ImplementationError as exc:
-        _send(sock, b"E", exc.reason.encode("utf-8"))
-        return
-    has_batch = callable(getattr(impl, "batch", None))
-    _send(sock, b"H", json.dumps({"has_batch": has_batch}).encode("utf-8"))
-    while True:
-        kind, payload = read_frame(sock, None)
-        if kind != b"T":
-            return
-        mode, data, n, seed, params = pickle.loads(payload)  # from the auditor: trusted
-        try:
-            rng = np.random.default_rng(seed)
-            if mode == "batch":
-                out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
-                result = _validate_batch(out, n, "batch sampler")
-            else:
-                kwargs = accepted_params(impl, params)
-                outs, last = [], time.monotonic()
-                for _ in range(n):
-                    outs.append(impl(data, rng=rng, **kwargs))
-                    if time.monotonic() - last > PROGRESS_EVERY:
-                        _send(sock, b"P", b"")
-                        last = time.monotonic()
-                result = _validate_stack(outs, "single-run function")
-            send_array(sock, result)
-        except ImplementationError as exc:
-            _send(sock, b"E", exc.reason.encode("utf-8"))
-        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
-            _send(sock, b"E", f"raised {_describe(exc)}".encode())
-
-
-def main(argv: list[str]) -> None:
-    sock = socket.socket(fileno=int(argv[0]))
-    os.dup2(2, 1)  # user prints go to the auditor's stderr, never into its --json output
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the auditor decides when a worker stops
+    for stream in (sys.stdout, sys.stderr):  # user prints reach the auditor line by line
+        stream.reconfigure(line_buffering=True)
     # global generators get fresh entropy: an implementation that draws from them instead of its
     # rng neither repeats blocks across workers nor passes the contract probe
     np.random.seed(int.from_bytes(os.urandom(4), "little"))
     random.seed(os.urandom(16))
     try:
-        _serve(sock, argv[1])
+        send_frame(sock, b"L", json.dumps({"level": level, "why": why}).encode())
+        try:
+            impl = load_implementation(ref)
+        except ImplementationError as exc:
+            send_frame(sock, b"E", exc.reason.encode("utf-8"))
+            return
+        send_frame(sock, b"H", json.dumps({"has_batch": callable(getattr(impl, "batch", None))}).encode())
+        while True:
+            kind, payload = read_frame(sock, None, TASK_LIMITS)
+            if kind != b"T":
+                return
+            mode, data, n, seed, params = pickle.loads(payload)  # from the auditor: trusted
+            try:
+                rng = np.random.default_rng(seed)
+                if mode == "batch":
+                    out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
+                    result = validate_batch(out, n, "batch sampler")
+                else:
+                    kwargs = accepted_params(impl, params)
+                    outs, last = [], time.monotonic()
+                    for i in range(n):
+                        outs.append(impl(data, rng=rng, **kwargs))
+                        if time.monotonic() - last > PROGRESS_EVERY:
+                            send_frame(sock, b"P", PROGRESS.pack(i + 1))
+                            last = time.monotonic()
+                    result = validate_stack(outs, "single-run function")
+                send_array(sock, result)
+            except ImplementationError as exc:
+                send_frame(sock, b"E", exc.reason.encode("utf-8"))
+            except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
+                send_frame(sock, b"E", ImplementationError(f"raised {describe(exc)}").reason.encode("utf-8"))
     except (EOFError, OSError, ProtocolError):
         pass
     finally:
         sock.close()
         os._exit(0)  # no atexit handlers or non-daemon threads of the implementation keep it alive
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

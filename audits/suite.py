@@ -19,6 +19,7 @@ from pathlib import Path
 from dptestbed.spec import Catalogue
 
 from . import outcomes as oc
+from . import sanitize
 from . import theorems as thm
 from .execution import LocalExecutor, execute
 from .planning import Item, Plan
@@ -111,13 +112,14 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
         done = resumable(plan_, earlier, seed=seed, command=command)
     reused = {item.id for item, _ in done}
     executor = executor or LocalExecutor(jobs)
-    records = [spec_record(s, plan_) for s in plan_.specs]
+    records = sanitize.tree([spec_record(s, plan_) for s in plan_.specs])  # a spec's text is not ours
     bar = Progress(len(plan_.items), enabled=progress, done=len(done))
     fixed = {"seed": seed, "started": started, "command": command, "jobs": jobs, "spec_records": records,
              "executor": executor.name if isolate else "in-process"}
     write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
     def on_result(item, result):
+        result = sanitize.tree(result)  # an item's messages may quote an implementation
         done.append((item, result))
         bar.finish(item, result)
         write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))

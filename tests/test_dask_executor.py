@@ -41,9 +41,10 @@ def cluster():
         yield local
 
 
-def test_the_same_results_as_the_local_executor_at_the_same_seed(cluster, tmp_path, monkeypatch):
+def test_the_same_results_as_the_local_executor_at_the_same_seed(request, tmp_path, monkeypatch):
     common = ["verify", "--spec", "laplace_mechanism", "--seed", "7", "--no-plots", "--quiet"]
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
+    cluster = request.getfixturevalue("cluster")  # started after the local run: never fork a process with threads
     written = []
     original = results.write_json_atomic
 
@@ -69,7 +70,8 @@ def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_pa
     impl = tmp_path / "hang.py"
     impl.write_text(HANGS)
     t0 = time.monotonic()
-    # the call limit (600 s) is far away: only the items' own limits (x 0.02: 2.4 to 4.8 s) cut them
+    # the call limit (600 s) is far away: only the items' own limits cut them (x 0.02: 2.4 to 4.8 CPU seconds,
+    # which a sleeping item never uses, so the wall-clock bound of ten times that)
     code = main(["check", "laplace_mechanism", "--impl", f"{impl}:mech", "--out", str(tmp_path / "out"), "--quiet",
                  "--no-plots", "--no-controls", "--call-timeout", "600", "--timeout-scale", "0.02",
                  "--executor", "dask", "--jobs", "2"])

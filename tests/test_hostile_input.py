@@ -71,6 +71,13 @@ def test_a_spec_never_names_a_file_as_its_implementation(tmp_path):
     assert "module path" in err and not (tmp_path / "PWNED").exists()
 
 
+def test_a_stress_case_at_a_huge_dimension_is_a_one_line_error(tmp_path):
+    folder = _variant(tmp_path, "params = { p = 1 }", "params = { p = 1000000000000 }")
+    code, err = _cli("audit", "laplace_mechanism", "--dir", str(folder))
+    _one_line_exit_2(code, err)
+    assert "more than the auditor handles" in err
+
+
 def test_a_formula_with_a_huge_literal_is_refused_at_load(tmp_path):
     folder = _variant(tmp_path, 'formula = "gamma/epsilon"', 'formula = "gamma/epsilon + ' + "9" * 400 + '"')
     with pytest.raises(SpecError, match="too large"):
@@ -89,6 +96,7 @@ def test_an_infinite_claim_is_not_audited(tmp_path):
 @pytest.mark.parametrize("args", [["verify", "--call-timeout", "nan"], ["verify", "--timeout-scale", "inf"],
                                   ["verify", "--jobs", "100000"], ["verify", "--seed", "-1"],
                                   ["audit", "laplace_mechanism", "--param", "p=1e300"],
+                                  ["audit", "laplace_mechanism", "--param", "p=1000000000"],
                                   ["show", "laplace_mechanism", "--param", "epsilom=1"], ["show", "laplace_mechanizm"]])
 def test_run_flags_and_parameters_are_validated(args):
     _one_line_exit_2(*_cli(*args))
@@ -103,7 +111,7 @@ def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
 @pytest.mark.slow
 def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     from dptestbed.audits import output_folder
-    from dptestbed.audits.report.files import write_file
+    from dptestbed.audits.outfiles import write
 
     out = tmp_path / "out"
     with output_folder.output_lock(out):
@@ -116,7 +124,7 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     target = tmp_path / "victim.html"
     target.write_text("keep")
     (out / "index.html").symlink_to(target)
-    write_file(out / "index.html", "new")
+    write(out / "index.html", b"new")
     assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
 
 

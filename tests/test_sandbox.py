@@ -77,7 +77,7 @@ def test_exit_at_import_is_an_implementation_error_not_a_pass(hostile):
 def test_a_hang_at_import_meets_the_import_time_limit(hostile, monkeypatch):
     monkeypatch.setenv("HOSTILE", "hang_at_import")
     t0 = time.monotonic()
-    with pytest.raises(ImplementationError, match="importing the implementation took longer than 2 s"):
+    with pytest.raises(ImplementationError, match="importing the implementation ran longer than 2 s"):
         sandbox.SandboxWorker(f"{hostile}:noiseless", import_timeout=2.0)
     assert time.monotonic() - t0 < 20
 
@@ -87,9 +87,9 @@ def test_a_worker_past_its_cpu_time_limit_is_an_implementation_error(hostile, mo
     monkeypatch.setattr(sandbox, "CPU_LIMIT", 1)
     worker = sandbox.SandboxWorker(f"{hostile}:spins")
     try:
-        worker.submit(("single", np.zeros(1), 1, 0, {"epsilon": 1.0, "gamma": 1.0}))
+        worker.submit(("single", np.zeros(1), 1, 0, {"epsilon": 1.0, "gamma": 1.0}), 60.0)
         t0 = time.monotonic()
-        while (answer := worker.result(60.0)) is None:
+        while (answer := worker.result()) is None:
             time.sleep(0.05)
             assert time.monotonic() - t0 < 30
     finally:

@@ -26,12 +26,15 @@ from .options import (
     executor_args,
     executor_of,
     get_spec,
+    isolation_arg,
     jobs_of,
     parse_params,
     positive_float,
     seed_value,
     wants_dask,
 )
+
+DEADLINE = 1800.0  # seconds: the full suite's time limit of one audit
 
 
 def register(subparsers) -> None:
@@ -58,6 +61,9 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="SECONDS",
                    help="seconds allowed per call of a user implementation (default 60)")
+    p.add_argument("--deadline", type=positive_float, default=DEADLINE, metavar="SECONDS",
+                   help=f"seconds the whole audit may take, however the implementation spends them (default {DEADLINE:g})")
+    isolation_arg(p)
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -159,16 +165,21 @@ def cmd_audit(args) -> int:
                 batches = DaskBatches(client=stack.enter_context(executor_of(args, jobs_of(args)).client()))
             except ExecutorUnavailable as exc:
                 raise UserError(str(exc)) from None
+        from .. import isolation
+        from ..cpulimit import deadline
+
+        isolation.require(args.isolation)
         try:
-            result = audit(spec, implementation=impl, params=params, samples=args.samples,
-                           confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
-                           tight=args.tight, batches=batches, time_budget=args.time_budget)
-        except AuditError as exc:
+            with deadline(args.deadline, "the audit"):
+                result = audit(spec, implementation=impl, params=params, samples=args.samples,
+                               confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
+                               tight=args.tight, batches=batches, time_budget=args.time_budget)
+        except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps({**result.to_json(), "isolation": isolation.reported}, indent=2))
     else:
-        print(_human(result))
+        print(_human(result) + f"\n  isolation: {isolation.summary()}")
     return class_exit_code([audit_class(result.to_json())], allowed(args))
 
 

@@ -4,16 +4,20 @@ a user's mistake into one line on stderr (never a traceback)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import io
 import os
+import select
 import signal
 import sys
 import threading
 
 from dptestbed.spec import SpecError
 
+from .. import sanitize
 from ..outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ..sandbox import become_subreaper, kill_descendants
+from ..proctree import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify
 from .options import Parser, UserError
 
@@ -95,14 +99,23 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args) -> int:
     try:
-        return args.func(args)
+        if args.command not in LISTINGS:
+            return args.func(args)
+        with contextlib.redirect_stdout(io.StringIO()) as listing:  # a spec's text is not ours
+            code = args.func(args)
+        sys.stdout.write(sanitize.text(listing.getvalue()))
+        return code
     except (UserError, SpecError) as exc:
-        print(f"dptestbed: error: {exc}", file=sys.stderr)
+        print(f"dptestbed: error: {sanitize.line(exc)}", file=sys.stderr)  # may quote a spec or an implementation
         return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"dptestbed: {args.command} interrupted: no verdict (exit {EXIT_INTERRUPTED})", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        if not _reader_gone(sys.stdout):
+            print(f"dptestbed: error: {args.command}: {exc.strerror or exc} on a pipe that is not the output "
+                  f"(exit {EXIT_USAGE})", file=sys.stderr)
+            return EXIT_USAGE
         # stdout was closed by the reader (``| head``): nothing more can be printed there
         try:
             sys.stdout = open(os.devnull, "w")  # replaces the dead stream until exit
@@ -110,8 +123,18 @@ def _dispatch(args) -> int:
             pass
         if args.command in LISTINGS:
             return EXIT_OK
-        print(f"dptestbed: error: stdout closed before the {args.command} result was printed; "
-              "the verdict is in the report (exit 2)", file=sys.stderr)
+        where = "; it is in the report folder" if args.command in ("verify", "check", "mutants") else ""
+        print(f"dptestbed: error: stdout closed before the {args.command} result was printed{where} "
+              f"(exit {EXIT_USAGE})", file=sys.stderr)
         return EXIT_USAGE
 
+
+def _reader_gone(stream) -> bool:
+    """The reader of ``stream`` closed its end (a pipe polls as an error then); True when unknown."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, ValueError, OSError):
+        return True
 

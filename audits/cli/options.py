@@ -106,6 +106,14 @@ def allowed(args) -> tuple[str, ...]:
     return tuple(ALLOWABLE[name] for name in args.allow)
 
 
+def isolation_arg(p) -> None:
+    """``--isolation``: how an untrusted implementation must be confined (:mod:`..isolation`)."""
+    p.add_argument("--isolation", choices=("auto", "strict", "uid", "process"), default="auto",
+                   help="auto (default: the strongest confinement this system allows; the output says which), "
+                        "strict (fail unless user, mount, PID and network namespaces are available), or a weaker "
+                        "level on purpose: uid (an unprivileged user when root) or process; see docs/isolation.md")
+
+
 def tight_option(p) -> None:
     p.add_argument("--tight", action="store_true",
                    help="every privacy audit also runs its tight round (audit --tight): bounds close to the exact "

@@ -35,6 +35,7 @@ from .options import (
     bounded_int,
     catalogue,
     executor_of,
+    isolation_arg,
     jobs_of,
     out_dir,
     parse_params,
@@ -95,6 +96,7 @@ def register(subparsers) -> None:
     p.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
                    help="wall seconds per privacy audit: a second round draws as many samples as fit (for slow, "
                         "per-call code); the results then depend on the machine's speed")
+    isolation_arg(p)
     tight_option(p)
     run_options(p)
     p.set_defaults(func=cmd_check)
@@ -174,6 +176,10 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
           f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
           f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    if document["run"].get("isolation"):
+        from ..isolation import summary
+
+        print(f"implementation isolated by: {summary()}")
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 
@@ -199,10 +205,15 @@ def cmd_check(args) -> int:
         spec = cat.get_spec(args.id)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
+    from .. import isolation
+
+    isolation.require(args.isolation)
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
         raise UserError(f"--impl: {exc.reason}") from None
+    except isolation.IsolationUnavailable as exc:
+        raise UserError(str(exc)) from None
     try:
         spec.bind(params := parse_params(args.param, spec))
     except ValueError as exc:
@@ -228,8 +239,15 @@ def cmd_report(args) -> int:
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
     out = Path(args.out) if args.out else path.parent
+    from .. import output_folder
+
     try:
-        errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
+        with output_folder.output_lock(out):  # never beside a run that is writing there
+            errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
+    except output_folder.OutputBusy as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"--out {out}: {exc.strerror or exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(f"{path}: not a usable dptestbed results file ({type(exc).__name__}: {exc})") from None
     code = report.exit_code(document, errors)

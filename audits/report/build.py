@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from .files import write_file
+from .. import sanitize
+from ..outfiles import write
 from .html import render_html
 from .junit import write_junit
 from .markdown import render_markdown
@@ -28,6 +30,7 @@ def _plot(k: int) -> str | None:
 def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> list[dict]:
     """Write index.html, report.md, junit.xml and plots/*.png (drawn by ``jobs`` forked processes);
     returns report errors (``{"item", "error"}``, e.g. a plot that failed)."""
+    document = sanitize.tree(document)  # any results.json can be rendered: its text is not ours
     out_dir = Path(out_dir)
     plot_dir = out_dir / "plots"
     for folder in (out_dir, plot_dir):
@@ -74,7 +77,7 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                         plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
     _PLOTS[:] = [(fn, args, path) for _, _, _, path, fn, args in tasks]
     try:
-        if jobs > 1 and len(tasks) > 1:
+        if jobs > 1 and len(tasks) > 1 and threading.active_count() == 1:  # never fork a process with threads
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
 
@@ -90,7 +93,8 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
         else:
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": error})
 
-    write_file(out_dir / "index.html", render_html(document, figures, errors, out_dir))
-    write_file(out_dir / "report.md", render_markdown(document, figures, errors, out_dir))
+    errors = sanitize.tree(errors)
+    write(out_dir / "index.html", render_html(document, figures, errors, out_dir).encode("utf-8"))
+    write(out_dir / "report.md", render_markdown(document, figures, errors, out_dir).encode("utf-8"))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors

@@ -6,7 +6,7 @@ import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .files import write_file
+from ..outfiles import write
 from .model import item_rows
 
 
@@ -48,4 +48,4 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
     ET.indent(tree)
     buf = io.BytesIO()
     tree.write(buf, encoding="utf-8", xml_declaration=True)
-    write_file(path, buf.getvalue())
+    write(path, buf.getvalue())

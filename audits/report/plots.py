@@ -8,7 +8,7 @@ import math
 import re
 from pathlib import Path
 
-from .files import write_file
+from ..outfiles import write
 from .model import as_float, fmt_num
 
 FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
@@ -52,7 +52,7 @@ def _save(fig, path: Path) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     pyplot().close(fig)
-    write_file(path, buf.getvalue())
+    write(path, buf.getvalue())
 
 
 

@@ -1,0 +1,151 @@
+"""Loading an implementation and checking what it returns: the pieces that the auditor
+(:mod:`.runner`) and the sandboxed worker (:mod:`.sandbox`) both use.
+
+``load_implementation(ref)`` resolves ``"package.module:function"`` or ``"path/to/file.py:function"``
+to the callable (importing a user file runs that file). ``validate_batch`` and ``validate_stack``
+turn what an implementation returned into one numeric array, or raise
+:class:`ImplementationError`, whose ``reason`` is one line of safe text (:func:`.sanitize.line`):
+an implementation's messages end up on terminals and in reports.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from . import sanitize
+
+REASON_LIMIT = 2000  # characters of a reason (an implementation's message can be any length)
+
+
+class ImplementationError(Exception):
+    """An implementation that cannot be loaded or misbehaves; ``reason`` says how (one line)."""
+
+    def __init__(self, reason: str):
+        self.reason = sanitize.line(reason, REASON_LIMIT)
+        super().__init__(self.reason)
+
+
+_REFS: dict[int, str] = {}
+
+
+def implementation_ref(impl: Callable | str) -> str:
+    """The reference an implementation was loaded by, else ``module:qualname``."""
+    if isinstance(impl, str):
+        return impl
+    ref = _REFS.get(id(impl))
+    if ref:
+        return ref
+    return f"{getattr(impl, '__module__', '?')}:{getattr(impl, '__qualname__', repr(impl))}"
+
+
+def load_implementation(ref: str) -> Callable:
+    """``"pkg.module:function"`` or ``"path/to/file.py:function"`` -> the function."""
+    if not isinstance(ref, str) or ":" not in ref:
+        raise ImplementationError(f"implementation {ref!r}: expected 'package.module:function' or 'path/to/file.py:function'")
+    target, _, name = ref.rpartition(":")
+    if not name.isidentifier():
+        raise ImplementationError(f"implementation {ref!r}: {name!r} is not a function name")
+    if target.endswith(".py") or os.sep in target or "/" in target:
+        path = Path(target).expanduser().resolve()
+        if not path.is_file():
+            raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
+        module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
+        try:
+            module_spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_name] = module
+            module_spec.loader.exec_module(module)
+        except BaseException as exc:  # noqa: BLE001 - user code may raise anything, even SystemExit
+            sys.modules.pop(module_name, None)
+            raise ImplementationError(f"importing {path.name} raised {describe(exc)}") from None
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ModuleNotFoundError as exc:
+            raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+        except BaseException as exc:  # noqa: BLE001
+            raise ImplementationError(f"importing {target} raised {describe(exc)}") from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise ImplementationError(f"implementation {ref!r}: {target} has no attribute {name!r}")
+    if not callable(fn):
+        raise ImplementationError(f"implementation {ref!r}: {name} is not callable")
+    _check_signature(fn, ref)
+    _REFS[id(fn)] = ref
+    return fn
+
+
+def _check_signature(fn: Callable, ref: str) -> None:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    params = sig.parameters.values()
+    if not any(p.kind is p.VAR_KEYWORD for p in params) and "rng" not in sig.parameters:
+        raise ImplementationError(f"implementation {ref!r}: must accept the keyword argument 'rng' "
+                                  f"(contract: mechanism(data, *, rng, **params))")
+
+
+def describe(exc: BaseException) -> str:
+    """``Type: first line of the message at file.py:line`` for an exception raised by an implementation."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+    try:
+        text = str(exc).strip()
+    except BaseException:  # noqa: BLE001 - a hostile __str__ may raise anything
+        text = "(its message could not be read)"
+    msg = text.splitlines()[0] if text else ""
+    return f"{type(exc).__name__}{': ' + msg if msg else ''}{where}"
+
+
+def validate_stack(outputs: list, where: str) -> np.ndarray:
+    """Single-run outputs -> stacked numeric array, or ImplementationError."""
+    first = None
+    arrays = []
+    for i, out in enumerate(outputs):
+        arr = _numeric(out, f"{where}, call {i + 1}")
+        if first is None:
+            first = arr.shape
+        elif arr.shape != first:
+            raise ImplementationError(f"returned outputs of different shapes {first} and {arr.shape} ({where}, call {i + 1})")
+        arrays.append(arr)
+    stacked = np.stack(arrays) if arrays else np.zeros((0,))
+    _check_nan(stacked, where)
+    return stacked
+
+
+def validate_batch(out, n: int, where: str) -> np.ndarray:
+    """A batch sampler's outputs -> a numeric array of ``n`` outputs on axis 0, or ImplementationError."""
+    arr = _numeric(out, where)
+    if arr.ndim == 0 or arr.shape[0] != n:
+        raise ImplementationError(f"batch sampler returned shape {arr.shape}; expected {n} outputs on axis 0 ({where})")
+    _check_nan(arr, where)
+    return arr
+
+
+def _numeric(out, where: str) -> np.ndarray:
+    if out is None:
+        raise ImplementationError(f"returned None ({where})")
+    if isinstance(out, (str, bytes, dict, set)):
+        raise ImplementationError(f"returned {type(out).__name__} {str(out)[:40]!r}; expected a number or numeric array ({where})")
+    try:
+        arr = np.asarray(out)
+    except Exception:  # noqa: BLE001
+        raise ImplementationError(f"returned {type(out).__name__}, which is not a numeric array ({where})") from None
+    if arr.dtype.kind not in "biuf":
+        raise ImplementationError(f"returned {type(out).__name__} of dtype {arr.dtype}; expected numbers ({where})")
+    return arr
+
+
+def _check_nan(arr: np.ndarray, where: str) -> None:
+    if arr.dtype.kind == "f" and np.isnan(arr).any():
+        raise ImplementationError(f"returned NaN ({where})")
