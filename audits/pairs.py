@@ -474,7 +474,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     if records is None:
         return []
     rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
-    streams: list[list[Pair]] = []
+    streams: dict[str, list[Pair]] = {}  # per generator, over every anchor
     for anchor in anchors:
         try:
             ds = _Dataset(records, anchor.data, anchor.env)
@@ -487,11 +487,12 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                         source="search", description=f"input-space search ({name.split('/')[0]}) from stress case "
                                                      f"{anchor.name}")
 
-        streams.append([pair(name, nb) for name, nb in _gen_sort_order(ds)])
-        streams.append([pair(name, nb) for name, nb in _gen_magnitude(ds)])
-        streams.append([pair(name, nb) for name, nb in _gen_tie(ds)])
-        streams.append([pair(name, nb) for name, nb in _gen_position(ds)])
-        streams.append([pair(name, nb, data=d) for name, d, nb in _gen_random(ds, rng)])
+        for gen, found in (("sort_order", [pair(name, nb) for name, nb in _gen_sort_order(ds)]),
+                           ("magnitude", [pair(name, nb) for name, nb in _gen_magnitude(ds)]),
+                           ("tie", [pair(name, nb) for name, nb in _gen_tie(ds)]),
+                           ("position", [pair(name, nb) for name, nb in _gen_position(ds)]),
+                           ("random", [pair(name, nb, data=d) for name, d, nb in _gen_random(ds, rng)])):
+            streams.setdefault(gen, []).extend(found)
         large = _large(ds, records, anchor.params)
         if large is not None:
             data, scaled = large
@@ -503,9 +504,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 big = _Dataset(records, data, env)
                 i = int(big.changeable[-1]) if len(big.changeable) else None
                 if i is not None:
-                    streams.append([pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)), data=data,
-                                         params=_param_values(spec, env), env=env)])
+                    streams.setdefault("large_n", []).append(pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)),
+                                                               data=data, params=_param_values(spec, env), env=env))
     out = []
-    for k in range(max((len(s) for s in streams), default=0)):  # round robin: every generator is represented
-        out.extend(s[k] for s in streams if k < len(s) and not _same(s[k].data, s[k].neighbour))
+    lists = list(streams.values())
+    for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented
+        out.extend(s[k] for s in lists if k < len(s) and not _same(s[k].data, s[k].neighbour))
     return out
