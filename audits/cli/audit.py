@@ -1,9 +1,11 @@
 """``dptestbed audit ID``: audit an implementation against a spec's privacy claim.
 
-Exit codes: 0 no violation found; 1 violation (with a counterexample); 2 bad input (unknown
-spec, bad parameter, spec without a privacy claim) or an implementation error (it raised,
-returned a wrong type, NaN, or hung past ``--timeout``). ``--json`` prints one JSON object
-(see :meth:`dptestbed.audits.privacy.AuditResult.to_json`); anything a user implementation
+Exit codes (:mod:`..outcomes`): 0 pass; 1 claim violated (with a counterexample); 2 bad usage
+(unknown spec, bad parameter, spec without a privacy claim); 3 differs from the spec; 4 no power;
+5 implementation error (it raised, returned a wrong type, NaN, or hung past ``--timeout``); 130
+interrupted. ``--json`` prints one JSON object
+(:meth:`dptestbed.audits.privacy.AuditResult.to_json` with ``format: dptestbed-audit/1``; schema
+``audits/schemas/audit.schema.json``); anything a user implementation
 prints goes to stderr, so the JSON stays parseable. ``--executor dask`` / ``--scheduler ADDRESS``
 spreads the audit's estimation batches over a Dask cluster (:class:`..dask_executor.DaskBatches`):
 the same result, faster for large ``--samples``.
@@ -18,8 +20,10 @@ import math
 import sys
 import threading
 
-from ..outcomes import HELP, audit_class, class_exit_code
+from ..outcomes import audit_class, class_exit_code
+from ..schemas import FORMATS
 from .options import (
+    EXIT_HELP,
     UserError,
     allow_option,
     allowed,
@@ -39,7 +43,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "audit", help="audit an implementation against a spec's privacy claim",
         description="Black-box privacy audit: epsilon lower bound with confidence on neighbouring pairs, "
-                    "beside the exact epsilon where it is computable.", epilog=HELP)
+                    "beside the exact epsilon where it is computable.", epilog=EXIT_HELP["audit"])
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", metavar="REF",
                    help="implementation to audit, 'package.module:function' or 'path/to/file.py:function' "
@@ -106,7 +110,7 @@ def cmd_audit(args) -> int:
         except AuditError as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps({"format": FORMATS["audit"], **result.to_json()}, indent=2))
     else:
         print(_human(result))
     return class_exit_code([audit_class(result.to_json())], allowed(args))
