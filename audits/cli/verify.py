@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 from ..outcomes import EXIT_INTERRUPTED
@@ -150,23 +151,29 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     return code
 
 
+CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
+
+
+def _line(text: str) -> str:
+    return text if len(text) <= CONSOLE_WIDTH else text[: CONSOLE_WIDTH - 3] + "..."
+
+
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
+    """One line per item (its outcome first), and for an item that did not end as expected one more
+    line with the reason: what was measured and the claim, or the error."""
     from ..report import item_rows, status_text
 
-    rows = item_rows(document)
-    width = max((len(f"{r['spec']}  {r['item']}  [{r['target']}]") for r in rows), default=10)
-    for r in rows:
-        label = f"{r['spec']}  {r['item']}  [{r['target']}]"
+    for r in item_rows(document):
         mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
-        print(f"{label:<{width}}  {r['class']:<22} {mark}")
+        print(_line(f"{mark:<10} {r['class']:<21} {r['spec']}: {r['item']} [{r['target']}]"))
         if r["outcome"] != "as expected":
-            print(f"    {r['claim']}: {r.get('error') or r['measured']}")
+            print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
-    print(f"{document['family']['statement']}")
+    print(textwrap.fill(document["family"]["statement"], CONSOLE_WIDTH))
     classes = ", ".join(f"{n} {c}" for c, n in (s.get("classes") or {}).items() if n)
-    print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
-          f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
-          f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
+                        f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
+                        f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 

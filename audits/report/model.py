@@ -56,7 +56,10 @@ def esc(text) -> str:
 
 
 def pct(x) -> str:
-    return "–" if x is None else f"{100 * x:.3g}%"
+    """A fraction as a percentage: 3 significant digits, whole percents from 100% on (1010%, never 1.01e+03%)."""
+    if x is None:
+        return "–"
+    return f"{100 * x:.0f}%" if abs(x) >= 1 else f"{100 * x:.3g}%"
 
 
 def counterexample_text(result: dict) -> str | None:
