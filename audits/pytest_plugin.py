@@ -123,7 +123,8 @@ class SpecChecker:
         n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
         n_audits = 1 if audit and spec.privacy is not None else 0
         k = max(1, n_tests + n_audits)
-        problems, out = [], {"privacy": None, "theorems": []}
+        problems: list[str] = []
+        out: dict[str, Any] = {"privacy": None, "theorems": []}
         if n_audits:
             out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
         if exps:

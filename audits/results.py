@@ -28,7 +28,7 @@ RESULTS_FORMAT = FORMATS["results"]
 def versions() -> dict:
     import importlib.metadata as md
 
-    out = {"python": platform.python_version()}
+    out: dict[str, str | None] = {"python": platform.python_version()}
     for name in ("dptestbed", "numpy", "scipy", "statsmodels", "matplotlib"):
         try:
             out[name] = md.version(name)

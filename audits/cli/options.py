@@ -9,6 +9,7 @@ import math
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
@@ -88,7 +89,7 @@ def get_spec(args) -> Spec:
 
 def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
     """``["epsilon=1", "T=3"]`` -> ``{"epsilon": 1.0, "T": 3}`` typed by the spec's domains."""
-    values = {}
+    values: dict[str, Any] = {}
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
         name = name.strip()

@@ -127,9 +127,9 @@ def cmd_show(args) -> int:
     print(f"  neighbours: {spec.neighbours['relation']}: {spec.neighbours['description']}")
     print(f"  output: {spec.output['space']} ({spec.output['encoding']})")
     if spec.privacy:
-        p = spec.privacy
-        print(f"  privacy ({p.theorem}): epsilon = {p.epsilon.source} = {_fmt(_value(p.epsilon, env))}, "
-              f"delta = {p.delta.source} = {_fmt(_value(p.delta, env))}")
+        claim = spec.privacy
+        print(f"  privacy ({claim.theorem}): epsilon = {claim.epsilon.source} = {_fmt(_value(claim.epsilon, env))}, "
+              f"delta = {claim.delta.source} = {_fmt(_value(claim.delta, env))}")
     print("  theorems:")
     values = _theorem_values(spec, env)
     for t in spec.theorems:

@@ -118,9 +118,9 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     by_paper: dict[str, list[dict]] = {}
     for row in rows:
         by_paper.setdefault(paper_of.get(row["spec"], ""), []).append(row)
-    for paper, group in by_paper.items():
-        h.append(f'<details class="section" id="summary-{slug(paper or "other")}"><summary>'
-                 f'{esc(paper or "specs outside the catalogue")} <span class="count">{_counts(group)}</span>'
+    for name, group in by_paper.items():
+        h.append(f'<details class="section" id="summary-{slug(name or "other")}"><summary>'
+                 f'{esc(name or "specs outside the catalogue")} <span class="count">{_counts(group)}</span>'
                  f"</summary>{_rows_table(group)}</details>")
     if errors:
         h.append("<h3>Report errors</h3><ul>" + "".join(
@@ -222,13 +222,13 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     h.append("</details>")
 
     # per spec
-    by_spec_priv = {}
+    by_spec_priv: dict[str, list[dict]] = {}
     for a in document.get("privacy", []):
         by_spec_priv.setdefault(a["spec"], []).append(a)
-    by_spec_thm = {}
+    by_spec_thm: dict[str, list[dict]] = {}
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
-    paper = None
+    paper: str | None = None
     for s in document.get("specs", []):
         if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
             continue  # nothing ran for this spec: it is listed under "not yet checked"
@@ -388,7 +388,7 @@ def _errata_measured_html(errata: list[dict] | None) -> list[str]:
                  f"<td>{esc(e.get('corrected'))}<br><code>{esc(e.get('corrected_formula') or '')}</code></td>"
                  f"<td>{esc(e.get('measurement'))}"
                  + (f"<div class='meta'>deciding: {esc(e.get('deciding'))}</div>" if e.get("deciding") else "")
-                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(verdict, 'inconclusive')}'>"
+                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(str(verdict), 'inconclusive')}'>"
                  f"{esc(verdict)}</span></td></tr>")
     h.append("</table>")
     return h
