@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from .formulas import Formulas
@@ -178,8 +179,12 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         if s.get("erratum"):
             errata.setdefault(s["erratum"].get("id") or s["id"], []).append(s)
     shown = {k: v for k, v in errata.items() if any(s["id"] in ran for s in v)}
-    if errata:
-        h.append('<h2 id="errata">Errata: printed beside corrected</h2>')
+    measured = document.get("errata") or []
+    if errata or measured:
+        verdicts = Counter(e.get("verdict") for e in measured)
+        h.append('<details class="section" id="errata"><summary>Errata: printed beside corrected <span class="count">'
+                 f"{len(errata)} in the specs; {len(measured)} measured"
+                 + "".join(f", {n} {esc(v)}" for v, n in verdicts.items()) + "</span></summary>")
     if shown:
         h.append("<table><tr><th>erratum</th><th>description</th><th>printed</th><th>corrected</th></tr>")
         for key, group in shown.items():
@@ -199,10 +204,12 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             h.append(f"<tr><td>{esc(key)}</td><td>{esc(e.get('description'))}</td>"
                      f"<td>{cell(printed, e.get('printed'))}</td><td>{cell(corrected, e.get('corrected'))}</td></tr>")
         h.append("</table>")
-    h.extend(_errata_measured_html(document.get("errata")))
+    h.extend(_errata_measured_html(measured))
     if len(shown) < len(errata):
         h.append(f"<p class='meta'>{len(errata) - len(shown)} more errata are recorded in specs that did not run "
                  "(no implementation yet): " + ", ".join(esc(k) for k in errata if k not in shown) + ".</p>")
+    if errata or measured:
+        h.append("</details>")
 
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
     h.append(f'<details class="section" id="not-checked"><summary>Theorems not yet checked <span class="count">'
@@ -336,7 +343,8 @@ def _toc(document: dict, rows: list[dict], paper_of: dict) -> str:
     h = ['<nav class="toc"><b>Contents</b><ul>',
          '<li><a href="#attention">Needs attention</a> · <a href="#summary">Summary</a> · '
          '<a href="#self-test">Self-test</a> · <a href="#statistics">Statistics</a>'
-         + (' · <a href="#errata">Errata</a>' if any(s.get("erratum") for s in document.get("specs", [])) else "")
+         + (' · <a href="#errata">Errata</a>' if document.get("errata") or any(
+             s.get("erratum") for s in document.get("specs", [])) else "")
          + ' · <a href="#not-checked">Not yet checked</a></li>']
     for paper, specs in papers.items():
         group = [r for r in rows if paper_of.get(r["spec"], "") == paper]
