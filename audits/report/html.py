@@ -27,7 +27,8 @@ th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{backgrou
 img.plot{max-width:100%;border:1px solid #eee;margin:6px 0} img.math{vertical-align:middle}
 .meta{color:#666;font-size:12px} code{background:#f6f6f6;padding:0 3px;font-size:12px} pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}
 figure{margin:10px 0} figcaption{font-size:12px;color:#555}
-img.math{max-width:100%;height:auto} .mathbox{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:middle}
+.mathbox{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:middle}
+td .mathbox{max-width:560px}
 nav.toc{background:#f7f9fc;border:1px solid #dde4ee;border-radius:6px;padding:6px 14px;margin:12px 0;font-size:13px}
 nav.toc ul{margin:2px 0;padding-left:18px} nav.toc li{margin:1px 0}
 details.section>summary,details.spec>summary{cursor:pointer;font-size:1.15em;font-weight:600;margin-top:18px;padding:4px 0;border-bottom:2px solid #ddd}
