@@ -78,7 +78,7 @@ def test_controls_are_violated_and_references_consistent(verified):
 def test_report_is_self_contained_with_summary_first(verified):
     _, out, doc = verified
     page = (out / "index.html").read_text()
-    assert page.index('<nav class="toc">') < page.index('<h2 id="summary">Summary</h2>') < page.index("Self-test")
+    assert page.index('<nav class="toc">') < page.index('<h2 id="summary">Summary</h2>') < page.index('id="self-test"')
     s = doc["summary"]
     assert f"controls flagged: {s['controls_flagged']} of {s['controls']}" in page
     assert "family-wise false-alarm rate" in page
