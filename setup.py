@@ -1,20 +1,26 @@
-"""Package discovery: the top-level folders ``spec/``, ``impl/`` and ``audits/`` are the
-subpackages of the ``dptestbed`` namespace (itself implicit, so no bare ``spec``, ``impl`` or
-``audits`` module is ever installed), each with every paper subpackage found below it. The
-folder ``entry/`` holds the namespace's one module of its own, ``dptestbed.__main__``: the
-``dptestbed`` script's entry point, which ``python -m dptestbed`` runs too."""
+"""Package discovery: ``dptestbed`` is a regular package whose own modules live in ``entry/``
+(``__init__.py``, ``__main__.py``: the ``dptestbed`` script, also ``python -m dptestbed``);
+the top-level folders ``spec/``, ``impl/`` and ``audits/`` are its subpackages, each with every
+paper subpackage found below it, so adding a paper edits no list. No bare ``spec``, ``impl`` or
+``audits`` module is ever installed.
+
+Package data, stated file by file pattern: each folder of spec TOMLs is a data package of
+``dptestbed.spec`` (``spec/<paper>/*.toml``), the JSON Schemas of the machine outputs are
+``audits/schemas/*.json`` and ``junit.xsd``, and ``py.typed`` marks the package as typed (PEP 561)."""
+
+from pathlib import Path
 
 from setuptools import find_packages, setup
 
 ROOTS = {"spec": "dptestbed.spec", "impl": "dptestbed.impl", "audits": "dptestbed.audits"}
 
-package_dir = {name: folder for folder, name in ROOTS.items()}
-packages = [name for name in ROOTS.values()]
+package_dir = {"dptestbed": "entry", **{name: folder for folder, name in ROOTS.items()}}
+packages = ["dptestbed", *ROOTS.values()]
 for folder, name in ROOTS.items():
-    for sub in find_packages(folder):
-        packages.append(f"{name}.{sub}")
-        package_dir[f"{name}.{sub}"] = f"{folder}/{sub.replace('.', '/')}"
-
-packages.append("dptestbed")
-package_dir["dptestbed"] = "entry"
-setup(packages=packages, package_dir=package_dir)
+    packages += [f"{name}.{sub}" for sub in find_packages(folder)]
+package_data = {"dptestbed": ["py.typed"], "dptestbed.spec": ["README.md"], "dptestbed.audits.schemas": ["*.json", "*.xsd"]}
+for folder in sorted({path.parent for path in Path("spec").rglob("*.toml")}):
+    name = ".".join(("dptestbed", *folder.parts))
+    packages += [] if name in packages else [name]
+    package_data[name] = ["*.toml"]
+setup(packages=packages, package_dir=package_dir, package_data=package_data)

@@ -40,7 +40,7 @@ from functools import partial
 
 from .execution import ExecutorUnavailable, error_result, run_in_child
 
-INSTALL = "pip install 'dptestbed[dask]'"
+INSTALL = "pip install 'dask[distributed]>=2024.1' (in a dptestbed clone: pip install '.[dask]')"
 CONNECT_TIMEOUT = 30.0  # seconds to reach the scheduler
 WORKER_WAIT = 120.0  # seconds to wait for the cluster's first worker
 

@@ -12,6 +12,7 @@ are the engine's own.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import cache
 

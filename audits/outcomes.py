@@ -81,7 +81,7 @@ def audit_class(result: dict) -> str:
     """The class of a privacy audit's result (``AuditResult.to_json()``, or an error item)."""
     verdict = result.get("verdict")
     return {"violation": CLAIM_VIOLATED, "differs from the spec": DIFFERS, "no power": NO_POWER,
-            "implementation error": IMPLEMENTATION_ERROR, "no violation found": PASS}.get(verdict, RUN_ERROR)
+            "implementation error": IMPLEMENTATION_ERROR, "no violation found": PASS}.get(str(verdict), RUN_ERROR)
 
 
 def check_class(result: dict) -> str:

@@ -26,15 +26,28 @@ call returns the JSON results (each item with its ``class``), for further assert
 Statistics: the checks of one call form one family; its false-alarm rate (a correct
 implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
 over the theorem tests plus a Bonferroni share per privacy audit, as in ``dptestbed verify``.
-Command-line options: ``--dptestbed-seed`` (default 0), ``--dptestbed-suite`` (quick|full),
-``--dptestbed-alpha``, ``--dptestbed-deadline`` (seconds one call of ``check``, ``audit`` or
-``theorems`` may take however its implementation spends them, default 1800: a hung implementation
-fails the test with the reason, it never hangs the suite).
+
+Settings, each a command-line option or an ini option (``[tool.pytest.ini_options]``,
+``pytest.ini``; the command line wins): ``--dptestbed-seed``/``dptestbed_seed`` (default 0),
+``--dptestbed-suite``/``dptestbed_suite`` (quick|full, default quick),
+``--dptestbed-alpha``/``dptestbed_alpha`` (default 1e-3), ``--dptestbed-deadline``/``dptestbed_deadline``
+(seconds one call of ``check``, ``audit`` or ``theorems`` may take however its implementation spends
+them, default 1800: a hung implementation fails the test with the reason, it never hangs the suite).
+The session header prints them.
+
+Every test that uses the ``dptestbed`` fixture carries the ``dptestbed`` marker: ``pytest -m
+dptestbed`` runs those tests alone, ``-m "not dptestbed"`` all the others.
+
+The plugin is loaded by pytest (entry point ``pytest11``), so pytest is no dependency of
+dptestbed's command line: ``pip install '.[pytest]'`` in a dptestbed clone installs the pytest it is
+tested with.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import pytest
 
@@ -42,21 +55,59 @@ from dptestbed.audits import outcomes
 
 ALPHA = 1e-3
 DEADLINE = 1800.0  # seconds of one check call
+SUITES = ("quick", "full")
+# name: (type, default, help); each is --dptestbed-NAME on the command line and dptestbed_NAME in the ini file
+SETTINGS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
+    "seed": (int, 0, "seed of the dptestbed checks (default 0)"),
+    "suite": (str, "quick", "trial counts of the dptestbed theorem checks: quick or full (default quick)"),
+    "alpha": (float, ALPHA, "false-alarm rate of one dptestbed check call (default 1e-3)"),
+    "deadline": (float, DEADLINE, f"seconds one dptestbed check call may take (default {DEADLINE:g})"),
+}
+
+Implementation = Callable[..., Any] | str  # a callable meeting the contract, or "path/to/file.py:function"
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("dptestbed", "dptestbed: differential-privacy spec checks")
-    group.addoption("--dptestbed-seed", type=int, default=0, help="seed of the dptestbed checks (default 0)")
-    group.addoption("--dptestbed-suite", choices=("quick", "full"), default="quick",
-                    help="trial counts of the dptestbed theorem checks (default quick)")
-    group.addoption("--dptestbed-alpha", type=float, default=ALPHA,
-                    help="false-alarm rate of one dptestbed check call (default 1e-3)")
-    group.addoption("--dptestbed-deadline", type=float, default=DEADLINE,
-                    help=f"seconds one dptestbed check call may take (default {DEADLINE:g})")
+    for name, (kind, _, text) in SETTINGS.items():
+        group.addoption(f"--dptestbed-{name}", type=kind, default=None, help=text,
+                        **({"choices": SUITES} if name == "suite" else {}))
+        parser.addini(f"dptestbed_{name}", text)
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "dptestbed: a test that checks an implementation against a dptestbed spec")
+def setting(config: pytest.Config, name: str) -> Any:
+    """The value of setting ``name`` (:data:`SETTINGS`): the command line's, else the ini file's,
+    else the default; a bad ini value is a usage error naming the option."""
+    kind, default, _ = SETTINGS[name]
+    value = config.getoption(f"--dptestbed-{name}")
+    if value is not None:
+        return value
+    raw = config.getini(f"dptestbed_{name}")
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise pytest.UsageError(f"ini option dptestbed_{name} = {raw!r}: not a valid {kind.__name__}") from None
+    if name == "suite" and value not in SUITES:
+        raise pytest.UsageError(f"ini option dptestbed_suite = {raw!r}: must be one of {', '.join(SUITES)}")
+    return value
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "dptestbed: a test that checks an implementation against a dptestbed spec "
+                                       "(set on every test that uses the dptestbed fixture)")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return (f"dptestbed: seed {setting(config, 'seed')}, suite {setting(config, 'suite')}, "
+            f"alpha {setting(config, 'alpha'):g} (false-alarm rate of one check call)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "dptestbed" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.dptestbed)
 
 
 class SpecChecker:
@@ -69,8 +120,9 @@ class SpecChecker:
         self.deadline = float(deadline)
 
     # ----------------------------------------------------------------- public API
-    def check(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
-              audit: bool = True, theorems: bool = True, allow=()) -> dict:
+    def check(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
+              samples: int | None = None, audit: bool = True, theorems: bool = True,
+              allow: Sequence[str] = ()) -> dict[str, Any]:
         """Privacy audit and every registered theorem check of ``spec_id``; fails the test on any
         class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``."""
         spec = self._spec(spec_id)
@@ -83,7 +135,8 @@ class SpecChecker:
         n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
         n_audits = 1 if audit and spec.privacy is not None else 0
         k = max(1, n_tests + n_audits)
-        problems, out = [], {"privacy": None, "theorems": []}
+        problems: list[str] = []
+        out: dict[str, Any] = {"privacy": None, "theorems": []}
         with deadline(self.deadline, f"dptestbed.check of {spec_id}"):
             if n_audits:
                 out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
@@ -96,8 +149,8 @@ class SpecChecker:
             pytest.fail("\n".join(problems), pytrace=False)
         return out
 
-    def audit(self, spec_id: str, implementation, *, params: dict | None = None, samples: int | None = None,
-              confidence: float | None = None, allow=()) -> dict:
+    def audit(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
+              samples: int | None = None, confidence: float | None = None, allow: Sequence[str] = ()) -> dict[str, Any]:
         """The privacy audit alone; fails the test on any class but a pass (with the counterexample
         for a claim violated)."""
         spec = self._spec(spec_id)
@@ -132,7 +185,7 @@ class SpecChecker:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
 
-    def theorems(self, spec_id: str, implementation, *, allow=()) -> list[dict]:
+    def theorems(self, spec_id: str, implementation: Implementation, *, allow: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Every registered theorem check alone; fails the test on any class but a pass."""
         return self.check(spec_id, implementation, audit=False, allow=allow)["theorems"]
 
@@ -193,7 +246,7 @@ class SpecChecker:
         return results
 
 
-def _allowed(allow) -> tuple[str, ...]:
+def _allowed(allow: Iterable[str]) -> tuple[str, ...]:
     unknown = [a for a in allow if a not in outcomes.ALLOWABLE]
     if unknown:
         raise ValueError(f"allow: {unknown[0]!r} is not one of {sorted(outcomes.ALLOWABLE)}")
@@ -216,8 +269,8 @@ def _describe_violation(r: dict) -> str:
 
 
 @pytest.fixture
-def dptestbed(request) -> SpecChecker:
+def dptestbed(request: pytest.FixtureRequest) -> SpecChecker:
     """Check an implementation against a dptestbed spec: ``dptestbed.check(spec_id, impl)``."""
     config = request.config
-    return SpecChecker(seed=config.getoption("--dptestbed-seed"), suite=config.getoption("--dptestbed-suite"),
-                       alpha=config.getoption("--dptestbed-alpha"), deadline=config.getoption("--dptestbed-deadline"))
+    return SpecChecker(seed=setting(config, "seed"), suite=setting(config, "suite"), alpha=setting(config, "alpha"),
+                       deadline=setting(config, "deadline"))

@@ -1,4 +1,5 @@
-"""The results document (``results.json``, format RESULTS_FORMAT): every item's result with the
+"""The results document (``results.json``, format RESULTS_FORMAT, schema
+``schemas/results.schema.json``): every item's result with the
 multiple-testing correction applied (:func:`assemble`), the run's provenance (versions, commit),
 the spec records the report shows, atomic writes, the run-to-run comparison of results
 (:func:`comparable`), and what an interrupted run may re-use (:func:`resumable`)."""
@@ -16,15 +17,16 @@ from dptestbed.spec import Spec
 from . import outcomes as oc
 from . import theorems as thm
 from .planning import Item, Plan
+from .schemas import FORMATS
 from .serialize import jsonable
 
-RESULTS_FORMAT = "dptestbed-results/1"
+RESULTS_FORMAT = FORMATS["results"]
 
 
 def versions() -> dict:
     import importlib.metadata as md
 
-    out = {"python": platform.python_version()}
+    out: dict[str, str | None] = {"python": platform.python_version()}
     for name in ("dptestbed", "numpy", "scipy", "statsmodels", "matplotlib"):
         try:
             out[name] = md.version(name)

@@ -1,4 +1,6 @@
-"""Results as plain JSON values."""
+"""Results as plain JSON values, with one convention for every document dptestbed writes
+(``schemas/common.schema.json``): a finite number is a JSON number, an infinite one the string
+"inf" or "-inf" (a privacy loss without a finite bound), NaN is null."""
 
 from __future__ import annotations
 
@@ -7,24 +9,23 @@ import math
 import numpy as np
 
 
-def jsonable(value, *, infinite: str = "null"):
-    """numpy scalars/arrays and formulas -> plain JSON values. NaN -> null; an infinity -> null,
-    or with ``infinite="string"`` the strings "inf" / "-inf" (a privacy loss that is infinite)."""
+def jsonable(value):
+    """numpy scalars/arrays and formulas -> plain JSON values: NaN -> null, an infinity -> "inf" / "-inf"."""
     if isinstance(value, dict):
-        return {str(k): jsonable(v, infinite=infinite) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [jsonable(v, infinite=infinite) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
-        return jsonable(value.tolist(), infinite=infinite)
+        return jsonable(value.tolist())
     if isinstance(value, (np.bool_, bool)):
         return bool(value)
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, (float, np.floating)):
         v = float(value)
-        if math.isfinite(v):
-            return v
-        return ("inf" if v > 0 else "-inf") if infinite == "string" and not math.isnan(v) else None
+        if math.isnan(v):
+            return None
+        return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
     if hasattr(value, "source") and hasattr(value, "latex"):
         return value.source
     return value

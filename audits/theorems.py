@@ -55,9 +55,9 @@ from functools import lru_cache
 
 import numpy as np
 from scipy import stats
-from statsmodels.stats.proportion import proportion_confint
 
 from .outcomes import check_class, outcome
+from .stats import clopper_pearson  # the one Clopper-Pearson interval (also for the paper checks)
 
 FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
 CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
@@ -70,14 +70,6 @@ VERDICTS = ("consistent", "violated", "inconclusive", "error")
 
 
 # --------------------------------------------------------------------------- intervals
-
-
-def clopper_pearson(failures: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Two-sided Clopper-Pearson interval for a binomial rate (statsmodels, method="beta")."""
-    if trials <= 0:
-        return 0.0, 1.0
-    lo, hi = proportion_confint(int(failures), int(trials), alpha=1 - confidence, method="beta")
-    return float(np.nan_to_num(lo, nan=0.0)), float(np.nan_to_num(hi, nan=1.0))
 
 
 def upper_bound(failures: int, trials: int, confidence: float = CONFIDENCE) -> float:

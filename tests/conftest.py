@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 import pytest
+from fresh_venv import build_wheel
 from hypothesis import settings
 
 settings.register_profile("dptestbed", derandomize=True, database=None)
@@ -45,3 +46,9 @@ def check_transcripts():
             assert abs(f - p) < 5 * math.sqrt(p * (1 - p) / n) + 2e-5, (key, p, f)
 
     return check
+
+
+@pytest.fixture(scope="session")
+def dptestbed_wheel(tmp_path_factory):
+    """(dptestbed's wheel, the build's output), built once per session (:mod:`fresh_venv`)."""
+    return build_wheel(tmp_path_factory.mktemp("wheel"))

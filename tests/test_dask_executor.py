@@ -149,7 +149,7 @@ def test_without_dask_the_dask_executor_is_a_one_line_error(monkeypatch, capsys)
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
     assert main(["verify", "--spec", "laplace_mechanism", "--executor", "dask"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "pip install 'dptestbed[dask]'" in err
+    assert "\n" not in err and "pip install 'dask[distributed]>=2024.1'" in err and "'.[dask]'" in err
 
 
 def test_a_scheduler_with_the_local_executor_is_a_one_line_error(capsys):

@@ -3,12 +3,21 @@ never imports a paper package, and paper packages never import one another, acro
 ``audits/`` (a paper's checks may import its own implementations only). Papers are the folders of
 specs (``spec/<paper>/``), found as the suite finds them."""
 
-import grimp
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from dptestbed.audits import discovery
 
 PAPERS = set(discovery.paper_packages())
+ROOT = Path(__file__).resolve().parent.parent
+GRAPH = ("import json, sys, grimp; g = grimp.build_graph('dptestbed'); "
+         "json.dump({m: sorted(g.find_modules_directly_imported_by(m)) for m in g.modules}, sys.stdout)")
 
 
 def _paper(module: str) -> str | None:
@@ -16,28 +25,37 @@ def _paper(module: str) -> str | None:
     return parts[2] if len(parts) > 2 and parts[1] in ("impl", "audits") and parts[2] in PAPERS else None
 
 
-def _graph():
-    return grimp.build_graph("dptestbed.spec", "dptestbed.impl", "dptestbed.audits")
+@pytest.fixture(scope="module")
+def imports(tmp_path_factory) -> dict[str, list[str]]:
+    """Each module of dptestbed -> the modules it imports directly (grimp). grimp reads a package from
+    one folder, as a wheel lays it out; an editable install spreads it over entry/, spec/, impl/ and
+    audits/, so the folders are copied into one package tree that a fresh interpreter finds first."""
+    package = tmp_path_factory.mktemp("tree") / "dptestbed"
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "entry", package, ignore=skip)
+    for folder in ("spec", "impl", "audits"):
+        shutil.copytree(ROOT / folder, package / folder, ignore=skip)
+    out = subprocess.run([sys.executable, "-c", GRAPH], env={**os.environ, "PYTHONPATH": str(package.parent)},
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
 
 
-def test_the_engine_never_imports_a_paper_package():
-    graph = _graph()
-    engine = [m for m in graph.modules if m.split(".")[1] in ("impl", "audits") and _paper(m) is None]
+def test_the_engine_never_imports_a_paper_package(imports):
+    engine = [m for m in imports if m.split(".")[1:2] in (["impl"], ["audits"]) and _paper(m) is None]
     assert "dptestbed.audits.privacy.procedure" in engine and "dptestbed.audits.suite" in engine
-    crossing = [f"{m} -> {imported}" for m in engine for imported in graph.find_modules_directly_imported_by(m)
-                if _paper(imported) is not None]
+    crossing = [f"{m} -> {imported}" for m in engine for imported in imports[m] if _paper(imported) is not None]
     assert not crossing, "the engine imports a paper: " + "; ".join(crossing)
 
 
-def test_paper_packages_never_import_one_another():
-    graph = _graph()
+def test_paper_packages_never_import_one_another(imports):
     assert {"calibration", "model_agnostic"} <= PAPERS
     crossing = []
-    for module in graph.modules:
+    for module, imported_modules in imports.items():
         own = _paper(module)
         if own is None:
             continue
-        for imported in graph.find_modules_directly_imported_by(module):
+        for imported in imported_modules:
             other = _paper(imported)
             if other is not None and other != own:
                 crossing.append(f"{module} -> {imported}")

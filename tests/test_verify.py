@@ -78,7 +78,7 @@ def test_controls_are_violated_and_references_consistent(verified):
 def test_report_is_self_contained_with_summary_first(verified):
     _, out, doc = verified
     page = (out / "index.html").read_text()
-    assert page.index("<h2>Summary</h2>") < page.index("Self-test")
+    assert page.index('<nav class="toc">') < page.index('<h2 id="summary">Summary</h2>') < page.index('id="self-test"')
     s = doc["summary"]
     assert f"controls flagged: {s['controls_flagged']} of {s['controls']}" in page
     assert "family-wise false-alarm rate" in page
@@ -374,3 +374,25 @@ def test_items_forked_after_this_process_sampled_in_workers_start_with_their_own
     for timeout in (10.0, 11.0, 12.0, 13.0):  # four cache entries (the cache's size), each with workers
         assert call_batch(_draw, None, 10, rng=np.random.default_rng(0), timeout=timeout, isolate=True).shape == (10,)
     assert main(["verify", "--spec", "laplace_mechanism", "--out", str(tmp_path), "--quiet", "--no-plots"]) == 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_report_draws_its_plots_is_one_line(verified, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    _, out, _ = verified
+    proc = subprocess.Popen([sys.executable, "-m", "dptestbed", "report", str(out / "results.json"), "--out",
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            # a shell's background job ignores SIGINT, and so would the command: a terminal's default
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "plots").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the command and the plot workers it forked
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip().count("\n") == 0 and "interrupted" in err, err

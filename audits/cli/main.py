@@ -19,7 +19,7 @@ from .. import sanitize
 from ..outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..proctree import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify
-from .options import Parser, UserError
+from .options import TOP_HELP, Parser, UserError
 
 COMMANDS = (specs, audit, verify, mutants)  # each module's register(subparsers) adds its commands
 
@@ -27,7 +27,8 @@ COMMANDS = (specs, audit, verify, mutants)  # each module's register(subparsers)
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="dptestbed", description="Spec-driven testbed for differentially private learning: privacy audits, "
-                                      "theorem checks and mutation testing of implementations against the specs.")
+                                      "theorem checks and mutation testing of implementations against the specs.",
+        epilog=TOP_HELP)
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS:

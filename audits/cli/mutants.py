@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .options import UserError, catalogue, run_options
+from .options import EXIT_HELP, UserError, catalogue, run_options
 from .verify import run_items
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "mutants", help="run every check of a spec against its implementation mutants; write the kill matrix")
+        "mutants", help="run every check of a spec against its implementation mutants; write the kill matrix",
+        epilog=EXIT_HELP["mutants"])
     p.add_argument("spec", nargs="*", metavar="SPEC", help="only these specs (default: every spec with mutants)")
     p.add_argument("--paper", nargs="+", action="extend", metavar="NAME", help="only the specs of these papers")
     p.add_argument("--suite", choices=("quick", "full"), default="quick")

@@ -9,10 +9,31 @@ import math
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
-from ..outcomes import ALLOWABLE, EXIT_USAGE
+from ..outcomes import ALLOWABLE, EXIT_USAGE, HELP
+
+# the exit codes of each command, shown by its --help (the codes themselves: audits/outcomes.py)
+EXIT_HELP = {
+    "audit": HELP,
+    "check": HELP,
+    "verify": "exit codes: 0 every outcome as expected; 1 an unexpected outcome (a reference flagged, a negative "
+              "control not flagged); 2 bad usage; 4 every outcome as expected but some checks had no power; 6 some "
+              "items could not run; 130 interrupted",
+    "mutants": "exit codes: 0 every non-equivalent mutant killed; 1 a mutant survived every check; 2 bad usage; 6 some "
+               "mutants could not be checked; 130 interrupted",
+    "report": "exit codes: the rendered run's own (its summary.exit_code, as the command that ran it returned), or 6 "
+              "when part of the report could not be drawn; 2 bad usage (not a results file, --out not a folder); "
+              "130 interrupted",
+    "specs": "exit codes: 0 listed; 2 bad usage (an unknown paper)",
+    "show": "exit codes: 0 shown; 2 bad usage (an unknown spec, a bad parameter)",
+}
+TOP_HELP = ("exit codes (each command's --help has its own): audit, check: 0 pass, 1 claim violated, 3 differs from the "
+            "spec, 4 no power, 5 implementation error, 6 run error; verify, mutants: 0 every outcome as expected, 1 an "
+            "unexpected outcome, 4 some check without power (verify), 6 some item could not run; every command: 2 bad "
+            "usage, 130 interrupted")
 
 MAX_INTEGER_PARAM = 2**31 - 1
 MAX_JOBS = 64
@@ -68,7 +89,7 @@ def get_spec(args) -> Spec:
 
 def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
     """``["epsilon=1", "T=3"]`` -> ``{"epsilon": 1.0, "T": 3}`` typed by the spec's domains."""
-    values = {}
+    values: dict[str, Any] = {}
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
         name = name.strip()
@@ -126,7 +147,8 @@ def executor_args(p, what: str) -> None:
                    help=f"parallel workers, 1..{MAX_JOBS} (default: min(2, CPUs)); with --scheduler the cluster's own")
     p.add_argument("--executor", choices=("local", "dask"), default=None,
                    help="local (default: forked processes on this machine) or dask (a Dask cluster: --scheduler, "
-                        "else a LocalCluster of --jobs worker processes; needs the extra dptestbed[dask])")
+                        "else a LocalCluster of --jobs worker processes; needs dask.distributed: pip install '.[dask]' "
+                        "in a dptestbed clone)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help=f"run {what} on the Dask cluster of this scheduler (tcp://host:8786); implies --executor dask")
 
@@ -151,15 +173,20 @@ def run_options(p) -> None:
                         "items are kept, the others run (items that ended in an error run again)")
 
 
+def folder(text: str) -> Path:
+    """``--out DIR``: a folder, or a path where one can be made (never an existing file)."""
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {text}: exists and is not a folder")
+    return out
+
+
 def out_dir(args, command: str) -> Path:
     """The output folder: ``--out``, else ``reports/<command>-<suite>-<time>``."""
     if args.resume and not args.out:
         raise UserError("--resume needs --out: the folder of the run to continue")
     if args.out:
-        out = Path(args.out)
-        if out.exists() and not out.is_dir():
-            raise UserError(f"--out {args.out}: exists and is not a folder")
-        return out
+        return folder(args.out)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
 

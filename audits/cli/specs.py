@@ -11,22 +11,25 @@ from dptestbed.spec import Spec
 
 from ..outcomes import EXIT_OK
 from ..runner import missing_reference
+from ..schemas import FORMATS
 from ..serialize import jsonable
-from .options import UserError, catalogue, get_spec, parse_params
+from .options import EXIT_HELP, UserError, catalogue, get_spec, parse_params
 
 
 def register(subparsers) -> None:
     """Add ``specs`` and ``show`` to the ``dptestbed`` parser."""
-    p = subparsers.add_parser("specs", help="list the specs")
-    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p = subparsers.add_parser("specs", help="list the specs", epilog=EXIT_HELP["specs"])
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (format dptestbed-specs/1, audits/schemas/specs.schema.json)")
     p.add_argument("--paper", nargs="+", action="extend", metavar="NAME", help="only these papers (spec/ folders)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.set_defaults(func=cmd_specs)
 
-    p = subparsers.add_parser("show", help="show one spec, with derived quantities evaluated")
+    p = subparsers.add_parser("show", help="show one spec, with derived quantities evaluated", epilog=EXIT_HELP["show"])
     p.add_argument("id")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (format dptestbed-spec/1, audits/schemas/spec.schema.json)")
     p.add_argument("--dir", help="load specs from this folder")
     p.set_defaults(func=cmd_show)
 
@@ -68,7 +71,7 @@ def cmd_specs(args) -> int:
         raise UserError(f"unknown paper {unknown[0]!r}; papers: {', '.join(cat.papers)}")
     specs = [s for s in cat.values() if s.paper in papers]
     if args.json:
-        print(json.dumps([spec_summary(s) for s in specs], indent=2))
+        print(json.dumps({"format": FORMATS["specs"], "specs": [spec_summary(s) for s in specs]}, indent=2))
         return EXIT_OK
     width = max((len(s.id) for s in specs), default=2)
     spec_only = 0
@@ -95,7 +98,7 @@ def cmd_show(args) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if args.json:
-        out = spec_summary(spec)
+        out = {"format": FORMATS["spec"], **spec_summary(spec)}
         out["parameters"] = {n: {"value": env.get(n), "domain": p.domain_text(), "description": p.description}
                              for n, p in spec.parameters.items()}
         out["derived"] = {n: {"formula": d.formula.source, "latex": d.formula.latex(), "value": env.get(n),
@@ -124,9 +127,9 @@ def cmd_show(args) -> int:
     print(f"  neighbours: {spec.neighbours['relation']}: {spec.neighbours['description']}")
     print(f"  output: {spec.output['space']} ({spec.output['encoding']})")
     if spec.privacy:
-        p = spec.privacy
-        print(f"  privacy ({p.theorem}): epsilon = {p.epsilon.source} = {_fmt(_value(p.epsilon, env))}, "
-              f"delta = {p.delta.source} = {_fmt(_value(p.delta, env))}")
+        claim = spec.privacy
+        print(f"  privacy ({claim.theorem}): epsilon = {claim.epsilon.source} = {_fmt(_value(claim.epsilon, env))}, "
+              f"delta = {claim.delta.source} = {_fmt(_value(claim.delta, env))}")
     print("  theorems:")
     values = _theorem_values(spec, env)
     for t in spec.theorems:

@@ -14,9 +14,7 @@ cluster instead of forked local processes (:mod:`.dask_executor`); the results a
 ``report RESULTS.json --out DIR`` re-renders a report from a results file, without running
 anything.
 
-Exit codes: 0 every outcome as expected (references consistent, controls flagged); 1 some
-outcome unexpected (a violation of a real check, or a control not flagged); 2 an item could
-not run (crash, timeout, implementation error, failed plot) or bad input.
+Exit codes: each command's ``--help`` (:data:`.options.EXIT_HELP`; the codes: :mod:`..outcomes`).
 """
 
 from __future__ import annotations
@@ -25,16 +23,19 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 
-from ..outcomes import EXIT_INTERRUPTED, HELP
+from ..outcomes import EXIT_INTERRUPTED
 from .options import (
+    EXIT_HELP,
     UserError,
     allow_option,
     allowed,
     bounded_int,
     catalogue,
     executor_of,
+    folder,
     isolation_arg,
     jobs_of,
     out_dir,
@@ -66,9 +67,7 @@ example (Laplace mechanism):
 def register(subparsers) -> None:
     """Add ``verify``, ``check`` and ``report`` to the ``dptestbed`` parser."""
     p = subparsers.add_parser("verify", help="run the privacy audits and theorem checks; write a report",
-                              epilog="exit codes: 0 every outcome as expected; 1 an unexpected outcome; 2 bad usage; "
-                                     "4 every outcome as expected but some checks had no power; 6 some items could "
-                                     "not run; 130 interrupted")
+                              epilog=EXIT_HELP["verify"])
     p.add_argument("--suite", choices=("quick", "full"), default="quick",
                    help="quick (default: small trial counts, specs with an implementation) or full")
     p.add_argument("--spec", nargs="+", action="extend", metavar="ID", help="only these specs (and their broken variants)")
@@ -82,7 +81,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_verify)
 
     p = subparsers.add_parser("check", help="run every audit and theorem check of a spec against your implementation",
-                              epilog=CONTRACT + "\n" + HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              epilog=CONTRACT + "\n" + EXIT_HELP["check"], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("id", help="spec id (see 'dptestbed specs')")
     p.add_argument("--impl", required=True, metavar="REF",
                    help="your implementation: path/to/file.py:function or package.module:function")
@@ -101,9 +100,11 @@ def register(subparsers) -> None:
     run_options(p)
     p.set_defaults(func=cmd_check)
 
-    p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)")
+    p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)",
+                              epilog=EXIT_HELP["report"])
     p.add_argument("results", help="path to results.json")
-    p.add_argument("--out", help="output folder (default: the folder of RESULTS)")
+    p.add_argument("--out", metavar="DIR",
+                   help="output folder (default: the folder of RESULTS); RESULTS is copied into it")
     p.set_defaults(func=cmd_report)
 
 
@@ -159,23 +160,29 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     return code
 
 
+CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
+
+
+def _line(text: str) -> str:
+    return text if len(text) <= CONSOLE_WIDTH else text[: CONSOLE_WIDTH - 3] + "..."
+
+
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
+    """One line per item (its outcome first), and for an item that did not end as expected one more
+    line with the reason: what was measured and the claim, or the error."""
     from ..report import item_rows, status_text
 
-    rows = item_rows(document)
-    width = max((len(f"{r['spec']}  {r['item']}  [{r['target']}]") for r in rows), default=10)
-    for r in rows:
-        label = f"{r['spec']}  {r['item']}  [{r['target']}]"
+    for r in item_rows(document):
         mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
-        print(f"{label:<{width}}  {r['class']:<22} {mark}")
+        print(_line(f"{mark:<10} {r['class']:<21} {r['spec']}: {r['item']} [{r['target']}]"))
         if r["outcome"] != "as expected":
-            print(f"    {r['claim']}: {r.get('error') or r['measured']}")
+            print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
-    print(f"{document['family']['statement']}")
+    print(textwrap.fill(document["family"]["statement"], CONSOLE_WIDTH))
     classes = ", ".join(f"{n} {c}" for c, n in (s.get("classes") or {}).items() if n)
-    print(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
-          f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
-          f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""))
+    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
+                        f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
+                        f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
     if document["run"].get("isolation"):
         from ..isolation import summary
 
@@ -227,23 +234,25 @@ def cmd_check(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .. import report
+    from .. import output_folder, report
+    from ..outfiles import write
 
     path = Path(args.results)
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        document = json.loads(raw)
     except OSError as exc:
         raise UserError(f"{path}: cannot read: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not JSON: {exc}") from None
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
-    out = Path(args.out) if args.out else path.parent
-    from .. import output_folder
-
+    out = folder(args.out) if args.out else path.parent
     try:
-        with output_folder.output_lock(out):  # never beside a run that is writing there
+        with output_folder.output_lock(out):
             errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
+            if not (out / "results.json").exists() or not (out / "results.json").samefile(path):
+                write(out / "results.json", raw)  # the folder re-renders by itself
     except output_folder.OutputBusy as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..serialize import jsonable
 from ..stats import best_predicted, predicted_eps_lower_bound
-from .result import plain
 from .views import Featurizer, lookup, small_int_counts
 
 MIN_SUPPORT_REPEATS = 20  # a continuous view with fewer repeated values has no support to test
@@ -65,7 +65,7 @@ class Event:
                 decode = featurizer.row_outcome if self.view == "row" else featurizer.rowbin_outcome
                 out["outcomes"] = [decode(c) for c in self.values]
             elif len(self.values) <= 64:
-                out["outcomes"] = [plain(v) for v in self.values]
+                out["outcomes"] = [jsonable(v) for v in self.values]
         return out
 
 

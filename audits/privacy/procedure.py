@@ -14,6 +14,7 @@ from .. import exact as exact_profiles
 from ..pairs import Pair, candidate_pairs
 from ..pairs import claim as pair_claim
 from ..runner import ImplementationError, Runner, as_runnable, implementation_ref, missing_reference, probe_contract
+from ..serialize import jsonable
 from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
 from .events import Candidate
 from .progress import ProgressBar
@@ -27,7 +28,6 @@ from .result import (
     VIOLATION,
     AuditError,
     AuditResult,
-    plain,
 )
 from .rounds import K_MAX, Auditor
 from .tight import tight_round
@@ -329,7 +329,7 @@ def _attach_exact(spec: Spec, aud: Auditor, result: AuditResult, chosen: list[Ca
             value = None
             pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"
         pair.extra["exact_epsilon"] = value
-        result.pairs[i]["exact_epsilon"] = plain(value)
+        result.pairs[i]["exact_epsilon"] = jsonable(value)
         if value is not None:
             values.append(value)
     result.exact_epsilon_max = max(values) if values else None

@@ -90,7 +90,7 @@ class AuditResult:
                 return None
             return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
-        return plain({
+        return jsonable({
             "spec": self.spec,
             "implementation": self.implementation,
             "params": self.params,
@@ -131,8 +131,4 @@ def as_number(x) -> float:
         return math.inf if x == "inf" else -math.inf
     return float(x)
 
-
-def plain(value):
-    """JSON values with infinite losses kept as "inf" (results.json)."""
-    return jsonable(value, infinite="string")
 

@@ -17,11 +17,11 @@ from dptestbed.spec import Spec
 from ..pairs import Pair
 from ..pairs import claim as pair_claim
 from ..runner import Runner
+from ..serialize import jsonable
 from ..stats import best_predicted, bonferroni, cp_lower, cp_upper, predicted_eps_lower_bound
 from .estimation import estimate_candidates
 from .events import Candidate, view_events, view_groups
 from .progress import ProgressBar
-from .result import plain
 from .views import Featurizer, small_int_counts, weighted_counts
 
 K_MAX = 3
@@ -241,7 +241,7 @@ class Auditor:
                     scores.append(score)
                 order = sorted(range(len(self.pairs)), key=lambda i: (-scores[i], i))
                 kept = order[:keep_pairs]
-                info["pair_scores"] = {self.pairs[i].name: plain(scores[i]) for i in range(len(self.pairs))}
+                info["pair_scores"] = {self.pairs[i].name: jsonable(scores[i]) for i in range(len(self.pairs))}
                 pilot = {i: pilot[i] for i in kept}
         width = 1
         # training (rows capped so that a wide output does not exhaust memory)

@@ -9,7 +9,7 @@ import weakref
 
 import numpy as np
 
-from .result import plain
+from ..serialize import jsonable
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
@@ -343,7 +343,7 @@ class Featurizer:
         digits = digits[::-1]
         if any(r == 0 for r in digits):
             return None
-        return [plain(self.symbols[r - 1]) for r in digits]
+        return [jsonable(self.symbols[r - 1]) for r in digits]
 
 
 def _negative_zeros(x: np.ndarray) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import threading
 from pathlib import Path
 
@@ -14,6 +15,11 @@ from .model import slug
 from .plots import plot_privacy, plot_sweep, plot_theorem
 
 _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
+
+
+def _ignore_interrupts() -> None:
+    """A plot worker leaves Ctrl-C to the process that forked it: one line, not a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _plot(k: int) -> str | None:
@@ -81,8 +87,12 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as pool:
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork"),
+                                       initializer=_ignore_interrupts)
+            try:
                 outcomes = list(pool.map(_plot, range(len(tasks))))
+            finally:  # interrupted: the plots not yet started are dropped, the running ones end
+                pool.shutdown(wait=True, cancel_futures=True)
         else:
             outcomes = [_plot(k) for k in range(len(tasks))]
     finally:

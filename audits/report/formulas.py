@@ -48,6 +48,7 @@ class Formulas:
         uri = self.uri(latex)
         title = esc(source or latex)
         if uri:
-            return f'<img class="math" src="{uri}" alt="{esc(latex)}" title="{title}">'
+            # a long formula scrolls in its box (CSS .mathbox) instead of widening the page
+            return f'<span class="mathbox"><img class="math" src="{uri}" alt="{esc(latex)}" title="{title}"></span>'
         return f'<code title="{title}">{esc(latex)}</code>'
 

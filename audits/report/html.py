@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from .formulas import Formulas
@@ -26,6 +27,15 @@ th{background:#f4f4f4} tr.unexpected td{background:#fde8e8} tr.error td{backgrou
 img.plot{max-width:100%;border:1px solid #eee;margin:6px 0} img.math{vertical-align:middle}
 .meta{color:#666;font-size:12px} code{background:#f6f6f6;padding:0 3px;font-size:12px} pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}
 figure{margin:10px 0} figcaption{font-size:12px;color:#555}
+.mathbox{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:middle}
+td .mathbox{max-width:560px}
+nav.toc{background:#f7f9fc;border:1px solid #dde4ee;border-radius:6px;padding:6px 14px;margin:12px 0;font-size:13px}
+nav.toc ul{margin:2px 0;padding-left:18px} nav.toc li{margin:1px 0}
+details.section>summary,details.spec>summary{cursor:pointer;font-size:1.15em;font-weight:600;margin-top:18px;padding:4px 0;border-bottom:2px solid #ddd}
+details.spec>summary{font-size:1em;border-bottom:1px solid #e4e4e4}
+table.rows{table-layout:fixed} table.rows td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.rows td details[open]{white-space:normal} table.rows summary{overflow:hidden;text-overflow:ellipsis;cursor:pointer}
+.count{color:#555;font-weight:400;font-size:13px}
 """
 
 
@@ -95,24 +105,25 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     else:
         h.append(f"<p>{esc(family.get('statement', ''))}.</p>")
 
-    h.append("<h2>Summary</h2><table><tr><th>spec</th><th>item</th><th>implementation</th><th>claim</th>"
-             "<th>measurement</th><th>class</th><th>expected</th><th>outcome</th></tr>")
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
-    paper = None
-    for row in rows:
-        if paper_of.get(row["spec"], "") != paper:
-            paper = paper_of.get(row["spec"], "")
-            h.append(f'<tr class="paper"><th colspan="8">{esc(paper or "specs outside the catalogue")}</th></tr>')
-        cls = {"unexpected": "unexpected", "error": "error", "no power": "error"}.get(row["outcome"], "")
-        err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
-        h.append(f'<tr class="{cls}"><td><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
-                 f'<td><a href="#{slug(row["id"])}">{esc(row["item"])}</a></td><td>{esc(row["target"])}</td>'
-                 f'<td>{esc(row["claim"])}</td><td>{esc(row["measured"])}{err}</td><td>{_badge(row["class"], row["verdict"])}</td>'
-                 f'<td>{esc(row["expected"] or "–")}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
-    h.append("</table>")
     if document.get("mutants"):
-        h.append("</details></body></html>")
+        h.append(_rows_table(rows) + "</details></body></html>")
         return "\n".join(h)
+    h.append(_toc(document, rows, paper_of))
+    attention = [r for r in rows if r["outcome"] != "as expected"]
+    h.append('<h2 id="attention">Needs attention</h2>')
+    h.append(f"<p>{len(attention)} items did not end as expected (unexpected, without power, or could not run); "
+             "each row opens for its claim and measurement, its link goes to the item.</p>" + _rows_table(attention)
+             if attention else "<p>None: every item ended as expected.</p>")
+    h.append('<h2 id="summary">Summary</h2><p class="meta">Every item, one line each, by paper; a row opens for '
+             "its claim, measurement and expectation.</p>")
+    by_paper: dict[str, list[dict]] = {}
+    for row in rows:
+        by_paper.setdefault(paper_of.get(row["spec"], ""), []).append(row)
+    for name, group in by_paper.items():
+        h.append(f'<details class="section" id="summary-{slug(name or "other")}"><summary>'
+                 f'{esc(name or "specs outside the catalogue")} <span class="count">{_counts(group)}</span>'
+                 f"</summary>{_rows_table(group)}</details>")
     if errors:
         h.append("<h3>Report errors</h3><ul>" + "".join(
             f"<li>{esc(e['item'])}: {esc(e['error'])}</li>" for e in errors) + "</ul>")
@@ -121,7 +132,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     controls = [r for r in rows if r["expected"] in ("violation", "violated")]
     flagged = sum(1 for r in controls if r["outcome"] == "as expected")
     pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
-    h.append(f"<h2>Self-test: negative controls</h2><p><b>controls flagged: {flagged} of {len(controls)}</b>"
+    h.append(f'<details class="section" id="self-test"><summary>Self-test: negative controls <span class="count">'
+             f"{flagged} of {len(controls)} flagged</span></summary><p><b>controls flagged: {flagged} of {len(controls)}</b>"
              + (f" ({len(pipeline)} of them pipeline controls, {sum(r['outcome'] == 'as expected' for r in pipeline)} "
                 "flagged: the reference mechanism with the testbed's own plumbing broken; they show a check's power "
                 "but are no implementation bug, see <code>dptestbed mutants</code> for those)" if pipeline else "") + ". "
@@ -136,8 +148,9 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                      f'<td>{esc(r["target"])}</td><td>{esc(r["measured"])}</td><td>{_badge(r["class"], r["verdict"])}</td>'
                      f'<td>{"yes" if ok else "<b>NO</b>"}</td></tr>')
         h.append("</table>")
+    h.append("</details>")
 
-    h.append("<h2>Statistics</h2><ul>"
+    h.append('<details class="section" id="statistics"><summary>Statistics: how to read the verdicts</summary><ul>'
              f"<li>{esc(family.get('statement', ''))}.</li>"
              "<li><b>bound</b> checks: one-sided exact binomial test of H0: P[failure] ≤ β (scipy binomtest); "
              "Clopper-Pearson intervals (statsmodels, method beta); <b>violated</b> iff the Holm-corrected test "
@@ -157,7 +170,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<li><b>slack</b>: the measured error (quantile, margin or stability needed for β) divided by the "
              "theorem's bound; &lt; 1 means the measurement lies inside the bound.</li>"
              "<li>privacy audits: ε lower bound from Clopper-Pearson bounds on a fresh split; "
-             "<b>violation</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul>")
+             "<b>violation</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul></details>")
 
     # errata: one row per erratum, the printed spec beside the corrected one
     audits = {a["spec"]: a for a in document.get("privacy", [])}
@@ -167,8 +180,12 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         if s.get("erratum"):
             errata.setdefault(s["erratum"].get("id") or s["id"], []).append(s)
     shown = {k: v for k, v in errata.items() if any(s["id"] in ran for s in v)}
-    if errata:
-        h.append("<h2>Errata: printed beside corrected</h2>")
+    measured = document.get("errata") or []
+    if errata or measured:
+        verdicts = Counter(e.get("verdict") for e in measured)
+        h.append('<details class="section" id="errata"><summary>Errata: printed beside corrected <span class="count">'
+                 f"{len(errata)} in the specs; {len(measured)} measured"
+                 + "".join(f", {n} {esc(v)}" for v, n in verdicts.items()) + "</span></summary>")
     if shown:
         h.append("<table><tr><th>erratum</th><th>description</th><th>printed</th><th>corrected</th></tr>")
         for key, group in shown.items():
@@ -188,13 +205,16 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             h.append(f"<tr><td>{esc(key)}</td><td>{esc(e.get('description'))}</td>"
                      f"<td>{cell(printed, e.get('printed'))}</td><td>{cell(corrected, e.get('corrected'))}</td></tr>")
         h.append("</table>")
-    h.extend(_errata_measured_html(document.get("errata")))
+    h.extend(_errata_measured_html(measured))
     if len(shown) < len(errata):
         h.append(f"<p class='meta'>{len(errata) - len(shown)} more errata are recorded in specs that did not run "
                  "(no implementation yet): " + ", ".join(esc(k) for k in errata if k not in shown) + ".</p>")
+    if errata or measured:
+        h.append("</details>")
 
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
-    h.append("<h2>Theorems not yet checked</h2>")
+    h.append(f'<details class="section" id="not-checked"><summary>Theorems not yet checked <span class="count">'
+             f"{len(notc)}</span></summary>")
     if notc:
         grouped: dict[tuple[str, str], list[str]] = {}
         for n in notc:
@@ -207,23 +227,27 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             for (spec, status), refs in grouped.items()) + "</table>")
     else:
         h.append("<p>None: every theorem of the specs in this run has an experiment or a privacy audit.</p>")
+    h.append("</details>")
 
     # per spec
-    by_spec_priv = {}
+    by_spec_priv: dict[str, list[dict]] = {}
     for a in document.get("privacy", []):
         by_spec_priv.setdefault(a["spec"], []).append(a)
-    by_spec_thm = {}
+    by_spec_thm: dict[str, list[dict]] = {}
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
-    paper = None
+    paper: str | None = None
     for s in document.get("specs", []):
         if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
             continue  # nothing ran for this spec: it is listed under "not yet checked"
         if (s.get("paper") or "") != paper:
             paper = s.get("paper") or ""
             h.append(f'<h2 id="paper-{slug(paper)}">Paper: {esc(paper or "specs outside the catalogue")}</h2>')
+        spec_rows = [r for r in rows if r["spec"] == s["id"]]
+        h.append(f'<details class="spec" id="{slug(s["id"])}"><summary>{esc(s["id"])}: {esc(s.get("title"))} '
+                 f'<span class="count">{_counts(spec_rows)}</span></summary>')
         h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
-                               figures.get(s["id"], []), formulas))
+                               figures.get(s["id"], []), formulas) + "</details>")
     h.append(f'<p class="meta">Rendered from results.json ({esc(document.get("format"))}); re-render with '
              "<code>dptestbed report results.json --out DIR</code>.</p></body></html>")
     return "\n".join(h)
@@ -285,6 +309,54 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
     return h
 
 
+def _counts(rows: list[dict]) -> str:
+    """``12 items · 1 unexpected · 2 without power``: what a collapsed section holds."""
+    counts = {o: sum(r["outcome"] == o for r in rows) for o in ("unexpected", "no power", "error")}
+    return " · ".join([f"{len(rows)} item{'s' if len(rows) != 1 else ''}"] + [
+        f"{n} {'without power' if o == 'no power' else o + ('s' if o == 'error' and n > 1 else '')}"
+        for o, n in counts.items() if n])
+
+
+def _rows_table(rows: list[dict]) -> str:
+    """Items one line each: the item's cell opens (``<details>``) for its claim, measurement and expectation."""
+    h = ['<table class="rows"><colgroup><col style="width:19%"><col style="width:43%"><col style="width:16%">'
+         '<col style="width:13%"><col style="width:9%"></colgroup><tr><th>spec</th><th>item (open for the '
+         "measurement)</th><th>implementation</th><th>class</th><th>outcome</th></tr>"]
+    for row in rows:
+        cls = {"unexpected": "unexpected", "error": "error", "no power": "error"}.get(row["outcome"], "")
+        err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
+        h.append(f'<tr class="{cls}"><td title="{esc(row["spec"])}"><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
+                 f'<td><details><summary title="{esc(row["item"])}">{esc(row["item"])}</summary>'
+                 f'<div>claim: {esc(row["claim"])}<br>measured: {esc(row["measured"])}{err}'
+                 f'<br>expected: {esc(row["expected"] or "pass")} · <a href="#{slug(row["id"])}">details</a></div>'
+                 f'</details></td><td title="{esc(row["target"])}">{esc(row["target"])}</td>'
+                 f'<td>{_badge(row["class"], row["verdict"])}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
+    return "".join(h) + "</table>"
+
+
+def _toc(document: dict, rows: list[dict], paper_of: dict) -> str:
+    """The table of contents: the report's sections, then every paper and its specs that ran."""
+    ran = {r["spec"] for r in rows}
+    papers: dict[str, list[dict]] = {}
+    for s in document.get("specs", []):
+        if s["id"] in ran:
+            papers.setdefault(s.get("paper") or "", []).append(s)
+    h = ['<nav class="toc"><b>Contents</b><ul>',
+         '<li><a href="#attention">Needs attention</a> · <a href="#summary">Summary</a> · '
+         '<a href="#self-test">Self-test</a> · <a href="#statistics">Statistics</a>'
+         + (' · <a href="#errata">Errata</a>' if document.get("errata") or any(
+             s.get("erratum") for s in document.get("specs", [])) else "")
+         + ' · <a href="#not-checked">Not yet checked</a></li>']
+    for paper, specs in papers.items():
+        group = [r for r in rows if paper_of.get(r["spec"], "") == paper]
+        h.append(f'<li><a href="#paper-{slug(paper)}"><b>{esc(paper or "specs outside the catalogue")}</b></a> '
+                 f'<span class="count">{_counts(group)}</span>: ' + ", ".join(
+                     f'<a href="#{slug(s["id"])}">{esc(s["id"])}</a>'
+                     + ("<b class=bad>!</b>" if any(r["spec"] == s["id"] and r["outcome"] != "as expected"
+                                                    for r in group) else "") for s in specs) + "</li>")
+    return "".join(h) + "</ul></nav>"
+
+
 def _no_power_html(summary: dict) -> str:
     """The banner's note on the items without power: never counted as passes, named."""
     names = summary.get("without_power") or []
@@ -325,14 +397,14 @@ def _errata_measured_html(errata: list[dict] | None) -> list[str]:
                  f"<td>{esc(e.get('corrected'))}<br><code>{esc(e.get('corrected_formula') or '')}</code></td>"
                  f"<td>{esc(e.get('measurement'))}"
                  + (f"<div class='meta'>deciding: {esc(e.get('deciding'))}</div>" if e.get("deciding") else "")
-                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(verdict, 'inconclusive')}'>"
+                 + f"</td><td><span class='badge {ERRATA_VERDICT_CLASS.get(str(verdict), 'inconclusive')}'>"
                  f"{esc(verdict)}</span></td></tr>")
     h.append("</table>")
     return h
 
 
 def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, formulas: Formulas) -> str:
-    h = [f'<h2 id="{slug(s["id"])}">{esc(s["id"])}: {esc(s.get("title"))}</h2>']
+    h = []
     src = s.get("source") or {}
     meta = " · ".join(x for x in [
         esc(f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} "

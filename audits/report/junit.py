@@ -40,10 +40,8 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
             elif r["outcome"] == "error":
                 ET.SubElement(case, "error", message=str(r.get("error") or r["verdict"])[:500], type="error").text = text
             ET.SubElement(case, "system-out").text = text
-    totals = [int(s.get("tests")) for s in suites]
-    suites.set("tests", str(sum(totals)))
-    suites.set("failures", str(sum(int(s.get("failures")) for s in suites)))
-    suites.set("errors", str(sum(int(s.get("errors")) for s in suites)))
+    for key in ("tests", "failures", "errors"):
+        suites.set(key, str(sum(int(s.get(key, "0")) for s in suites)))
     tree = ET.ElementTree(suites)
     ET.indent(tree)
     buf = io.BytesIO()

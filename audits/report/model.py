@@ -56,7 +56,10 @@ def esc(text) -> str:
 
 
 def pct(x) -> str:
-    return "–" if x is None else f"{100 * x:.3g}%"
+    """A fraction as a percentage: 3 significant digits, whole percents from 100% on (1010%, never 1.01e+03%)."""
+    if x is None:
+        return "–"
+    return f"{100 * x:.0f}%" if abs(x) >= 1 else f"{100 * x:.3g}%"
 
 
 def counterexample_text(result: dict) -> str | None:
@@ -151,18 +154,18 @@ def item_rows(document: dict) -> list[dict]:
     for r in document.get("theorems", []):
         kind = r.get("kind")
         if kind == "bound":
-            claim = f"P[failure] ≤ {fmt_num(r.get('beta'))}"
+            claim_text = f"P[failure] ≤ {fmt_num(r.get('beta'))}"
             measured = (f"{fmt_num(r.get('failures'))}/{fmt_num(r.get('trials'))} failures, CP95 upper "
                         f"{fmt_num(r.get('failure_rate_upper'))}, p = {fmt_num(r.get('p_value'))}")
             if r.get("slack") is not None:
                 measured += f", slack {fmt_num(r.get('slack'))}"
         elif kind == "calibration":
             cells = r.get("cells") or []
-            claim = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
+            claim_text = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
             measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
                         f"p = {fmt_num(r.get('p_value'))}")
         else:
-            claim = "holds on every run"
+            claim_text = "holds on every run"
             measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"
         if r.get("verdict") == "error":
             measured = "–"
@@ -177,10 +180,10 @@ def item_rows(document: dict) -> list[dict]:
         else:
             label = kind
         if r.get("params"):
-            claim += f" at {point_text(r['params'])}"
+            claim_text += f" at {point_text(r['params'])}"
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": kind,
-            "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim,
+            "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim_text,
             "measured": measured, "verdict": r.get("verdict") or "–", "class": r.get("class") or "run error",
             "expected": r.get("expected"),
             "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),

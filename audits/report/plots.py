@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from pathlib import Path
 
 from ..outfiles import write
@@ -13,6 +14,7 @@ from .model import as_float, fmt_num
 
 FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
 PANELS_PER_ROW = 3  # a theorem's checks wrap onto rows, so a plot reads at page width
+LABEL_WRAP = 28  # characters per line of a slanted cell label
 COLORS = {"reference": "#1f77b4", "user": "#1f77b4", "control": "#d62728", "bound": "#333333", "exact": "#2ca02c"}
 
 
@@ -150,7 +152,7 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
                     ax.plot([x - 0.3, x + 0.3], [alt] * 2, color="#999999", linewidth=1, linestyle=":",
                             label="noise ±30%" if x == 0 and alt == cell["alternatives"][0] else None)
             ax.set_xticks(range(len(cells)))
-            ax.set_xticklabels([cell["label"] for cell in cells], fontsize=7)
+            _cell_labels(ax, [cell["label"] for cell in cells])
             ax.set_ylabel("event rate (95% CP)")
             ax.legend(fontsize=6)
         ax.set_title(f"{name} ({kind})", fontsize=9)
@@ -158,6 +160,17 @@ def plot_theorem(spec: str, ref: str, checks: list[dict], path: Path) -> None:
     fig.suptitle(f"{spec}: {ref}", fontsize=10)
     fig.tight_layout()
     _save(fig, path)
+
+
+def _cell_labels(ax, labels: list[str]) -> None:
+    """Tick labels of calibration cells that never overprint: short ones level, long ones (more than
+    fit under a cell) wrapped at LABEL_WRAP characters, cut after two lines, and slanted."""
+    room = 60 / max(1, len(labels))  # characters that fit under one cell of a panel
+    if all(len(label) <= room for label in labels):
+        ax.set_xticklabels(labels, fontsize=7)
+        return
+    shown = ["\n".join(textwrap.wrap(label, LABEL_WRAP, max_lines=2, placeholder="...")) for label in labels]
+    ax.set_xticklabels(shown, fontsize=6, rotation=30, ha="right", rotation_mode="anchor")
 
 
 def _mark_floor(ax, rates) -> None:
