@@ -46,9 +46,10 @@ generator                     the record replaced, and by what
 ``position``                  the records at the first, last, middle and (with a block size
                               ``m``) block-boundary positions, label or value moved to the
                               other end
-``large_n``                   the records replicated to about LARGE_N (the ``scales``
-                              parameters scaled with them), then the last changeable record's
-                              label flipped or value moved (float effects of large sums)
+``large_n``                   the changeable records replicated to about LARGE_N in all (the
+                              ``scales`` parameters, counts of all records, set to the new
+                              count), then the last changeable record's label flipped or value
+                              moved (float effects of large sums and many mistakes)
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
@@ -456,14 +457,18 @@ def _gen_random(ds: _Dataset, rng: np.random.Generator):
 
 
 def _large(ds: _Dataset, records, params: dict):
-    """The dataset replicated to about LARGE_N records, with its ``scales`` parameters, or None."""
-    if not records.scales or ds.n >= LARGE_N or ds.n == 0:
+    """The dataset with its changeable records replicated to about LARGE_N records in all (the others
+    kept once), its ``scales`` parameters (counts of all records) set to the new count; or None."""
+    changeable = np.zeros(ds.n, dtype=bool)
+    changeable[ds.changeable] = True
+    if not records.scales or ds.n >= LARGE_N or not changeable.any():
         return None
-    k = int(math.ceil(LARGE_N / ds.n))
-    fields = {key: np.concatenate([v] * k) for key, v in ds.fields.items()}
     if records.changeable and records.changeable in ds.public:
         return None  # a public flag array cannot be replicated with the records it describes
-    scaled = {name: type(params[name])(params[name] * k) for name in records.scales if name in params}
+    k = int(math.ceil((LARGE_N - (ds.n - changeable.sum())) / changeable.sum()))
+    fields = {key: np.concatenate([v[~changeable]] + [v[changeable]] * k) for key, v in ds.fields.items()}
+    total = len(next(iter(fields.values())))
+    scaled = {name: type(params[name])(total) for name in records.scales if name in params}
     return ds.data(fields), scaled
 
 

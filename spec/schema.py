@@ -238,8 +238,8 @@ class Records:
     one entry per record to its domain (:data:`RECORD_DOMAINS`; the key ``"."`` when the input is
     itself the array of records); every other key is public and identical on both sides.
     ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never
-    does). ``scales``: parameters equal to a multiple of the number of records (``n``): the search
-    may replicate the records and scale these with them."""
+    does). ``scales``: parameters equal to the number of records (``n``): the search may
+    replicate the changeable records and set these to the new count."""
 
     fields: tuple[tuple[str, str, Formula | None], ...]  # (key, domain, bound formula for norm<=)
     changeable: str | None = None
