@@ -237,7 +237,9 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
               os.path.dirname(os.path.realpath(sys.executable)), *(p for p in sys.path if p)]
     for name in ("dptestbed", "dptestbed.spec", "dptestbed.impl", "dptestbed.audits"):
         found = importlib.util.find_spec(name)
-        wanted += list(found.submodule_search_locations or []) if found else []
+        for location in (found.submodule_search_locations or []) if found else []:
+            # a link tree (a strict editable install) links every file to the source folder: that too
+            wanted += [location, os.path.dirname(os.path.realpath(os.path.join(location, "__init__.py")))]
     chosen: list[tuple[str, str]] = []
     for path in sorted({os.path.abspath(p) for p in wanted}):
         if path == "/" or not os.path.exists(path):

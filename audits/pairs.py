@@ -40,8 +40,8 @@ generator                     the record replaced, and by what
 ``sort_order``                for each sort order (each real column, each label field, the row
                               norm): the record at the low end and the median record moved past
                               the other end of that order
-``magnitude``                 a record's real fields scaled to 10^6 times the data's scale (or
-                              to the norm bound), up and down
+``magnitude``                 a record's real fields moved to 10^6 and 10^12 times the data's
+                              largest magnitude (or to the norm bound), up and down
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
 ``position``                  the records at the first, last, middle and (with a block size
                               ``m``) block-boundary positions, label or value moved to the
@@ -85,6 +85,7 @@ GENERATED_KINDS = {
 __all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "searched_pairs", "sensitivity", "claim"]
 
 LARGE_N = 2048  # records of the large-n anchors of the search
+MAGNITUDES = (1e6, 1e12)  # a record moved to these multiples of the data's largest magnitude
 SEARCH_SEED = 0x5EA2C4  # the random generator's stream (with the spec id): the same pairs at every run
 
 
@@ -389,13 +390,14 @@ def _gen_magnitude(ds: _Dataset):
     if not reals or not len(ds.changeable):
         return
     i = int(ds.changeable[len(ds.changeable) // 2])
-    for sign, name in ((1.0, "up"), (-1.0, "down")):
-        values = {}
-        for key in reals:
-            col = ds.fields[key].astype(float)
-            scale = max(float(np.max(np.abs(col))), 1.0)
-            values[key] = ds._within(key, np.full(col.shape[1:], sign * 1e6 * scale))
-        yield f"magnitude/{name}", ds.replaced(i, values)
+    for factor in MAGNITUDES:
+        for sign, name in ((1.0, "up"), (-1.0, "down")):
+            values = {}
+            for key in reals:
+                col = ds.fields[key].astype(float)
+                scale = max(float(np.max(np.abs(col))), 1.0)
+                values[key] = ds._within(key, np.full(col.shape[1:], sign * factor * scale))
+            yield f"magnitude/{name}_{factor:.0e}", ds.replaced(i, values)
 
 
 def _gen_tie(ds: _Dataset):
