@@ -1,0 +1,132 @@
+"""Regenerates the figures of README.md and docs/*.md from measured runs (never by hand).
+
+    python benchmarks/docs_tables.py --verify QUICK/results.json [--full FULL/results.json]
+                                     [--mutants MUTANTS/results.json] [--tests SECONDS_FAST SECONDS_SLOW]
+                                     [--corpus /tmp/ind] [--check]
+
+Each table or figure sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` in a
+Markdown file; this script rewrites what is between the markers and stamps it with the date, the
+machine (CPUs, load average when the run ended is not known: the results record the run's wall time
+and jobs) and the command that produced the input. ``--check`` only reports markers whose input is
+missing. Inputs:
+- ``--verify``: a ``dptestbed verify`` results.json (quick suite): items by class, wall time, longest items;
+- ``--full``: the same for ``--suite full``;
+- ``--mutants``: a ``dptestbed mutants`` results.json over the papers: kills by class per paper;
+- ``--tests``: the seconds of the README's test command's two pytest runs (fast, slow);
+- ``--corpus``: the table ``benchmarks/independent.py --markdown TABLE.md`` wrote (truth vs outcome).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+MARKER = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /generated: (?P=name) -->)", re.S)
+
+
+def machine() -> str:
+    return f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}"
+
+
+def stamp(source: str) -> str:
+    return f"*Measured {datetime.date.today().isoformat()} on {machine()}; input: {source}.*\n"
+
+
+def _classes(document: dict) -> Counter:
+    return Counter(r.get("class") for part in ("privacy", "theorems") for r in document.get(part) or [])
+
+
+def verify_figures(document: dict, source: str) -> dict[str, str]:
+    run, summary = document["run"], document["summary"]
+    classes = _classes(document)
+    items = sum(classes.values())
+    seconds = sum((r.get("seconds") or 0.0) for part in ("privacy", "theorems") for r in document[part])
+    longest = sorted(((r.get("seconds") or 0.0, r["id"]) for part in ("privacy", "theorems")
+                      for r in document[part]), reverse=True)[:5]
+    line = (f"{items} items in {run['seconds'] / 60:.1f} min wall time with {run.get('jobs')} jobs "
+            f"({seconds:,.0f} item-seconds): " + ", ".join(f"{n} {c}" for c, n in classes.most_common())
+            + f"; exit code {summary.get('exit_code')}")
+    table = ["| class | items |", "|---|---|"] + [f"| {c} | {n} |" for c, n in classes.most_common()]
+    table += ["", "Longest items:", "", "| seconds | item |", "|---|---|"]
+    table += [f"| {s:.1f} | {i} |" for s, i in longest]
+    return {"line": line + "\n" + stamp(source), "table": "\n".join(table) + "\n\n" + stamp(source)}
+
+
+def mutant_figures(document: dict, source: str) -> str:
+    matrix = document["mutants"]
+    kill_classes = list((matrix["overall"].get("killed_by_class") or {}).keys())
+    rows: dict[str, Counter] = {}
+    paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
+    for r in matrix["rows"]:
+        c = rows.setdefault(paper_of.get(r["spec"], ""), Counter())
+        c["mutants"] += 1
+        c["equivalent"] += r["status"] == "equivalent"
+        c["killed"] += r["status"] == "killed"
+        c["privacy_shown"] += r.get("privacy_shown") is not None
+        if r.get("kill_class"):
+            c[r["kill_class"]] += 1
+    head = ["paper", "mutants", "equivalent", "killed", "loss above the claim measured", *kill_classes]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for paper, c in rows.items():
+        lines.append("| " + " | ".join([paper, str(c["mutants"]), str(c["equivalent"]), str(c["killed"]),
+                                        str(c["privacy_shown"]), *(str(c[k]) for k in kill_classes)]) + " |")
+    o = matrix["overall"]
+    lines += ["", f"Each cell tested at level {o.get('per_cell_level'):.3g}; at most "
+                  f"{o.get('expected_spurious_kills'):.2g} spurious kills expected over {o.get('statistical_cells')} "
+                  f"statistical cells. Labels not backed by a measurement: {len(o.get('labels_not_backed') or [])}."
+              f" Wall time {document['run']['seconds'] / 60:.1f} min with {document['run'].get('jobs')} jobs."]
+    return "\n".join(lines) + "\n\n" + stamp(source)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--verify", type=Path)
+    ap.add_argument("--full", type=Path)
+    ap.add_argument("--mutants", type=Path)
+    ap.add_argument("--tests", type=float, nargs=2, metavar=("FAST", "SLOW"))
+    ap.add_argument("--corpus", type=Path)
+    ap.add_argument("--check", action="store_true", help="list the markers and whether an input fills them")
+    args = ap.parse_args(argv)
+    figures: dict[str, str] = {}
+    if args.verify:
+        v = verify_figures(json.loads(args.verify.read_text()), "`dptestbed verify --jobs 2` (quick suite)")
+        figures["quick-suite"], figures["quick-suite-table"] = v["line"], v["table"]
+    if args.full:
+        v = verify_figures(json.loads(args.full.read_text()), "`dptestbed verify --suite full --jobs 2`")
+        figures["full-suite"], figures["full-suite-table"] = v["line"], v["table"]
+    if args.mutants:
+        figures["mutants"] = mutant_figures(json.loads(args.mutants.read_text()), "`dptestbed mutants --jobs 2`")
+    if args.tests:
+        fast, slow = args.tests
+        figures["tests"] = (f"fast subset {fast / 60:.1f} min, slow tests {slow / 60:.1f} min\n"
+                            + stamp("the README's test command"))
+    if args.corpus:
+        figures["corpus"] = args.corpus.read_text() + "\n" + stamp("`python benchmarks/independent.py --jobs 1 "
+                                                                   "--markdown TABLE.md`")
+    missing = []
+    for path in FILES:
+        text = path.read_text()
+        names = [m.group("name") for m in MARKER.finditer(text)]
+        missing += [f"{path.relative_to(ROOT)}: {n}" for n in names if n not in figures]
+        if args.check:
+            continue
+        new = MARKER.sub(lambda m: m.group(1) + figures.get(m.group("name"), m.group("body")) + m.group(4), text)
+        if new != text:
+            path.write_text(new)
+            print(f"updated {path.relative_to(ROOT)}")
+    if missing:
+        print("not regenerated (no input given): " + "; ".join(missing), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
