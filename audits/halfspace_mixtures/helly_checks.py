@@ -1,8 +1,9 @@
-"""Observation 4.2, Lemma 4.3 (Helly) and Corollary 4.4 on the family under test, by linear
-programming: Q = the public points outside the target halfspace h*, H_Q = the members of
-C~_pub containing Q. Observation 4.2 (with the hull claim before it): (cap H_Q) cap Aff misses h*.
-Corollary 4.4 (via Helly, Lemma 4.3): some T of at most d sets from H_Q and Aff already misses
-h*; Lemma 4.3's certificate is T plus h* (at most d + 1 convex sets with empty intersection).
+"""Observation 4.2 and Corollary 4.4 on the family under test, by linear programming: Q = the public
+points outside the target halfspace h*, H_Q = the members of C~_pub containing Q. Observation 4.2
+(with the hull claim before it): (cap H_Q) cap Aff misses h*. Corollary 4.4 (via Helly, Lemma 4.3):
+some T of at most d sets from H_Q and Aff already misses h*. Lemma 4.3 itself (Helly's theorem) is a
+fact of convex geometry about no implementation: its certificate, T plus h*, is what Corollary 4.4's
+check finds, so it has no check of its own (it was the same check under a second name).
 Feasibility is decided by scipy's HiGHS LP with the family's public-scale tolerance."""
 
 from __future__ import annotations
@@ -89,13 +90,4 @@ def _observation42(ctx: Context) -> dict:
             instance=_INSTANCE, predicate="failure: every such T meets h*",
             trials={"quick": 1, "full": 10}, controls=(_AXIS,), params={"d": 2, "n_pub": 3})
 def _corollary44(ctx: Context) -> dict:
-    return _run(ctx, "corollary")
-
-
-@experiment(SPEC, "Lemma 4.3", "certificate-d-plus-1", "property",
-            title="Helly certificate on the family's sets: at most d + 1 of {members containing Q, Aff, h*} "
-                  "already have empty intersection (T of Corollary 4.4 plus h*)",
-            instance=_INSTANCE, predicate="failure: no certificate of size <= d + 1 (h* included) is found",
-            trials={"quick": 1, "full": 10}, controls=(_AXIS,), params={"d": 2, "n_pub": 3})
-def _lemma43(ctx: Context) -> dict:
     return _run(ctx, "corollary")
