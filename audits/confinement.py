@@ -130,13 +130,14 @@ def main(argv: list[str]) -> None:
     become_subreaper()
     me, level, tmp = os.getpid(), None, None
     why = f"--isolation {cfg['mode']}" if sys.platform.startswith("linux") else "not Linux"
-    status_r, status_w = os.pipe()
+    status_r, pipe_w = os.pipe()
+    status_w: int | None = pipe_w
     if sys.platform.startswith("linux") and cfg["mode"] in ("auto", "strict"):
         child = os.fork()
         if child == 0:
             os.close(status_r)
-            _namespaced(cfg, status_w, me)
-        word = _read_line(status_r, status_w)
+            _namespaced(cfg, pipe_w, me)
+        word = _read_line(status_r, pipe_w)
         status_w = None
         if word == "ok":
             level = STRONG
@@ -389,7 +390,7 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
 
     from . import sandbox  # numpy, the protocol and the contract checks
 
-    if level == UID:
+    if level == UID and tmp is not None:  # the supervisor made tmp for this level
         try:
             _drop_to_nobody(tmp)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
