@@ -238,7 +238,8 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
               os.path.dirname(os.path.realpath(sys.executable)), *(p for p in sys.path if p)]
     for name in ("dptestbed", "dptestbed.spec", "dptestbed.impl", "dptestbed.audits"):
         found = importlib.util.find_spec(name)
-        wanted += list(found.submodule_search_locations or []) if found else []
+        for location in (found.submodule_search_locations or []) if found else []:
+            wanted += [location, *_link_targets(location)]
     chosen: list[tuple[str, str]] = []
     for path in sorted({os.path.abspath(p) for p in wanted}):
         if path == "/" or not os.path.exists(path):
@@ -248,6 +249,20 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
             continue
         chosen.append((path, real))
     return chosen
+
+
+def _link_targets(folder: str) -> set[str]:
+    """The folders that the symbolic links below ``folder`` point into: a package installed as a tree
+    of links (setuptools' strict editable mode) is read through them."""
+    found = set()
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in dirs + files:
+            path = os.path.join(top, name)
+            if os.path.islink(path):
+                real = os.path.realpath(path)
+                found.add(real if os.path.isdir(real) else os.path.dirname(real))
+    return found
 
 
 def _mask(target: str, null: str) -> None:
