@@ -130,13 +130,14 @@ def main(argv: list[str]) -> None:
     become_subreaper()
     me, level, tmp = os.getpid(), None, None
     why = f"--isolation {cfg['mode']}" if sys.platform.startswith("linux") else "not Linux"
-    status_r, status_w = os.pipe()
+    status_r, pipe_w = os.pipe()
+    status_w: int | None = pipe_w
     if sys.platform.startswith("linux") and cfg["mode"] in ("auto", "strict"):
         child = os.fork()
         if child == 0:
             os.close(status_r)
-            _namespaced(cfg, status_w, me)
-        word = _read_line(status_r, status_w)
+            _namespaced(cfg, pipe_w, me)
+        word = _read_line(status_r, pipe_w)
         status_w = None
         if word == "ok":
             level = STRONG
@@ -238,8 +239,7 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
     for name in ("dptestbed", "dptestbed.spec", "dptestbed.impl", "dptestbed.audits"):
         found = importlib.util.find_spec(name)
         for location in (found.submodule_search_locations or []) if found else []:
-            # a link tree (a strict editable install) links every file to the source folder: that too
-            wanted += [location, os.path.dirname(os.path.realpath(os.path.join(location, "__init__.py")))]
+            wanted += [location, *_link_targets(location)]
     chosen: list[tuple[str, str]] = []
     for path in sorted({os.path.abspath(p) for p in wanted}):
         if path == "/" or not os.path.exists(path):
@@ -249,6 +249,20 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
             continue
         chosen.append((path, real))
     return chosen
+
+
+def _link_targets(folder: str) -> set[str]:
+    """The folders that the symbolic links below ``folder`` point into: a package installed as a tree
+    of links (setuptools' strict editable mode) is read through them."""
+    found = set()
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in dirs + files:
+            path = os.path.join(top, name)
+            if os.path.islink(path):
+                real = os.path.realpath(path)
+                found.add(real if os.path.isdir(real) else os.path.dirname(real))
+    return found
 
 
 def _mask(target: str, null: str) -> None:
@@ -391,7 +405,7 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
 
     from . import sandbox  # numpy, the protocol and the contract checks
 
-    if level == UID:
+    if level == UID and tmp is not None:  # the supervisor made tmp for this level
         try:
             _drop_to_nobody(tmp)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))

@@ -59,8 +59,10 @@ def load_implementation(ref: str) -> Callable:
         if not path.is_file():
             raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
         module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
+        module_spec = importlib.util.spec_from_file_location(module_name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise ImplementationError(f"implementation {ref!r}: {str(path)!r} is not a Python module")
         try:
-            module_spec = importlib.util.spec_from_file_location(module_name, path)
             module = importlib.util.module_from_spec(module_spec)
             sys.modules[module_name] = module
             module_spec.loader.exec_module(module)

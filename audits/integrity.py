@@ -79,7 +79,8 @@ def seal(document: dict) -> dict:
 
 def unverified(document: dict) -> list[str]:
     """The ids of the items of ``document`` whose signature is missing or does not verify."""
-    run = document.get("run") if isinstance(document.get("run"), dict) else {}
+    run = document.get("run")
+    run = run if isinstance(run, dict) else {}
     seals = (document.get("integrity") or {}).get("items") if isinstance(document.get("integrity"), dict) else None
     seals = seals if isinstance(seals, dict) else {}
     import hmac

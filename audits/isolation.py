@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 
 STRONG, UID, PROCESS = "namespaces", "unprivileged-uid", "process"
 DESCRIPTION = {
@@ -94,7 +95,7 @@ def summary() -> str:
     return DESCRIPTION[reported] + (f"; namespaces not used: {reported_why}" if reported != STRONG else "")
 
 
-def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: list[str] = ()) -> list[str]:
+def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] = ()) -> list[str]:
     """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``."""
     target = ref.rpartition(":")[0]
     is_file = target.endswith(".py") or "/" in target or os.sep in target

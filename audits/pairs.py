@@ -131,6 +131,8 @@ def sensitivity(spec: Spec, env: dict) -> float:
 def claim(spec: Spec, env: dict) -> tuple[float, float]:
     """(epsilon, delta) claimed by the spec at ``env``; ValueError when the claim is not a finite
     epsilon >= 0 with 0 <= delta < 1 (an infinite claim can never be violated: nothing to audit)."""
+    if spec.privacy is None:
+        raise ValueError(f"{spec.id}: no privacy claim: nothing to audit")
     eps, delta = float(spec.privacy.epsilon.evaluate(env)), float(spec.privacy.delta.evaluate(env))
     if not (math.isfinite(eps) and eps >= 0 and 0 <= delta < 1):
         raise ValueError(f"{spec.id}: the privacy claim (epsilon = {eps:g}, delta = {delta:g}) is not a finite epsilon "
@@ -513,7 +515,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 if i is not None:
                     streams.setdefault("large_n", []).append(pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)),
                                                                data=data, params=_param_values(spec, env), env=env))
-    out = []
+    out: list[Pair] = []
     lists = list(streams.values())
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented
         out.extend(s[k] for s in lists if k < len(s) and not _same(s[k].data, s[k].neighbour))

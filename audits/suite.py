@@ -97,7 +97,7 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
     """Execute the plan on ``executor`` (default: :class:`LocalExecutor` with ``jobs``), writing
     ``out_dir/results.json`` after every item; returns the document.
     With ``resume``, the finished items of the results.json already in ``out_dir`` are kept
-    (:func:`resumable`) and only the others run. (The command line holds :func:`output_lock`
+    (:func:`resumable`) and only the others run. (The command line holds :func:`.output_folder.output_lock`
     around the run and the report.)"""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -195,7 +195,7 @@ def test_find_spec_reads_the_named_file_alone(tmp_path):
 def test_cli_rejects_a_malformed_spec_folder_with_exit_2(tmp_path):
     text = (spec_file("laplace_mechanism")).read_text().replace('type = "integer"', 'type = "int"')
     _write(tmp_path, "user_spec.toml", text)
-    result = subprocess.run([sys.executable, "-m", "dptestbed.audits.cli", "specs", "--dir", str(tmp_path)],
+    result = subprocess.run([sys.executable, "-m", "dptestbed", "specs", "--dir", str(tmp_path)],
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "user_spec.toml: parameters.p.type: must be one of real, integer, choice" in result.stderr

@@ -203,13 +203,13 @@ WEDGE = {"apex": 48, "copies": 60}   # n_pub = 50: n tau_EM = 40.0 < 48 = what a
 def _claim47_wedge(ctx: Context) -> dict:
     rng = data_rng(ctx)
     rounds = max(1, ctx.trials // 600)
-    excess = []
+    parts = []
     for draws in np.diff(np.linspace(0, ctx.trials, rounds + 1).astype(int)):
         data = wedge(rng, **WEDGE)                                      # realizable: m(h_ERM) = 0
         env = _bind(ctx, data, epsilon=EPS)
         allowed = np.asarray(data["y"]).size * float(env["error_bound"])
-        excess.append(mistakes(data, _outputs(ctx, data, int(draws), EPS)))
-    excess = np.concatenate(excess)
+        parts.append(mistakes(data, _outputs(ctx, data, int(draws), EPS)))
+    excess = np.concatenate(parts)
     beta = float(ctx.env["failure_probability"])
     q = float(np.quantile(excess, 1 - beta))
     n = 2 * WEDGE["copies"] + WEDGE["apex"] + 2

@@ -32,7 +32,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    maximum over many small-count events is not over-rated); the best candidate, and up to two
    close competitors from other (pair, orientation)s, are carried to the test split: K <= 3.
    With more than four pairs, the pair search ranks each pair by the same rank score on a
-   pilot sample (1/20 of the round's samples; without the per-coordinate views of continuous
+   pilot sample (1/20 of the round's samples, its events scored for twice its runs as the training
+   selection's are for twice its own; without the per-coordinate views of continuous
    columns, the naive-Bayes score, and the integer-only views that the row's unions cover) and
    keeps the best two; up to four, all stay.
 3. **Test split** (fresh 2/3 of the samples per side): for each carried candidate, counts

@@ -98,7 +98,7 @@ def _chunk(width: int) -> int:
 
 def _digest(x: np.ndarray) -> str:
     x = np.ascontiguousarray(x)
-    return hashlib.blake2b(memoryview(x).cast("B"), digest_size=16).hexdigest() + str(x.dtype) + str(x.shape)
+    return hashlib.blake2b(x.data.cast("B"), digest_size=16).hexdigest() + str(x.dtype) + str(x.shape)
 
 
 def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
