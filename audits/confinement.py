@@ -238,6 +238,8 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
     for name in ("dptestbed", "dptestbed.spec", "dptestbed.impl", "dptestbed.audits"):
         found = importlib.util.find_spec(name)
         wanted += list(found.submodule_search_locations or []) if found else []
+        if found and found.origin:  # a strict editable install: the package's files link to the sources
+            wanted.append(os.path.dirname(os.path.realpath(found.origin)))
     chosen: list[tuple[str, str]] = []
     for path in sorted({os.path.abspath(p) for p in wanted}):
         if path == "/" or not os.path.exists(path):
