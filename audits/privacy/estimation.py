@@ -46,7 +46,8 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
         t0, sampled = time.thread_time(), aud.sampling_cpu_here()
         counts, digest = count_batch(partial(aud.runner.sample, progress=aud.progress.add), aud.pairs[i], side,
                                      aud.seed, key, m, width, events[i])
-        aud.charge("counting", time.thread_time() - t0 - (aud.sampling_cpu_here() - sampled))
+        # (a worker's sampling is charged as the caller's wall-clock wait, which may exceed its CPU time)
+        aud.charge("counting", max(0.0, time.thread_time() - t0 - (aud.sampling_cpu_here() - sampled)))
         return counts, digest, None
 
     if aud.batches is None or n <= ESTIMATE_BATCH:

@@ -347,11 +347,17 @@ def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:
         return None
     took = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
     if runner.batched:
-        return (f"{ref}'s batch sampler takes {pace * 1e6:.3g} µs a run: the first round's {runs:,} runs take about "
+        return (f"{ref}'s batch sampler takes {_per(pace)} a run: the first round's {runs:,} runs take about "
                 f"{took}; vectorise it, or set the sample size (--samples N) or a time budget (--time-budget S)")
-    return (f"{ref} has no batch sampler: {pace * 1e6:.3g} µs a call, the first round's {runs:,} calls take about "
+    return (f"{ref} has no batch sampler: {_per(pace)} a call, the first round's {runs:,} calls take about "
             f"{took} on {workers} worker(s); a batch sampler (mechanism.batch = fn(data, n, *, rng, **params), see "
             "'dptestbed check --help') is much faster, or use more workers (--jobs N)")
+
+
+def _per(seconds: float) -> str:
+    """A short duration: 120 µs, 1.5 ms, 2 s."""
+    return (f"{seconds * 1e6:.3g} µs" if seconds < 1e-3 else f"{seconds * 1e3:.3g} ms" if seconds < 1
+            else f"{seconds:.3g} s")
 
 
 def _power(aud: Auditor, chosen: list[Candidate]) -> dict:
