@@ -34,7 +34,7 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
     if item.kind == "theorem":
         return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
-                             target=item.target, isolate=isolate_calls)
+                             target=item.target, isolate=isolate_calls, randomness=plan_.randomness)
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
 
 
@@ -52,7 +52,8 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
         # the auditor's own rounds: a second, larger one when the first may show a violation or had no power
         result = audit(spec, implementation=item.implementation, params=item.params, confidence=confidence, seed=seed,
                        samples=plan_.audit_samples, time_budget=plan_.time_budget,
-                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches)
+                       timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches,
+                       randomness=plan_.randomness)
         data = result.to_json() if hasattr(result, "to_json") else dict(result)
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target

@@ -172,6 +172,7 @@ class Context:
     rng: np.random.Generator
     timeout: float = 60.0
     isolate: bool | None = None
+    randomness: str = "rng"  # "own": the implementation's own randomness (the independence probe instead)
 
     def __post_init__(self):
         self.env = self.bind()
@@ -191,16 +192,15 @@ class Context:
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
         the contract probe, ``runner.probe_contract``, on its own stream)."""
-        from .runner import as_runnable, call_batch, missing_reference, probe_contract
+        from .runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
         if not self.probed:
             self.probed = True
             ref = self.spec.implementation
             reference = None if missing_reference(ref) else as_runnable(ref)
-            probe_contract(lambda d, k, rng: call_batch(self.impl, d, k, rng=rng, params=params, timeout=self.timeout,
-                                                        isolate=self.isolate),
-                           data, params, reference=reference, timeout=self.timeout)
+            runner_for(self.impl, timeout=self.timeout, isolate=self.isolate).probe(
+                data, params, reference=reference, randomness=self.randomness)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 
@@ -376,13 +376,15 @@ def quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.95
 
 def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
               timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
-              trials: int | None = None) -> dict:
+              trials: int | None = None, randomness: str = "rng") -> dict:
     """Run one registered experiment against one implementation; never raises.
 
     ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
     or a callable. ``control`` (an ``experiments.Control``) marks a negative control: the
     result then expects "violated". The verdict of a statistical check is left ``None``
     until :func:`.theorems.apply_multiple_testing` has seen the whole run (call it even for one check).
+    ``randomness``: "rng" (default) or "own" (the implementation's own randomness: the contract
+    probe checks that its draws do not repeat instead of that they do; :mod:`.runner`).
     """
     from .runner import ImplementationError, as_runnable, implementation_ref
 
@@ -413,7 +415,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
             params[name] = value
         impl = as_runnable(implementation)  # an untrusted reference stays a string: sandboxed workers run it
         n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
-        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate)
+        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate, randomness)
         result["params"] = {k: _plain_number(v) for k, v in params.items()}
         theorem = ctx.theorem
         result["quantities"] = {name: _plain_number(ctx.env.get(name)) for name in theorem.quantities}

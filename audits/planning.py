@@ -65,6 +65,12 @@ class Plan:
     allow: tuple = ()  # classes counted as passes in the exit code of a check (--allow)
     audit_samples: int | None = None  # samples per side of every audit, one round (check --samples)
     time_budget: float | None = None  # wall seconds per audit (check --time-budget; sizes then depend on time)
+    randomness: str = "rng"  # "own": the implementations' own randomness (--randomness own; not reproducible)
+
+    @property
+    def reproducible(self) -> bool:
+        """The run's results are a function of its seed (no own randomness, no time budget)."""
+        return self.randomness == "rng" and self.time_budget is None
 
     @property
     def n_audits(self) -> int:

@@ -23,6 +23,14 @@ power with the smallest detectable loss, an implementation that raises, hangs (p
 returns the wrong shape with the reason; ``allow=("differs", "no-power")`` lets those two pass. Each
 call returns the JSON results (each item with its ``class``), for further assertions.
 
+Code that draws its own randomness (a library's OS entropy, ``np.random``) is audited as it is with
+``randomness="own"`` (``check``, ``audit``, ``audit_claim``, ``theorems``): no determinism probe and no
+replay check, the same statistics and confidence; the result says it is not reproducible. A callable
+runs in forks of the test process, each of which seeds the global numpy and ``random`` generators
+from OS entropy; a generator a library created at import would be copied into every fork, which the
+independence probe reports: give such an implementation as a reference string
+(``"path/to/file.py:function"``), whose workers are fresh interpreters.
+
 Statistics: the checks of one call form one family; its false-alarm rate (a correct
 implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
 over the theorem tests plus a Bonferroni share per privacy audit, as in ``dptestbed verify``.
@@ -117,16 +125,19 @@ class SpecChecker:
                  deadline: float = DEADLINE):
         self.seed, self.suite, self.alpha, self.timeout = int(seed), suite, float(alpha), float(timeout)
         self._allow: tuple[str, ...] = ()
+        self._randomness = "rng"
         self.deadline = float(deadline)
 
     # ----------------------------------------------------------------- public API
     def check(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
               samples: int | None = None, audit: bool = True, theorems: bool = True,
-              allow: Sequence[str] = ()) -> dict[str, Any]:
+              allow: Sequence[str] = (), randomness: str = "rng") -> dict[str, Any]:
         """Privacy audit and every registered theorem check of ``spec_id``; fails the test on any
-        class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``."""
+        class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``.
+        ``randomness="own"``: the implementation draws from a source of its own (see the module docstring)."""
         spec = self._spec(spec_id)
         self._allow = _allowed(allow)
+        self._randomness = _randomness(randomness)
         from dptestbed.audits.cpulimit import deadline
         from dptestbed.audits.experiments import experiments_for
         from dptestbed.audits.theorems import STATISTICAL_KINDS
@@ -150,11 +161,13 @@ class SpecChecker:
         return out
 
     def audit(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
-              samples: int | None = None, confidence: float | None = None, allow: Sequence[str] = ()) -> dict[str, Any]:
+              samples: int | None = None, confidence: float | None = None, allow: Sequence[str] = (),
+              randomness: str = "rng") -> dict[str, Any]:
         """The privacy audit alone; fails the test on any class but a pass (with the counterexample
         for a claim violated)."""
         spec = self._spec(spec_id)
         self._allow = _allowed(allow)
+        self._randomness = _randomness(randomness)
         if spec.privacy is None:
             pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
         problems: list[str] = []
@@ -168,7 +181,7 @@ class SpecChecker:
 
     def audit_claim(self, mechanism, *, epsilon: float, relation: str, pairs, delta: float = 0.0,
                     sensitivity: float = 1.0, input_kind: str = "vector", params: dict | None = None,
-                    samples: int | None = None, allow=()) -> dict:
+                    samples: int | None = None, allow=(), randomness: str = "rng") -> dict:
         """A privacy audit of an ad-hoc claim, without a spec file (:func:`dptestbed.audits.adhoc.adhoc_spec`);
         fails the test on any class but a pass, as :meth:`audit`."""
         from dptestbed.audits.adhoc import adhoc_spec
@@ -179,15 +192,20 @@ class SpecChecker:
         except ValueError as exc:
             pytest.fail(f"dptestbed: {exc}", pytrace=False)
         self._allow = _allowed(allow)
+        self._randomness = _randomness(randomness)
         problems: list[str] = []
-        result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems)
+        from dptestbed.audits.cpulimit import deadline
+
+        with deadline(self.deadline, "dptestbed.audit_claim"):
+            result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems)
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
 
-    def theorems(self, spec_id: str, implementation: Implementation, *, allow: Sequence[str] = ()) -> list[dict[str, Any]]:
+    def theorems(self, spec_id: str, implementation: Implementation, *, allow: Sequence[str] = (),
+                 randomness: str = "rng") -> list[dict[str, Any]]:
         """Every registered theorem check alone; fails the test on any class but a pass."""
-        return self.check(spec_id, implementation, audit=False, allow=allow)["theorems"]
+        return self.check(spec_id, implementation, audit=False, allow=allow, randomness=randomness)["theorems"]
 
     # ----------------------------------------------------------------- internals
     @staticmethod
@@ -205,7 +223,8 @@ class SpecChecker:
         from dptestbed.audits.report import counterexample_text
 
         result = audit(spec, implementation=implementation, params=params, samples=samples,
-                       confidence=confidence, seed=self.seed, timeout=self.timeout).to_json()
+                       confidence=confidence, seed=self.seed, timeout=self.timeout,
+                       randomness=self._randomness).to_json()
         result["class"] = cls = outcomes.audit_class(result)
         if cls in (outcomes.PASS, *self._allow):
             return result
@@ -231,7 +250,7 @@ class SpecChecker:
         for exp in exps:
             rng = np.random.default_rng(item_seed(self.seed, check_id(spec.id, exp.ref, exp.name, "user")))
             results.append(run_check(spec, exp, implementation, suite=self.suite, rng=rng, timeout=self.timeout,
-                                     target="user"))
+                                     target="user", randomness=self._randomness))
         apply_multiple_testing(results, n_audits=n_audits, family_alpha=self.alpha)
         for r in results:
             if r["class"] in (outcomes.PASS, *self._allow):
@@ -244,6 +263,14 @@ class SpecChecker:
             else:
                 problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}) could not run: {r['error']}")
         return results
+
+
+def _randomness(value: str) -> str:
+    from dptestbed.audits.runner import RANDOMNESS
+
+    if value not in RANDOMNESS:
+        raise ValueError(f"randomness: {value!r} is not one of {list(RANDOMNESS)}")
+    return value
 
 
 def _allowed(allow: Iterable[str]) -> tuple[str, ...]:

@@ -152,7 +152,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
             "isolation": _isolation_level(), "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
-            "reproducible": plan_.time_budget is None,
+            "randomness": plan_.randomness, "reproducible": plan_.reproducible,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
             "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
         },
@@ -221,9 +221,11 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise ResumeError("not a dptestbed results file")
     mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation,
-            "tight": plan_.tight, "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget}
+            "tight": plan_.tight, "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
+            "randomness": plan_.randomness}
+    defaults = {"tight": False, "randomness": "rng"}  # (absent from results files written before them)
     for key, value in mine.items():
-        if run_.get(key, False if key == "tight" else None) != value:
+        if run_.get(key, defaults.get(key)) != value:
             raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")
     commit = git_commit()
     if run_.get("commit") and commit and run_["commit"] != commit:

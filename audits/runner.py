@@ -25,12 +25,31 @@ Where code runs:
   killed and replaced, the caller never crashes. Untrusted code runs only in sandboxed workers
   (:mod:`.sandbox`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
 
+A call of a batch sampler for ``n`` runs is allowed ``timeout`` busy seconds per
+:data:`BATCH_TIMEOUT_RUNS` runs (:func:`batch_timeout`): a sampler that loops over a library's
+per-call function is held to a pace, not to one call's limit whatever its size.
+
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
 cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`
 runs, each block with its own generator seeded from ``rng``, whatever the number of workers or
 threads. In this process a call of at most one block draws from ``rng`` itself (many small
 calls pay no seeding), and a longer one of a trusted batch sampler runs its blocks on two
 threads (numpy releases the interpreter lock while it draws and computes).
+
+Own randomness (``randomness="own"``, :data:`RANDOMNESS`): an implementation that draws from a
+source of its own (OS entropy, a library's generator) is audited on independent outputs instead of
+reproducible ones. Independence is ensured per path:
+
+* sandboxed workers (every untrusted reference) are fresh interpreters: each imports the
+  implementation itself, and seeds the global numpy and ``random`` generators from OS entropy
+  before that import; a worker's state then runs on from one task to the next (never re-seeded);
+* forked workers (a callable handed in by the pytest plugin, a trusted single-run reference) seed
+  the global numpy and ``random`` generators from OS entropy after the fork; any other state the
+  fork copied (a generator a library created at import) would repeat across workers;
+* in this process (a trusted batch sampler, ``isolate=False``) one state runs on from call to call.
+
+:func:`probe_independence` replaces the determinism probe: two draws from every worker (each task
+from its own seed) must not repeat one another, which catches a copied or constant-seeded state.
 """
 
 from __future__ import annotations
@@ -39,6 +58,7 @@ import atexit
 import contextlib
 import importlib
 import importlib.util
+import math
 import multiprocessing as mp
 import os
 import random
@@ -71,6 +91,14 @@ __all__ = [
 
 BLOCK = 2000            # single-run calls per worker task
 BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process)
+BATCH_TIMEOUT_RUNS = 10_000  # a call of a batch sampler gets the call timeout per this many runs
+RANDOMNESS = ("rng", "own")  # where an implementation's random numbers come from (module docstring)
+
+
+def batch_timeout(timeout: float, runs: int) -> float:
+    """Busy seconds allowed for one call of a batch sampler for ``runs`` runs: ``timeout`` per
+    BATCH_TIMEOUT_RUNS runs, and at least ``timeout``."""
+    return float(timeout) * max(1.0, int(runs) / BATCH_TIMEOUT_RUNS)
 
 
 def is_trusted(impl: Callable | str) -> bool:
@@ -174,7 +202,7 @@ class _Worker:
 
     def submit(self, task, timeout: float) -> None:
         self.base = self.counter.value
-        self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2])
+        self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2], what=call_name(task))
         try:
             self.conn.send(task)
         except OSError:  # the worker is gone: result() says how
@@ -313,6 +341,55 @@ class Runner:
             self.calls += n
         return out
 
+    def draw_each(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> list[np.ndarray]:
+        """``n`` runs from every worker process at once, each task from its own seed drawn from ``rng``
+        (in this process: two draws one after the other): what :func:`probe_independence` compares."""
+        params = dict(params or {})
+        n = int(n)
+        seeds = rng.integers(0, 2**63 - 1, size=max(self.n_workers, 2) if self.isolate else 2).tolist()
+        if not self.isolate:
+            return [self._in_process(data, n, np.random.default_rng(seed), params, None) for seed in seeds]
+        mode = "batch" if self.has_batch else "loop"
+        while len(self._workers) < self.n_workers:
+            self._workers.append(self._new_worker())
+        t0 = time.perf_counter()
+        try:
+            for w, seed in zip(self._workers, seeds):
+                w.submit((mode, data, n, int(seed), params),
+                         batch_timeout(self.timeout, n) if mode == "batch" else self.timeout)
+            out: list[np.ndarray | None] = [None] * len(self._workers)
+            while any(x is None for x in out):
+                for wi, w in enumerate(self._workers):
+                    if out[wi] is None and (msg := w.result()) is not None:
+                        if msg[0] != "ok":
+                            raise ImplementationError(str(msg[1]))
+                        out[wi] = msg[1]
+                if any(x is None for x in out):
+                    _wait([w for w, x in zip(self._workers, out) if x is None], 0.05)
+        except BaseException:
+            for w in self._workers:
+                w.kill()
+            self._workers = []
+            raise
+        finally:
+            self.charge(time.perf_counter() - t0)
+        with self._lock:
+            self.calls += n * len(out)
+        return [x for x in out if x is not None]
+
+    @property
+    def where(self) -> str:
+        """Where the implementation runs: "sandboxed" (fresh interpreters), "forked" (forks of this
+        process) or "in-process"."""
+        return "sandboxed" if self.sandboxed else "forked" if self.isolate else "in-process"
+
+    def probe(self, data, params: dict, *, reference=None, randomness: str = "rng") -> np.ndarray:
+        """:func:`probe_contract` on this runner's own workers."""
+        return probe_contract(lambda d, n, rng: self.sample(d, n, rng=rng, params=params), data, params,
+                              reference=reference, timeout=self.timeout, randomness=randomness,
+                              draw_each=lambda d, n, rng: self.draw_each(d, n, rng=rng, params=params),
+                              where=self.where)
+
     # in this process -----------------------------------------------------------------
     def _in_process(self, data, n, rng, params, progress):
         if self.has_batch:
@@ -384,7 +461,8 @@ class Runner:
                 for wi, w in enumerate(self._workers):
                     if wi not in running and pending:
                         ti = pending.pop(0)
-                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params), self.timeout)
+                        limit = batch_timeout(self.timeout, sizes[ti]) if mode == "batch" else self.timeout
+                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params), limit)
                         running[wi] = ti
                 for wi in list(running):
                     msg = self._workers[wi].result(row_shape)
@@ -409,6 +487,11 @@ class Runner:
         if len(shapes) > 1:
             raise ImplementationError(f"returned outputs of different shapes {sorted(shapes)}")
         return results[0] if len(results) == 1 else np.concatenate(results)
+
+
+def call_name(task: tuple) -> str:
+    """What one call of a worker task is, for a time-out's reason."""
+    return f"one call of the batch sampler ({task[2]:,} runs)" if task[0] == "batch" else "one call"
 
 
 def _wait(workers: list, timeout: float) -> None:
@@ -437,12 +520,8 @@ _CACHE_SIZE = 4
 os.register_at_fork(after_in_child=_CACHE.clear)
 
 
-def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
-               timeout: float = 60.0, isolate: bool | None = None) -> np.ndarray:
-    """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring).
-
-    Worker processes are kept between calls for the same implementation (a small cache, so
-    that many small calls do not each pay for a new process); they exit with this process."""
+def runner_for(impl: Callable | str, *, timeout: float = 60.0, isolate: bool | None = None) -> Runner:
+    """The cached :class:`Runner` of ``impl`` (see :func:`call_batch`)."""
     key = (impl if isinstance(impl, str) else id(impl), float(timeout), isolate)
     runner = _CACHE.get(key)
     if runner is None or (not isinstance(impl, str) and runner.impl is not impl):
@@ -451,7 +530,16 @@ def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, p
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)[1].close()
     _CACHE.move_to_end(key)
-    return runner.sample(data, n, rng=rng, params=params)
+    return runner
+
+
+def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
+               timeout: float = 60.0, isolate: bool | None = None) -> np.ndarray:
+    """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring).
+
+    Worker processes are kept between calls for the same implementation (a small cache, so
+    that many small calls do not each pay for a new process); they exit with this process."""
+    return runner_for(impl, timeout=timeout, isolate=isolate).sample(data, n, rng=rng, params=params)
 
 
 @atexit.register
@@ -462,20 +550,34 @@ def _close_cached() -> None:
 
 PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
 PROBE_RUNS = 16
+REPEAT_LEVEL = 1e-9  # the independence probe's false-alarm rate per comparison (a repeat of independent draws)
+REPEAT_MAX_RUNS = 2000  # the most runs per draw the independence probe takes to tell low-entropy outputs apart
 
 
 def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Callable | str | None = None,
-                   timeout: float = 60.0) -> np.ndarray:
+                   timeout: float = 60.0, randomness: str = "rng",
+                   draw_each: Callable[[Any, int, np.random.Generator], list] | None = None,
+                   where: str = "sandboxed") -> np.ndarray:
     """Raise :class:`ImplementationError` ("contract violation: ...") when the implementation that
-    ``sample(data, n, rng)`` runs breaks the contract on ``data``: two runs from generators with the
-    same seed differ (its randomness does not come from ``rng``), or its outputs do not have the
-    encoding of the spec's ``reference`` outputs (shape; integer values where the reference's are).
-    Returns the probe's outputs."""
-    runs = [sample(data, PROBE_RUNS, np.random.default_rng(PROBE_SEED)) for _ in range(2)]
-    if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
-        raise ImplementationError(
-            "contract violation: randomness not from rng: two runs with generators of the same seed gave different "
-            "outputs (draw every random number from the rng argument, not from np.random, random or the OS)")
+    ``sample(data, n, rng)`` runs breaks the contract on ``data``: with ``randomness="rng"``, two
+    runs from generators with the same seed differ (its randomness does not come from ``rng``); with
+    ``"own"``, its draws repeat one another (:func:`probe_independence` on ``draw_each(data, n,
+    rng)``, a :meth:`Runner.draw_each`, run ``where``); and in both modes, its
+    outputs do not have the encoding of the spec's ``reference`` outputs (shape; integer values where
+    the reference's are). Returns the probe's outputs."""
+    if randomness not in RANDOMNESS:
+        raise ValueError(f"randomness {randomness!r}: choose one of {', '.join(RANDOMNESS)}")
+    if randomness == "own":
+        if draw_each is None:
+            raise ValueError("randomness='own' needs draw_each (Runner.draw_each)")
+        runs = [probe_independence(lambda n, rng: draw_each(data, n, rng), where=where)]
+    else:
+        runs = [sample(data, PROBE_RUNS, np.random.default_rng(PROBE_SEED)) for _ in range(2)]
+        if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
+            raise ImplementationError(
+                "contract violation: randomness not from rng: two runs with generators of the same seed gave "
+                "different outputs (draw every random number from the rng argument, not from np.random, random or "
+                "the OS; or audit it as it is with --randomness own, randomness=\"own\" in the pytest plugin)")
     if reference is None:
         return runs[0]
     expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
@@ -490,6 +592,51 @@ def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Call
             f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
             f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
     return got
+
+
+def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *, where: str = "sandboxed") -> np.ndarray:
+    """The contract probe of an implementation with its own randomness: ``draw_each(n, rng)`` (a
+    :meth:`Runner.draw_each`) twice, and no two of the draws may repeat one another (each task has
+    its own rng seed, so an implementation that uses ``rng`` passes). Identical draws are an
+    :class:`ImplementationError` only when independent draws would repeat with probability at most
+    :data:`REPEAT_LEVEL`: a sequence of ``m`` runs whose empirical law has collision probability
+    ``q`` has probability at most ``q^m`` (the Renyi entropy bounds the Shannon one), so its repeat
+    at most that. Draws too short to tell are drawn again, longer, from fresh streams (up to
+    :data:`REPEAT_MAX_RUNS` runs); outputs constant over that many runs tell nothing (a deterministic
+    mechanism is the audit's business). ``where`` the draws run: "sandboxed", "forked" (workers), "in-process" (the
+    reason names it). Returns the first draw."""
+    rng = np.random.default_rng(PROBE_SEED)
+    n, first = PROBE_RUNS, None
+    for _ in range(4):
+        draws = draw_each(n, rng) + draw_each(n, rng)
+        first = draws[0] if first is None else first
+        k = len(draws) // 2  # draws[i] and draws[i + k]: one worker, successive tasks; draws[i], draws[j < k]: two workers
+        repeat = next(((i, j) for i in range(len(draws)) for j in range(i + 1, len(draws))
+                       if draws[i].shape == draws[j].shape and np.array_equal(draws[i], draws[j], equal_nan=True)), None)
+        if repeat is None:
+            return first
+        x = draws[repeat[0]]
+        _, counts = np.unique(x.reshape(len(x), -1), axis=0, return_counts=True)
+        q = float(np.sum((counts / len(x)) ** 2))
+        if q < 1.0 and len(x) * math.log(q) <= math.log(REPEAT_LEVEL):
+            i, j = repeat
+            across = where != "in-process" and j != i + k
+            place = ("two successive draws in this process" if where == "in-process"
+                     else "two worker processes" if across else "two successive tasks of one worker")
+            hint = (" The workers are forks of this process, which copy a generator a library created at import: give "
+                    "the implementation as a reference string 'path/to/file.py:function' (fresh interpreters)."
+                    if where == "forked" and across else "")
+            raise ImplementationError(
+                f"contract violation: randomness repeats: {place} drew the same {len(x):,} outputs from different rng "
+                "seeds: the implementation's own randomness starts from the same state (a constant seed, a seed from "
+                "the clock) or is re-seeded with a constant; --randomness own needs fresh randomness in every process "
+                "(OS entropy, or the global numpy and random generators, which every worker seeds from OS entropy)."
+                + hint)
+        if n >= REPEAT_MAX_RUNS:
+            return first  # (nearly) constant outputs: nothing to tell
+        # fresh, longer draws: as many runs as the repeat of this law needs (a constant short draw: the most)
+        n = min(REPEAT_MAX_RUNS, int(math.ceil(math.log(REPEAT_LEVEL) / math.log(q) * 1.2)) if q < 1.0 else REPEAT_MAX_RUNS)
+    return first
 
 
 def missing_reference(ref: str | None) -> str | None:

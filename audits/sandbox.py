@@ -304,7 +304,8 @@ class SandboxWorker:
 
     def submit(self, task: tuple, timeout: float) -> None:
         self.rows = int(task[2])
-        self.clock = CallClock(self._leaf, timeout, calls=self.rows)
+        what = f"one call of the batch sampler ({self.rows:,} runs)" if task[0] == "batch" else "one call"
+        self.clock = CallClock(self._leaf, timeout, calls=self.rows, what=what)
         try:
             self.sock.sendall(encode(b"T", pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)))
         except OSError as exc:

@@ -34,6 +34,7 @@ from .options import (
     jobs_of,
     parse_params,
     positive_float,
+    randomness_arg,
     seed_value,
     wants_dask,
 )
@@ -68,6 +69,7 @@ def register(subparsers) -> None:
     p.add_argument("--deadline", type=positive_float, default=DEADLINE, metavar="SECONDS",
                    help=f"seconds the whole audit may take, however the implementation spends them (default {DEADLINE:g})")
     isolation_arg(p)
+    randomness_arg(p)
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter value (repeatable)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -177,7 +179,8 @@ def cmd_audit(args) -> int:
             with deadline(args.deadline, "the audit"):
                 result = audit(spec, implementation=impl, params=params, samples=args.samples,
                                confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
-                               tight=args.tight, batches=batches, time_budget=args.time_budget)
+                               tight=args.tight, batches=batches, time_budget=args.time_budget,
+                               randomness=args.randomness, workers=None if batches is not None else args.jobs)
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
@@ -208,6 +211,9 @@ def _human(r) -> str:
     lines.append(f"  implementation: {r.implementation}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])} at {shown}")
+    for note in r.notes:
+        if not note.startswith("randomness:"):  # (said once, below)
+            lines.append(f"  note: {note}")
     if r.verdict == "implementation error":
         lines.append(f"  reason: {r.reason}")
         lines.append(f"  {j['seconds']:.2f} s")
@@ -249,6 +255,10 @@ def _human(r) -> str:
         lines.append(f"  tight round: {tight_rounds[0]['samples_per_side']:,} fresh samples per side on the best event")
     lines.append(f"  {r.samples_per_side:,} samples per side per pair in {len(r.rounds)} round(s); "
                  f"{r.pairs_tried} pairs, {r.events_tried:,} events tried; {j['seconds']:.2f} s")
+    if not r.reproducible:
+        why = [w for w, on in (("the implementation's own randomness", r.randomness == "own"),
+                               (f"a time budget of {_g(r.time_budget)} s", r.time_budget is not None)) if on]
+        lines.append(f"  not reproducible ({' and '.join(why)}): another run with the same seed draws other samples")
     elsewhere = r.timing.get("elsewhere")
     if elsewhere:
         lines.append(f"  {elsewhere['batches']} estimation batches ({elsewhere['runs']:,} runs) sampled on Dask workers")

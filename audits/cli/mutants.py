@@ -56,4 +56,8 @@ def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
               f"by the strongest killer's class: {by_class}; loss above the claim measured for {o['privacy_shown']} "
               f"({o['privacy_breaking']} declared privacy-breaking); per-cell level {o['per_cell_level']:.3g}, at most "
               f"{o['expected_spurious_kills']:.2g} spurious kills expected over {o['statistical_cells']} statistical cells")
+    from ..report.model import reproducibility_text
+
+    if reproducibility_text(document["run"]):
+        print(reproducibility_text(document["run"]))
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")

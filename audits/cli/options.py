@@ -135,6 +135,16 @@ def isolation_arg(p) -> None:
                         "level on purpose: uid (an unprivileged user when root) or process; see docs/isolation.md")
 
 
+def randomness_arg(p) -> None:
+    """``--randomness``: where the implementation's random numbers come from (:mod:`..runner`)."""
+    p.add_argument("--randomness", choices=("rng", "own"), default="rng",
+                   help="rng (default: every random number from the rng argument; a probe checks it and the run is "
+                        "reproducible from --seed) or own (the implementation draws from a source of its own, e.g. a "
+                        "library's OS entropy: no determinism probe and no replay check; samples drawn in workers "
+                        "whose random state is independent, the same statistics and confidence; the run is not "
+                        "reproducible)")
+
+
 def tight_option(p) -> None:
     p.add_argument("--tight", action="store_true",
                    help="every privacy audit also runs its tight round (audit --tight): bounds close to the exact "
@@ -167,6 +177,7 @@ def run_options(p) -> None:
     p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
+    randomness_arg(p)
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted run whose results.json is in --out (same command, suite, seed, "
                         "implementation and plan, and the same commit when run from a git checkout): its finished "

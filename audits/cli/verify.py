@@ -55,6 +55,10 @@ the implementation contract:
   optional, much faster: a batch sampler drawing n independent outputs at once
     def sampler(data, n, *, rng, **params) -> array of n outputs stacked on axis 0
     mechanism.batch = sampler
+  code that draws its own randomness (a library's OS entropy, np.random): --randomness own
+    audits it as it is, without re-seeding it: no determinism probe, no replay check; it must
+    start from fresh randomness in every process (every worker seeds np.random and random from
+    OS entropy); the statistics and their confidence are the same, the run is not reproducible
 example (Laplace mechanism):
   def laplace(data, *, rng, epsilon, gamma):
       f = np.asarray(data, dtype=float)
@@ -115,6 +119,7 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
+    plan_.randomness = args.randomness
     out = out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     jobs = jobs_of(args)
@@ -171,6 +176,7 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     """One line per item (its outcome first), and for an item that did not end as expected one more
     line with the reason: what was measured and the claim, or the error."""
     from ..report import item_rows, status_text
+    from ..report.model import reproducibility_text
 
     for r in item_rows(document):
         mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
@@ -187,6 +193,8 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
         from ..isolation import summary
 
         print(f"implementation isolated by: {summary()}")
+    if reproducibility_text(document["run"]):
+        print(textwrap.fill(reproducibility_text(document["run"]), CONSOLE_WIDTH))
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 

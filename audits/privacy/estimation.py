@@ -6,7 +6,8 @@ Randomness checked throughout: every batch keeps a digest of its first sampling 
 after the counts one batch of the second half (chosen from the audit's seed) has that call drawn
 again from the same stream; different outputs mean the implementation draws from somewhere other
 than ``rng`` after the contract probe (say, global entropy from its 50th call on): an implementation
-error, reported before any verdict."""
+error, reported before any verdict. An audit of an implementation with its own randomness
+(``randomness="own"``) skips it: its draws are not meant to repeat."""
 
 from __future__ import annotations
 

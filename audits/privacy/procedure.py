@@ -13,7 +13,15 @@ from dptestbed.spec import Spec
 from .. import exact as exact_profiles
 from ..pairs import Pair, candidate_pairs
 from ..pairs import claim as pair_claim
-from ..runner import ImplementationError, Runner, as_runnable, implementation_ref, missing_reference, probe_contract
+from ..runner import (
+    RANDOMNESS,
+    ImplementationError,
+    Runner,
+    as_runnable,
+    implementation_ref,
+    is_trusted,
+    missing_reference,
+)
 from ..serialize import jsonable
 from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
 from .events import Candidate
@@ -43,15 +51,14 @@ ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 
 
-def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, timeout: float) -> np.ndarray:
+def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
     """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
-    randomness from rng, and for an implementation other than the spec's reference, the
-    reference's output encoding."""
+    randomness from rng (``randomness="own"``: draws that do not repeat across workers and tasks),
+    and for an implementation other than the spec's reference, the reference's output encoding."""
     reference = None
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
         reference = as_runnable(spec.implementation)
-    return probe_contract(lambda data, n, rng: runner.sample(data, n, rng=rng, params=pair.params), pair.data,
-                          pair.params, reference=reference, timeout=timeout)
+    return runner.probe(pair.data, pair.params, reference=reference, randomness=randomness)
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -99,7 +106,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
           workers: int | None = None, time_budget: float | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
-          tight: bool = False, batches=None) -> AuditResult:
+          tight: bool = False, batches=None, randomness: str = "rng") -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
@@ -115,11 +122,22 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     seconds for the whole audit; a second round then draws as many samples as fit in what is left at
     the first round's pace (up to BUDGET_MAX_SAMPLES per side), and is skipped when fewer fit than
     the first round drew: the sample size, and so the result, depend on the machine's speed (the
-    result records the budget).
+    result records the budget). ``workers``: the implementation's worker processes (default two).
+    ``randomness``: "rng" (default: the implementation draws every random number from its ``rng``;
+    the contract probe and the replay check hold it to that, and the result is a function of the
+    seed) or "own" (it draws from a source of its own, e.g. a library's OS entropy: no determinism
+    probe and no replay check, the independence probe instead (:func:`.runner.probe_independence`);
+    the samples are as independent and the statistics, so the verdict's confidence, the same, but the
+    result is not reproducible; estimation batches are not spread over Dask, whose choice of which
+    execution counts would then depend on time). A user implementation whose audit will take long
+    (no batch sampler, or a slow one) gets a one-line note in ``notes``, printed at once with
+    ``progress``.
     """
     t0 = time.perf_counter()
     if spec.privacy is None:
         raise AuditError(f"{spec.id} makes no privacy claim: nothing to audit")
+    if randomness not in RANDOMNESS:
+        raise AuditError(f"randomness {randomness!r}: choose one of {', '.join(RANDOMNESS)}")
     if not 0 < confidence < 1:
         raise AuditError(f"confidence must be in (0, 1), got {confidence}")
     params = dict(params or {})
@@ -144,7 +162,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
         params={k: env[k] for k in spec.parameters if k in env},
     )
-    result.time_budget = time_budget
+    result.time_budget, result.randomness = time_budget, randomness
+    if randomness == "own":
+        result.notes.append("randomness: the implementation's own (--randomness own): no determinism probe and no "
+                            "replay check; independent samples (the same statistics and confidence), but not "
+                            "reproducible: another run with the same seed draws other samples")
+        if batches is not None:
+            batches = None
+            result.notes.append("estimation batches not spread over Dask: with the implementation's own randomness "
+                                "the execution that finishes first would decide a batch's counts")
     result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}
                     for p in pairs]
     bar = ProgressBar(progress)
@@ -159,7 +185,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     runner = None
     try:
         runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
-        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], timeout).shape[1:])))
+        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], randomness).shape[1:])))
+        pace = None if is_trusted(impl) else _pace(runner, pairs[0], seed)
     except ImplementationError as exc:
         if runner is not None:
             runner.close()
@@ -179,6 +206,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         else:  # a looped implementation: a second round only when a time budget sizes it
             rounds = [100_000] + ([BUDGET_MAX_SAMPLES] if time_budget else [])
     rounds = [int(n) for n in rounds]
+    if pace is not None:
+        note = _slow_note(runner, ref, pace, _first_round_runs(rounds[0], len(pairs)))
+        if note:
+            result.notes.append(note)
+            if progress:
+                bar.note(f"dptestbed: note: {note}")
     most = BUDGET_MAX_SAMPLES if time_budget else POWER_MAX_SAMPLES
     round_cap = (min(most, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
                  else (most if time_budget else max(rounds)))
@@ -187,7 +220,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     alpha = 1 - confidence
     alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
     cpu0 = time.thread_time()
-    aud = Auditor(spec, pairs, runner, int(seed), bar, batches)
+    aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
     all_chosen: list[Candidate] = []
     kept = None
     try:
@@ -277,6 +310,54 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     result.seconds = time.perf_counter() - t0
     return result
 
+
+
+PACE_STREAM = 0x9ACE  # the pace sample's own stream (its runs are not used by the audit)
+PACE_RUNS = {False: 200, True: 2000}  # runs of the pace sample: a single-run function, a batch sampler
+SLOW_NOTE_SECONDS = 20.0  # a first round expected to take longer than this gets a note
+
+
+def _pace(runner: Runner, pair: Pair, seed: int) -> float:
+    """Wall seconds per run of a user implementation on one worker (a small sample from a stream of
+    its own, one worker task; a batch sampler's pace is per run of one call)."""
+    n = PACE_RUNS[runner.batched]
+    started = time.perf_counter()
+    runner.sample(pair.data, n, rng=np.random.default_rng([int(seed), PACE_STREAM]), params=pair.params)
+    return (time.perf_counter() - started) / n
+
+
+def _first_round_runs(n: int, n_pairs: int) -> int:
+    """About how many runs (both sides, every pair) a first round of ``n`` samples per side draws:
+    the pair search's pilot samples, then training on the kept pairs and estimation on at most
+    K_MAX candidates' pairs (rounds.Auditor.run_round)."""
+    from .rounds import KEEP_PAIRS, PILOT_PAIRS, SHORT_PAIR_LIST
+
+    train, test = max(n // 3, 200), max(n - max(n // 3, 200), 200)
+    kept = n_pairs if n_pairs <= SHORT_PAIR_LIST else KEEP_PAIRS
+    pilot = 0 if n_pairs <= SHORT_PAIR_LIST else n_pairs * min(train, max(n // 20 * PILOT_PAIRS // max(n_pairs, PILOT_PAIRS), 2000))
+    return 2 * (pilot + kept * train + min(kept, K_MAX) * test)
+
+
+def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:
+    """One line when the first round will take longer than SLOW_NOTE_SECONDS: the pace, the runs,
+    the time, and what makes it faster."""
+    workers = runner.n_workers if not runner.batched else 1
+    seconds = pace * runs / max(workers, 1)
+    if seconds <= SLOW_NOTE_SECONDS:
+        return None
+    took = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+    if runner.batched:
+        return (f"{ref}'s batch sampler takes {_per(pace)} a run: the first round's {runs:,} runs take about "
+                f"{took}; vectorise it, or set the sample size (--samples N) or a time budget (--time-budget S)")
+    return (f"{ref} has no batch sampler: {_per(pace)} a call, the first round's {runs:,} calls take about "
+            f"{took} on {workers} worker(s); a batch sampler (mechanism.batch = fn(data, n, *, rng, **params), see "
+            "'dptestbed check --help') is much faster, or use more workers (--jobs N)")
+
+
+def _per(seconds: float) -> str:
+    """A short duration: 120 µs, 1.5 ms, 2 s."""
+    return (f"{seconds * 1e6:.3g} µs" if seconds < 1e-3 else f"{seconds * 1e3:.3g} ms" if seconds < 1
+            else f"{seconds:.3g} s")
 
 
 def _power(aud: Auditor, chosen: list[Candidate]) -> dict:

@@ -12,6 +12,7 @@ class ProgressBar:
 
     def __init__(self, enabled: bool, stream=None):
         self.stream = stream or sys.stderr
+        self.requested = bool(enabled)  # notes are printed when asked, on a terminal or not
         self.enabled = bool(enabled) and hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = time.monotonic()
         self.total = 1
@@ -43,6 +44,17 @@ class ProgressBar:
         self.stream.write(f"\r[{bar}] {frac * 100:5.1f}% {self.label[:40]:<40} {now - self.t0:6.1f}s")
         self.stream.flush()
         self.shown = True
+
+    def note(self, text: str) -> None:
+        """One line on the stream (over the bar, which is drawn again after it), when progress was asked."""
+        if not self.requested:
+            return
+        with self._lock:
+            if self.shown:
+                self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.write(text + "\n")
+            self.stream.flush()
+            self.draw(force=self.shown)
 
     def close(self) -> None:
         if self.shown:

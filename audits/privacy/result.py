@@ -52,6 +52,14 @@ class AuditResult:
     timing: dict = field(default_factory=dict)
     power: dict | None = None  # the most sensitive estimated event's smallest detectable loss and its claim
     time_budget: float | None = None  # wall seconds the audit was given (its sample size then depends on time)
+    randomness: str = "rng"  # "rng": the implementation's randomness from its rng; "own": a source of its own
+    notes: list = field(default_factory=list)  # one-line remarks on how the audit ran (own randomness, a slow mechanism)
+
+    @property
+    def reproducible(self) -> bool:
+        """Another run with the same seed gives the same result: the randomness is the rng's and the
+        sample sizes are fixed (no time budget)."""
+        return self.randomness == "rng" and self.time_budget is None
 
     @property
     def exact_exceeds_claim(self) -> bool | None:
@@ -123,6 +131,9 @@ class AuditResult:
             "pairs": self.pairs,
             "tolerance": TOLERANCE,
             "time_budget": self.time_budget,
+            "randomness": self.randomness,
+            "reproducible": self.reproducible,
+            "notes": list(self.notes),
         })
 
 

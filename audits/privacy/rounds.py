@@ -34,8 +34,10 @@ RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about 
 
 
 class Auditor:
-    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: ProgressBar, batches=None):
+    def __init__(self, spec: Spec, pairs: list[Pair], runner: Runner, seed: int, progress: ProgressBar, batches=None,
+                 replay: bool = True):
         self.spec, self.pairs, self.runner, self.seed = spec, pairs, runner, seed
+        self.replay = replay  # the replay check of randomness (estimation.py); off for an implementation's own
         self.progress, self.batches = progress, batches
         self.remote = {"batches": 0, "runs": 0, "sampling": 0.0}  # estimation batches run on a Dask worker
         self.events_tried = 0
@@ -268,7 +270,7 @@ class Auditor:
             info.update(K=0, eps_lb=None)
             return info, chosen, kept
         K = len(chosen)
-        estimate_candidates(self, r, chosen, n_test, bonferroni(alpha_round, K), width)
+        estimate_candidates(self, r, chosen, n_test, bonferroni(alpha_round, K), width, replay=self.replay)
         info["K"] = K
         info["eps_lb"] = max(c.eps_lb for c in chosen)
         return info, chosen, kept

@@ -41,7 +41,7 @@ def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_
     p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
     n = _tight_samples(float(p1), float(p2), aud.claims[best.pair_index][1], alpha_round, cap)
     final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
-    estimate_candidates(aud, r, [final], n, alpha_round, aud.width)
+    estimate_candidates(aud, r, [final], n, alpha_round, aud.width, replay=aud.replay)
     return final, {"round": r + 1, "tight": True, "samples_per_side": n + info["train"], "train": info["train"],
                    "test": n, "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1,
                    "kept_pairs": info["kept_pairs"], "selected_for_tight_round": not tested}

@@ -10,7 +10,17 @@ from collections import Counter
 from pathlib import Path
 
 from .formulas import Formulas
-from .model import as_float, counterexample_text, esc, exit_code, fmt_num, item_rows, slug, status_text
+from .model import (
+    as_float,
+    counterexample_text,
+    esc,
+    exit_code,
+    fmt_num,
+    item_rows,
+    reproducibility_text,
+    slug,
+    status_text,
+)
 
 CSS = """
 body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1180px;color:#222;line-height:1.4;padding:0 12px}
@@ -82,6 +92,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              f'commit {esc(run.get("commit") or "unknown")} · {fmt_num(run.get("seconds"))} s · jobs {esc(run.get("jobs"))} · '
              f'started {esc(run.get("started"))} · versions '
              + ", ".join(f"{esc(k)} {esc(v)}" for k, v in (run.get("versions") or {}).items()) + "</div>")
+    if reproducibility_text(run):
+        h.append(f'<div class="meta" id="reproducibility"><b>{esc(reproducibility_text(run))}</b></div>')
     if not run.get("complete", True):
         h.append(f'<div class="status s2">INCOMPLETE RUN: {esc(run.get("items_done"))} of {esc(run.get("items_planned"))} items '
                  "finished; the rest are missing from this report.</div>")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .model import exit_code, fmt_num, item_rows, status_text
+from .model import exit_code, fmt_num, item_rows, reproducibility_text, status_text
 
 
 def md(text) -> str:
@@ -27,6 +27,8 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
         lines += [f"**Incomplete run**: {run.get('items_done')} of {run.get('items_planned')} items finished.", ""]
     if document.get("mutants"):
         lines = lines[:4] + [f"**{status_text(document, code)}** (exit code {code})", ""] + _kill_matrix_md(document["mutants"])
+    if reproducibility_text(run):
+        lines[4:4] = [f"**{reproducibility_text(run)}**", ""]
     lines += ["| paper | spec | item | implementation | claim | measurement | class | expected | outcome |",
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}

@@ -201,6 +201,20 @@ def exit_code(document: dict, report_errors: list[dict] | None = None) -> int:
     return RUN_ERROR_EXIT if report_errors else code
 
 
+def reproducibility_text(run: dict) -> str | None:
+    """Why a run's results are not a function of its seed (own randomness, a time budget), or None."""
+    why = []
+    if run.get("randomness") == "own":
+        why.append("the implementation drew its own randomness (--randomness own: no determinism probe and no replay "
+                   "check; samples drawn in workers with independent random states, the same statistics and confidence)")
+    if run.get("time_budget") is not None:
+        why.append(f"each privacy audit had a time budget of {fmt_num(run['time_budget'])} s (its sample size depends "
+                   "on the machine's speed)")
+    if not why:
+        return None
+    return "Not reproducible: " + "; ".join(why) + ". Another run with the same seed draws other samples."
+
+
 def status_text(document: dict, code: int) -> str:
     """The one-line status of a run with exit code ``code``: by class for ``check``, against the
     expectations for ``verify``, by kills for ``mutants``."""
