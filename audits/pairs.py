@@ -54,7 +54,8 @@ generator                     the record replaced, and by what
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
 
-The search yields at most ``max_searched`` pairs, taking the generators in turn; the auditor ranks
+The search yields at most ``max_searched`` pairs, taking the generators in turn and, within a generator, the
+anchors in turn (every stress dataset's first pair before any second one); the auditor ranks
 every pair by its pilot sample and keeps the best (selection on training data: the family-wise
 accounting of the estimation is unchanged).
 """
@@ -472,6 +473,15 @@ def _large(ds: _Dataset, records, params: dict):
     return ds.data(fields), scaled
 
 
+def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
+    """One generator's pairs, the anchors taken in turn (every anchor's first pair, then every second, ...), so
+    that a later stress dataset is searched within the cap too."""
+    out = []
+    for k in range(max((len(s) for s in per_anchor), default=0)):
+        out.extend(s[k] for s in per_anchor if k < len(s))
+    return out
+
+
 def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """Neighbours of the anchors' datasets found by the input-space search (module doc), the
     generators taken in turn. Specs without ``[input.records]`` have none."""
@@ -479,7 +489,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     if records is None:
         return []
     rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
-    streams: dict[str, list[Pair]] = {}  # per generator, over every anchor
+    streams: dict[str, list[list[Pair]]] = {}  # per generator, per anchor
     for anchor in anchors:
         try:
             ds = _Dataset(records, anchor.data, anchor.env)
@@ -497,7 +507,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("tie", [pair(name, nb) for name, nb in _gen_tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in _gen_position(ds)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in _gen_random(ds, rng)])):
-            streams.setdefault(gen, []).extend(found)
+            streams.setdefault(gen, []).append(found)
         large = _large(ds, records, anchor.params)
         if large is not None:
             data, scaled = large
@@ -509,10 +519,11 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 big = _Dataset(records, data, env)
                 i = int(big.changeable[-1]) if len(big.changeable) else None
                 if i is not None:
-                    streams.setdefault("large_n", []).append(pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)),
-                                                               data=data, params=_param_values(spec, env), env=env))
+                    streams.setdefault("large_n", []).append([pair("large_n/last_record_flipped",
+                                                                big.replaced(i, _flip(big, i)), data=data,
+                                                                params=_param_values(spec, env), env=env)])
     out = []
-    lists = list(streams.values())
+    lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented
         out.extend(s[k] for s in lists if k < len(s) and not _same(s[k].data, s[k].neighbour))
     return out
