@@ -40,7 +40,7 @@ generator                     the record replaced, and by what
 ``sort_order``                for each sort order (each real column, each label field, the row
                               norm): the record at the low end and the median record moved past
                               the other end of that order
-``magnitude``                 a record's real fields scaled to 10^6 times the data's scale (or
+``magnitude``                 a record's real fields scaled to MAGNITUDE (10^12) times the data's scale (or
                               to the norm bound), up and down
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
 ``position``                  the records at the first, last, middle and (with a block size
@@ -86,6 +86,10 @@ GENERATED_KINDS = {
 __all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "searched_pairs", "sensitivity", "claim"]
 
 LARGE_N = 2048  # records of the large-n anchors of the search
+# the magnitude generator's factor: a record this many times the data's scale moves a relative tolerance of 1e-9
+# (or any scale taken from the private rows) by 10^3 of the data's scale (10^6 moved it by 10^-3: the PPM tolerance
+# mutant went unseen), while its square (10^24) stays far from overflow
+MAGNITUDE = 1e12
 SEARCH_SEED = 0x5EA2C4  # the random generator's stream (with the spec id): the same pairs at every run
 
 
@@ -395,7 +399,7 @@ def _gen_magnitude(ds: _Dataset):
         for key in reals:
             col = ds.fields[key].astype(float)
             scale = max(float(np.max(np.abs(col))), 1.0)
-            values[key] = ds._within(key, np.full(col.shape[1:], sign * 1e6 * scale))
+            values[key] = ds._within(key, np.full(col.shape[1:], sign * MAGNITUDE * scale))
         yield f"magnitude/{name}", ds.replaced(i, values)
 
 
