@@ -337,8 +337,9 @@ class _Dataset:
             return 1 - int(value)
         if domain == "sign":
             return -int(value)
-        if domain == "item":
-            return int(column.max()) + 1 if to_high else int(column.min()) - 1
+        if domain == "item":  # ids stay >= 0 (-1 is a common padding): below 0, a second fresh id above them
+            low = int(column.min()) - 1
+            return int(column.max()) + 1 if to_high else (low if low >= 0 else int(column.max()) + 2)
         if domain.startswith("index<"):
             size = np.asarray(self.public[domain[6:]]).shape[-1]
             return size - 1 if to_high else 0
