@@ -211,6 +211,20 @@ def _g_with_class(cls_type):
 
 g_soa_empty_side_wins = _g_with_class(_TieToEmptySide)
 g_soa_empty_side_wins.__doc__ = "Algorithm G over an SOA with Ldim(empty) = 0 and ties to -1 (P-G2)."
+def _g_level_off_by_one_batch(data, size, *, rng, d, alpha, c):
+    return np.stack([g_level_off_by_one(data, rng=rng, d=d, alpha=alpha, c=c) for _ in range(int(size))])
+
+
+@batched(_g_level_off_by_one_batch)
+def g_level_off_by_one(data, *, rng, d, alpha, c):
+    """Algorithm G drawing its level k from {0..d-1} instead of {0..d} (an off-by-one in rng.integers): level d,
+    the only one whose tournaments can make the output stable when SOA(T) alone is not, is never run."""
+    cls = stable.class_of(data["H"])
+    x, y = soa.sequence(data, cls.X)
+    n, N = stable.g_sizes(int(d), alpha, c)
+    return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d))))  # BUG
+
+
 g_constant = post_processed(
     stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
     "Algorithm G that always outputs the all -1 function.")
@@ -317,6 +331,7 @@ MUTANTS = (
                                                      f"{_SOA}/Observation 11/tournament-invariants"]),
     _mutant(_G, "g_soa_empty_side_wins", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                                      f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner"]),
+    _mutant(_G, "g_level_off_by_one", "utility", [f"{_G}/Theorem 10 (budget c)/conditional-tournament-d1"]),
     _mutant(_G, "g_constant", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                           f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner",
                                           f"{_G}/Theorem 10 (budget c)/conditional-d2"]),

@@ -151,6 +151,40 @@ def laplace_noise_reused_across_queries(data, *, rng, epsilon, gamma, **_):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _gauss_two_thirds_batch(data, n, *, rng, epsilon, delta, gamma, **_):
+    sigma = stable.sigma_gaussian(epsilon, delta, gamma) / 1.5                  # BUG: 1.5x too little noise
+    a = np.asarray(data, dtype=float)
+    return a + sigma * rng.standard_normal((int(n),) + a.shape)
+
+
+@batched(_gauss_two_thirds_batch)
+def gaussian_two_thirds_noise(data, *, rng, epsilon, delta, gamma, **_):
+    """BUG: N(0, (sigma_G/1.5)^2): the standard deviation 1.5 times too small (a constant rounded the wrong way)."""
+    out = _gauss_two_thirds_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+_RUNS_FROM_RNG = 50
+_runs_drawn = [0]
+
+
+def _rng_first_runs_batch(data, n, *, rng, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    _runs_drawn[0] += int(n)
+    source = rng if _runs_drawn[0] <= _RUNS_FROM_RNG else np.random      # BUG: global entropy after 50 runs
+    out = a[None, :] + source.laplace(0.0, gamma / epsilon, (int(n), a.size))
+    return out[:, 0] if np.ndim(data) == 0 else out
+
+
+@batched(_rng_first_runs_batch)
+def laplace_rng_first_50_runs(data, *, rng, epsilon, gamma, **_):
+    """BUG: the noise comes from ``rng`` for the first 50 runs of the process only, then from numpy's global
+    generator (a leftover np.random call, or a 'cache' of the generator): the law is unchanged, the runs are no
+    longer a function of ``rng``."""
+    out = _rng_first_runs_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 agnostic_no_rounding = post_processed(
     stable.agnostic_private_prediction_corrected,
     lambda out, data, rng, params: (np.full(out.shape, np.asarray(data)[1] * 2 >= np.asarray(data).sum())).astype(np.int8),
