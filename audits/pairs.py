@@ -40,8 +40,8 @@ generator                     the record replaced, and by what
 ``sort_order``                for each sort order (each real column, each label field, the row
                               norm): the record at the low end and the median record moved past
                               the other end of that order
-``magnitude``                 a record's real fields moved to 10^6 and 10^12 times the data's
-                              largest magnitude (or to the norm bound), up and down
+``magnitude``                 a record's real fields scaled to MAGNITUDE (10^12) times the data's scale (or
+                              to the norm bound), up and down
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
 ``position``                  the records at the first, last, middle and (with a block size
                               ``m``) block-boundary positions, label or value moved to the
@@ -54,7 +54,8 @@ generator                     the record replaced, and by what
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
 
-The search yields at most ``max_searched`` pairs, taking the generators in turn; the auditor ranks
+The search yields at most ``max_searched`` pairs, taking the generators in turn and, within a generator, the
+anchors in turn (every stress dataset's first pair before any second one); the auditor ranks
 every pair by its pilot sample and keeps the best (selection on training data: the family-wise
 accounting of the estimation is unchanged).
 """
@@ -85,7 +86,10 @@ GENERATED_KINDS = {
 __all__ = ["Pair", "candidate_pairs", "stress_pairs", "generated_pairs", "searched_pairs", "sensitivity", "claim"]
 
 LARGE_N = 2048  # records of the large-n anchors of the search
-MAGNITUDES = (1e6, 1e12)  # a record moved to these multiples of the data's largest magnitude
+# the magnitude generator's factor: a record this many times the data's scale moves a relative tolerance of 1e-9
+# (or any scale taken from the private rows) by 10^3 of the data's scale (10^6 moved it by 10^-3: the PPM tolerance
+# mutant went unseen), while its square (10^24) stays far from overflow
+MAGNITUDE = 1e12
 SEARCH_SEED = 0x5EA2C4  # the random generator's stream (with the spec id): the same pairs at every run
 
 
@@ -335,8 +339,9 @@ class _Dataset:
             return 1 - int(value)
         if domain == "sign":
             return -int(value)
-        if domain == "item":
-            return int(column.max()) + 1 if to_high else int(column.min()) - 1
+        if domain == "item":  # ids stay >= 0 (-1 is a common padding): below 0, a second fresh id above them
+            low = int(column.min()) - 1
+            return int(column.max()) + 1 if to_high else (low if low >= 0 else int(column.max()) + 2)
         if domain.startswith("index<"):
             size = np.asarray(self.public[domain[6:]]).shape[-1]
             return size - 1 if to_high else 0
@@ -392,14 +397,13 @@ def _gen_magnitude(ds: _Dataset):
     if not reals or not len(ds.changeable):
         return
     i = int(ds.changeable[len(ds.changeable) // 2])
-    for factor in MAGNITUDES:
-        for sign, name in ((1.0, "up"), (-1.0, "down")):
-            values = {}
-            for key in reals:
-                col = ds.fields[key].astype(float)
-                scale = max(float(np.max(np.abs(col))), 1.0)
-                values[key] = ds._within(key, np.full(col.shape[1:], sign * factor * scale))
-            yield f"magnitude/{name}_{factor:.0e}", ds.replaced(i, values)
+    for sign, name in ((1.0, "up"), (-1.0, "down")):
+        values = {}
+        for key in reals:
+            col = ds.fields[key].astype(float)
+            scale = max(float(np.max(np.abs(col))), 1.0)
+            values[key] = ds._within(key, np.full(col.shape[1:], sign * MAGNITUDE * scale))
+        yield f"magnitude/{name}", ds.replaced(i, values)
 
 
 def _gen_tie(ds: _Dataset):
@@ -476,6 +480,15 @@ def _large(ds: _Dataset, records, params: dict):
     return ds.data(fields), scaled
 
 
+def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
+    """One generator's pairs, the anchors taken in turn (every anchor's first pair, then every second, ...), so
+    that a later stress dataset is searched within the cap too."""
+    out = []
+    for k in range(max((len(s) for s in per_anchor), default=0)):
+        out.extend(s[k] for s in per_anchor if k < len(s))
+    return out
+
+
 def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """Neighbours of the anchors' datasets found by the input-space search (module doc), the
     generators taken in turn. Specs without ``[input.records]`` have none."""
@@ -483,7 +496,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     if records is None:
         return []
     rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
-    streams: dict[str, list[Pair]] = {}  # per generator, over every anchor
+    streams: dict[str, list[list[Pair]]] = {}  # per generator, per anchor
     for anchor in anchors:
         try:
             ds = _Dataset(records, anchor.data, anchor.env)
@@ -501,7 +514,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("tie", [pair(name, nb) for name, nb in _gen_tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in _gen_position(ds)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in _gen_random(ds, rng)])):
-            streams.setdefault(gen, []).extend(found)
+            streams.setdefault(gen, []).append(found)
         large = _large(ds, records, anchor.params)
         if large is not None:
             data, scaled = large
@@ -513,10 +526,11 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 big = _Dataset(records, data, env)
                 i = int(big.changeable[-1]) if len(big.changeable) else None
                 if i is not None:
-                    streams.setdefault("large_n", []).append(pair("large_n/last_record_flipped", big.replaced(i, _flip(big, i)),
-                                                               data=data, params=_param_values(spec, env), env=env))
+                    streams.setdefault("large_n", []).append([pair("large_n/last_record_flipped",
+                                                                big.replaced(i, _flip(big, i)), data=data,
+                                                                params=_param_values(spec, env), env=env)])
     out: list[Pair] = []
-    lists = list(streams.values())
+    lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented
         out.extend(s[k] for s in lists if k < len(s) and not _same(s[k].data, s[k].neighbour))
     return out

@@ -319,6 +319,49 @@ def _theorem10_budget(ctx: Context) -> dict:
     }
 
 
+_CTRL_G_LEVEL = Control("g_level_off_by_one", "dptestbed.impl.littlestone.mutants:g_level_off_by_one",
+                        "Algorithm G drawing its level from {0..d-1} (level d never runs)")
+_TOURNAMENT_RARE = 1 / 128  # the mass of point 0 in the tournament instance (1/(8n) at n = 16)
+
+
+def tournament_instance():
+    """(H, p, c) of an instance that needs a tournament (k* = 1 at d = 1): thresholds on 2 points, target
+    t_2 = [-1, +1], mass 1/128 on point 0. SOA(T) sees point 0 in one T ~ D^16 of 8 (D_0 outputs the target
+    with probability 0.12), while D_1 redraws until exactly one of T_0, T_1 saw it and then, on the half of the
+    coins that label it -1, hands the target to every later T (D_1 outputs the target with probability 0.57)."""
+    H = C.thresholds(2)
+    return H, np.array([_TOURNAMENT_RARE, 1 - _TOURNAMENT_RARE]), H[1]
+
+
+@experiment(G, "Theorem 10 (budget c)", "conditional-tournament-d1", "bound",
+            title="scaled budget at d = 1 on an instance that needs a tournament (k* = 1): Pr[G = f*] >= "
+                  "(p*_1 - 1/c)/(d+1), f* the mode of D_1 and p*_1 the lower 95% bound of its frequency from an "
+                  "independent pilot of the reference D_1 process; G must run level d = 1 with probability 1/(d+1) "
+                  "(D_0 gives f* with probability 0.12 only)",
+            instance="thresholds on 2 points, target t_2 = [-1, +1], mass 1/128 on point 0 (the tournament level is "
+                     "needed: SOA(T) alone rarely sees point 0); d = 1, alpha = 0.5 (n = 16), c = 8 (N = 2,048; D_1 "
+                     "draws 154 examples on average, 640 at its 99th percentile); fresh data of length m = N + n per "
+                     "run; f* and p*_1 from 2,000 pilot samples of D_1 (seed 11)",
+            predicate="failure: G's output is not f* (tested against 1 - the conditional bound)",
+            trials={"quick": 300, "full": 3000}, params={"d": 1, "alpha": 0.5, "c": 8.0},
+            controls=(_CTRL_G_CONST, _CTRL_G_LEVEL), seconds=_SECONDS,
+            slack_definition="Clopper-Pearson lower bound on Pr[G = f*] divided by the conditional bound", tests="claim")
+def _theorem10_tournament(ctx: Context) -> dict:
+    env = ctx.env
+    d, n, c = int(env["d"]), int(env["n"]), float(env["c"])
+    H, p, target = tournament_instance()
+    pilot, *_ = level_runs(d, n, 2000, H, p, target, np.random.default_rng(11))
+    ids, counts = np.unique(pilot, return_counts=True)
+    f_star, top = int(ids[np.argmax(counts)]), int(counts.max())
+    bound = (clopper_pearson(top, pilot.size)[0] - 1 / c) / (d + 1)
+    outs = C.hypothesis_id(g_outputs_at(ctx, ctx.trials, H, p, target, int(env["m"]), c))
+    k = int(np.sum(outs == f_star))
+    return {"failures": ctx.trials - k, "trials": ctx.trials, "beta": 1 - bound,
+            "slack": clopper_pearson(k, ctx.trials)[0] / bound if bound > 0 else None,
+            "f_star": C.hypothesis_from_id(np.array(f_star), H.shape[1]).tolist(), "p_star_level_1": top / pilot.size,
+            "frequency_of_f_star": k / ctx.trials}
+
+
 def g_outputs_at(ctx: Context, runs: int, H, p, c, m: int, budget: float) -> np.ndarray:
     """``runs`` outputs of the G under test at budget factor ``budget`` on fresh data of length m."""
     rng = np.random.default_rng(ctx.rng.integers(2**32))

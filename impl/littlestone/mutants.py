@@ -54,6 +54,14 @@ def _encode_first_occurrence(S, ids, released, a, n):
     return out
 
 
+def _encode_negative_zero_padding(S, ids, released, a, n):
+    out = histogram.encode(S, ids, released, a, n)
+    position = np.arange(n)[None, :]
+    suppressed = (position >= released.sum(axis=1, keepdims=True)) & (position < ids.size)  # occurring, not released
+    out[:, :, 1] = np.where(suppressed, -0.0, out[:, :, 1])               # BUG: their 'no estimate' written as -0.0
+    return out
+
+
 hist_laplace_one_over_epsilon = histogram.make_histogram(
     _release_lap_one_over_eps, doc="Hist with noise Lap(1/epsilon) (add/remove scale) instead of Lap(2/epsilon).")
 hist_threshold_without_one = histogram.make_histogram(
@@ -70,6 +78,11 @@ hist_true_counts = histogram.make_histogram(
 hist_epsilon_quartered = histogram.make_histogram(
     lambda counts, n, epsilon, delta, rng: histogram.release(counts, n, epsilon / 4, delta, rng),  # BUG: eps/4
     doc="Hist run at epsilon/4 (a composition it does not need): private, but heavy items are lost.")
+hist_negative_zero_padding = histogram.make_histogram(
+    encode_fn=_encode_negative_zero_padding,
+    doc="Hist writing the padding row of each occurring but suppressed item as (-1, -0.0) ('no estimate'), the "
+        "other padding rows (-1, +0.0): the values compare equal, the sign bits count the suppressed items (the "
+        "support size leaks without noise).")
 hist_first_occurrence_order = histogram.make_histogram(
     encode_fn=_encode_first_occurrence, doc="Hist listing the released items in first-occurrence order.")
 
@@ -198,6 +211,20 @@ def _g_with_class(cls_type):
 
 g_soa_empty_side_wins = _g_with_class(_TieToEmptySide)
 g_soa_empty_side_wins.__doc__ = "Algorithm G over an SOA with Ldim(empty) = 0 and ties to -1 (P-G2)."
+def _g_level_off_by_one_batch(data, size, *, rng, d, alpha, c):
+    return np.stack([g_level_off_by_one(data, rng=rng, d=d, alpha=alpha, c=c) for _ in range(int(size))])
+
+
+@batched(_g_level_off_by_one_batch)
+def g_level_off_by_one(data, *, rng, d, alpha, c):
+    """Algorithm G drawing its level k from {0..d-1} instead of {0..d} (an off-by-one in rng.integers): level d,
+    the only one whose tournaments can make the output stable when SOA(T) alone is not, is never run."""
+    cls = stable.class_of(data["H"])
+    x, y = soa.sequence(data, cls.X)
+    n, N = stable.g_sizes(int(d), alpha, c)
+    return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d))))  # BUG
+
+
 g_constant = post_processed(
     stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
     "Algorithm G that always outputs the all -1 function.")
@@ -304,6 +331,7 @@ MUTANTS = (
                                                      f"{_SOA}/Observation 11/tournament-invariants"]),
     _mutant(_G, "g_soa_empty_side_wins", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                                      f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner"]),
+    _mutant(_G, "g_level_off_by_one", "utility", [f"{_G}/Theorem 10 (budget c)/conditional-tournament-d1"]),
     _mutant(_G, "g_constant", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                           f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner",
                                           f"{_G}/Theorem 10 (budget c)/conditional-d2"]),
@@ -312,6 +340,7 @@ MUTANTS = (
     _mutant(_H, "hist_threshold_log_over_epsilon", "privacy", [_AUDIT]),
     _mutant(_H, "hist_true_counts", "privacy", [_AUDIT, _HIST_LAW]),
     _mutant(_H, "hist_first_occurrence_order", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_negative_zero_padding", "privacy", [_AUDIT]),
     _mutant(_H, "hist_epsilon_quartered", "utility", [f"{_H}/Lemma 15 (accuracy)/heavy-item"]),
     _mutant(_GEN, "generic_missing_half", "privacy", [_AUDIT, f"{_GEN}/Lemma 16 (privacy)/exact-softmax"]),
     _mutant(_GEN, "generic_fraction_loss", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),

@@ -68,9 +68,32 @@ soft_majority_label_sorted_partition = _soft_majority_with(
     lambda X, y, x, r: _nu(X, y, x, np.argsort(y, kind="stable")[_positional(X.size, r)]),
     "BUG: sorts the records by label before cutting the blocks (a data-dependent partition).")
 
+soft_majority_sorted_round_robin = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, np.argsort(X, kind="stable")[: r * (X.size // r)].reshape(X.size // r, r).T),
+    "BUG: 'balanced blocks': the records sorted by feature, then dealt round-robin to the teachers (rank i goes to "
+    "teacher i mod r), so the partition depends on the data.")
+
 soft_majority_bagged_blocks = _soft_majority_with(
     lambda X, y, x, r: _nu(X, y, x, (np.arange(r)[:, None] * (X.size // r) + np.arange(2 * (X.size // r))) % X.size),
     "BUG: overlapping blocks (teacher j reads records j m .. j m + 2m - 1, cyclically): each record feeds 2 teachers.")
+
+
+def _shared_coin_sampler(data, n, *, rng, epsilon, alpha, **_):
+    if not isinstance(data, dict):
+        return soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon,
+                                                                            alpha=alpha)
+    nu, single = soft_majority.margins(data, soft_majority.n_teachers(epsilon, alpha))
+    p = soft_majority.vote_probability(nu, epsilon)
+    out = (rng.random((int(n), 1)) < p[None, :]).astype(np.int8)      # BUG: one coin for all queries of a call
+    return out[:, 0] if single else out
+
+
+@batched(_shared_coin_sampler)
+def soft_majority_shared_coin(data, *, rng, epsilon, alpha, **_):
+    """BUG: one uniform per call, shared by the queries of a batch (label_j = 1[u < p(nu_j)]): each answer has the
+    spec's law, the answers are comonotone instead of independent."""
+    out = _shared_coin_sampler(data, 1, rng=rng, epsilon=epsilon, alpha=alpha)[0]
+    return int(out) if np.ndim(out) == 0 else out
 
 
 def _memorising_sampler(data, n, *, rng, epsilon, alpha, **_):
@@ -125,6 +148,40 @@ def _reused_sampler(data, n, *, rng, epsilon, gamma, **_):
 def laplace_noise_reused_across_queries(data, *, rng, epsilon, gamma, **_):
     """BUG: one Laplace draw added to the answers of all queries (pitfall P11)."""
     out = _reused_sampler(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _gauss_two_thirds_batch(data, n, *, rng, epsilon, delta, gamma, **_):
+    sigma = stable.sigma_gaussian(epsilon, delta, gamma) / 1.5                  # BUG: 1.5x too little noise
+    a = np.asarray(data, dtype=float)
+    return a + sigma * rng.standard_normal((int(n),) + a.shape)
+
+
+@batched(_gauss_two_thirds_batch)
+def gaussian_two_thirds_noise(data, *, rng, epsilon, delta, gamma, **_):
+    """BUG: N(0, (sigma_G/1.5)^2): the standard deviation 1.5 times too small (a constant rounded the wrong way)."""
+    out = _gauss_two_thirds_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+_RUNS_FROM_RNG = 50
+_runs_drawn = [0]
+
+
+def _rng_first_runs_batch(data, n, *, rng, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    _runs_drawn[0] += int(n)
+    source = rng if _runs_drawn[0] <= _RUNS_FROM_RNG else np.random      # BUG: global entropy after 50 runs
+    out = a[None, :] + source.laplace(0.0, gamma / epsilon, (int(n), a.size))
+    return out[:, 0] if np.ndim(data) == 0 else out
+
+
+@batched(_rng_first_runs_batch)
+def laplace_rng_first_50_runs(data, *, rng, epsilon, gamma, **_):
+    """BUG: the noise comes from ``rng`` for the first 50 runs of the process only, then from numpy's global
+    generator (a leftover np.random call, or a 'cache' of the generator): the law is unchanged, the runs are no
+    longer a function of ``rng``."""
+    out = _rng_first_runs_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
     return float(out) if np.ndim(out) == 0 else out
 
 
