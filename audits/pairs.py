@@ -483,7 +483,7 @@ def _large(ds: _Dataset, records, params: dict):
 def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
     """One generator's pairs, the anchors taken in turn (every anchor's first pair, then every second, ...), so
     that a later stress dataset is searched within the cap too."""
-    out = []
+    out: list[Pair] = []
     for k in range(max((len(s) for s in per_anchor), default=0)):
         out.extend(s[k] for s in per_anchor if k < len(s))
     return out

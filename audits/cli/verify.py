@@ -193,8 +193,9 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
         from ..isolation import summary
 
         print(f"implementation isolated by: {summary()}")
-    if reproducibility_text(document["run"]):
-        print(textwrap.fill(reproducibility_text(document["run"]), CONSOLE_WIDTH))
+    reproducibility = reproducibility_text(document["run"])
+    if reproducibility:
+        print(textwrap.fill(reproducibility, CONSOLE_WIDTH))
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 
