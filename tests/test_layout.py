@@ -62,6 +62,19 @@ def test_paper_packages_never_import_one_another(imports):
     assert not crossing, "a paper imports another paper: " + "; ".join(crossing)
 
 
+def test_paper_packages_import_the_engine_one_way():
+    """A paper package names the engine absolutely (``from dptestbed.audits.stats import ...``) and its own
+    modules relatively (``from .common import ...``): a relative import never leaves the paper's folder."""
+    leaving = []
+    for top in ("spec", "impl", "audits"):
+        for paper in PAPERS:
+            for path in sorted((ROOT / top / paper).rglob("*.py")):
+                for number, line in enumerate(path.read_text().splitlines(), 1):
+                    if line.lstrip().startswith("from .."):
+                        leaving.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not leaving, "relative imports out of a paper package: " + "; ".join(leaving)
+
+
 def test_every_audits_paper_has_an_impl_paper():
     import dptestbed.impl as impl
 

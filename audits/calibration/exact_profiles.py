@@ -8,11 +8,7 @@ import math
 import numpy as np
 from scipy import special
 
-from dptestbed.impl.calibration.bounded import clipped
-from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
-from dptestbed.impl.calibration.gaussian import analytic_sigma
-
-from ..exact import (
+from dptestbed.audits.exact import (
     as_vector,
     discrete_epsilon,
     dist_epsilon,
@@ -24,6 +20,9 @@ from ..exact import (
     register,
     svt_distribution,
 )
+from dptestbed.impl.calibration.bounded import clipped
+from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
+from dptestbed.impl.calibration.gaussian import analytic_sigma
 
 
 def _laplace_factory(factor):

@@ -8,10 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
-from dptestbed.impl.calibration.gaussian import analytic_sigma
-
-from ..experiments import (
+from dptestbed.audits.experiments import (
     Context,
     Control,
     experiment,
@@ -22,7 +19,9 @@ from ..experiments import (
     scalar,
     transcript_cells,
 )
-from ..theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
+from dptestbed.impl.calibration.gaussian import analytic_sigma
 
 # =========================================================================== Laplace mechanism
 
@@ -385,7 +384,7 @@ RNM_CLAIM = "Claim 3.9 (Dwork-Roth 2014, Report Noisy Max, Lap(2/epsilon) for no
     controls=(Control("report_noisy_max_noise_double", f"{_MUT}:report_noisy_max_noise_double", "Lap(4/epsilon)"),),
 )
 def _rnm_exact(ctx: Context) -> dict:
-    from ..exact import noisy_max_distribution
+    from dptestbed.audits.exact import noisy_max_distribution
 
     b = 2.0 / scalar(ctx.env["epsilon"])
     q = np.array([0.0, 1.0, 2.0, 4.0])
@@ -411,7 +410,7 @@ def _lyu_transcript(alg: int, ref: str, control: str):
         controls=(Control(control, f"{_MUT}:{control}", control.replace("_", " ")),),
     )
     def transcript(ctx: Context) -> dict:
-        from ..exact import svt_distribution
+        from dptestbed.audits.exact import svt_distribution
 
         eps, c, thr = scalar(ctx.env["epsilon"]), int(ctx.params["c"]), float(ctx.params["threshold"])
         q = np.array([0.0, 1.0, -1.0, 0.0]) + thr

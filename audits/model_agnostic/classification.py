@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from ..experiments import Context, Control, experiment, first_crossing, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, scalar
+
 from .queries import pipeline_chunk_size, pipeline_chunks
 from .thresholds import classification_trial, threshold_error
 

@@ -8,7 +8,8 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..experiments import Context, Control, experiment, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, scalar
+
 from .classification import COR41_PREDICATE
 
 _MOD = "dptestbed.impl.model_agnostic.controls_queries"  # pipeline controls
@@ -108,7 +109,7 @@ def e4_measurement(seed: int = 0, *, m: int = 1000, alpha: float = 0.05, gamma: 
     (realised as k independent 1-D threshold classifiers at error gamma + alpha: the mistakes of
     different classifiers on the same queries are positively dependent only through the queries,
     which we draw independently per classifier, as the union bound allows)."""
-    from ..theorems import clopper_pearson
+    from dptestbed.audits.theorems import clopper_pearson
 
     rng = np.random.default_rng(seed)
     p = gamma + alpha

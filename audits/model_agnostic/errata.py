@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from ..errata import ErratumContext, audit_summary, erratum
+from dptestbed.audits.errata import ErratumContext, audit_summary, erratum
 
 E2_SAMPLES = {"quick": 200_000, "full": 2_000_000}
 
@@ -89,10 +89,9 @@ def e1_exact(catalogue) -> dict:
     mixed_directions stress pairs, whose distances sit at each variant's own threshold (one vote
     moved per row: the printed dist moves by 2, dist* by 1): A_OQR's transcript distribution on the
     two dist vectors."""
+    from dptestbed.audits.exact import dist_epsilon, svt_distribution
     from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed
     from dptestbed.spec.schema import resolve_stress_values
-
-    from ..exact import dist_epsilon, svt_distribution
 
     out = {}
     for spec_id, fn in (("subsample_aggregate", dist_printed), ("subsample_aggregate_corrected", dist_corrected)):
@@ -150,9 +149,8 @@ def measure_e1(ctx: ErratumContext) -> dict:
 def e2_leak(seed: int, n: int) -> dict:
     """P[first query released with Flag 0 at D's regular midpoint] on first_test_delta_leak, both
     variants, on D and D' (Monte Carlo, n runs each), beside the exact S(w)."""
+    from dptestbed.audits.theorems import clopper_pearson
     from dptestbed.impl.model_agnostic.soft_label import soft_label_queries, soft_label_queries_corrected
-
-    from ..theorems import clopper_pearson
 
     D = np.array([[0.3, 0.3, 0.6]] * 4)
     Dp = np.array([[0.3, 0.6, 0.6]] * 4)
@@ -211,9 +209,9 @@ def e4_statement(ctx: ErratumContext) -> dict:
     (it misclassifies about 1.5 (gamma + alpha) m queries), on the reference A_binClas (the registered
     check 'worst-case-learner' runs the same on any implementation); and the same runs against a wrong
     cutoff, (gamma + alpha) m without 004's factor 3, which the check must reject (its power)."""
+    from dptestbed.audits.theorems import clopper_pearson
     from dptestbed.impl.model_agnostic.classification import private_classification_queries_conference as ref
 
-    from ..theorems import clopper_pearson
     from .conference import THM32, thm32_runs
 
     spec = ctx.catalogue["private_classification_queries_conference"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..experiments import Context, Control, experiment, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, scalar
+
 from .classification import CTRL_PCQ_CONST, CTRL_RUNNER_UP
 from .queries import pipeline_chunk_size, pipeline_chunks
 from .thresholds import APRIV_SUPPORTS, APRIV_WIDTH, T_STAR_APRIV, erm_thresholds_exact, threshold_error, votes_on

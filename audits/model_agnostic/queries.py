@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..experiments import Context, Control, experiment, first_crossing, implied_failure, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, implied_failure, scalar
 
 _MOD = "dptestbed.impl.model_agnostic.controls_queries"  # pipeline controls
 _MUT = "dptestbed.impl.model_agnostic.mutants"  # implementation mutants
@@ -31,7 +31,7 @@ def pipeline_chunk_size(ctx: Context, n_prime: float) -> int:
 
 
 def _ci(counts, n):
-    from ..theorems import clopper_pearson
+    from dptestbed.audits.theorems import clopper_pearson
     return [clopper_pearson(int(c), int(n)) for c in counts]
 
 

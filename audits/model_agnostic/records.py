@@ -29,6 +29,8 @@ import math
 
 import numpy as np
 
+from dptestbed.audits import stats
+from dptestbed.audits.experiments import Context, Control, experiment, scalar
 from dptestbed.impl import learners as _learners
 from dptestbed.impl.model_agnostic.subsample_aggregate import (
     chunk_data,
@@ -38,8 +40,6 @@ from dptestbed.impl.model_agnostic.subsample_aggregate import (
     votes_from_answers,
 )
 
-from .. import stats
-from ..experiments import Context, Control, experiment, scalar
 from .classification import CTRL_PCQ_CONST, CTRL_PCQ_UNDERFIT, cor41, cor41_step, sample_complexity
 from .label_private import CTRL_LPL_INV, CTRL_LPL_UNDERFIT
 from .queries import pipeline_chunk_size, pipeline_chunks

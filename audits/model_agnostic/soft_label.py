@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ..experiments import Context, Control, experiment, implied_failure, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, implied_failure, scalar
 
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
@@ -110,7 +110,7 @@ def ensemble_soft_labels(ctx: Context, trials: int, k: int, n_prime: int, points
 
 
 def _cp(count: int, n: int):
-    from ..theorems import clopper_pearson
+    from dptestbed.audits.theorems import clopper_pearson
     return clopper_pearson(int(count), int(n))
 
 
@@ -146,7 +146,7 @@ _THM56_EXPECTED = np.array([[0.125, 0.0], [0.875, 0.0], [0.5, 1.0], [0.5, 1.0]])
                      "measured failure rate is <= beta (interpolated on the sweep grid)",
 )
 def _thm56_planted(ctx: Context) -> dict:
-    from ..experiments import first_crossing
+    from dptestbed.audits.experiments import first_crossing
 
     env = ctx.env
     d, beta = scalar(env["stability"]), scalar(env["failure_probability"])
@@ -229,7 +229,7 @@ def _lemma58(ctx: Context) -> dict:
 
 
 def quantile_ci(sample, level):
-    from ..experiments import quantile_interval
+    from dptestbed.audits.experiments import quantile_interval
     return quantile_interval(np.asarray(sample), level)
 
 

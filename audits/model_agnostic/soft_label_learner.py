@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from ..experiments import Context, Control, experiment, scalar
+from dptestbed.audits.experiments import Context, Control, experiment, scalar
+
 from .soft_label import (
     CTRL_FLIP,
     CTRL_RIGHT_EDGE,
@@ -100,7 +101,7 @@ SGD_Z = 4.42  # two-sided normal quantile for 1e-5
     controls=(CTRL_UNSHUFFLED,), tests="conformance",
 )
 def _sgd_identity(ctx: Context) -> dict:
-    from ..runner import call_batch
+    from dptestbed.audits.runner import call_batch
 
     n_prime, N = int(ctx.params["n_prime"]), ctx.trials
 

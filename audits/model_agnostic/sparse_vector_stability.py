@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..experiments import (
+from dptestbed.audits.experiments import (
     Context,
     Control,
     experiment,
@@ -18,7 +18,7 @@ from ..experiments import (
     scalar,
     svt_top_probability,
 )
-from ..theorems import NOISE_FUDGE, Cell, clopper_pearson
+from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
 
 # =========================================================================== sparse vector
 

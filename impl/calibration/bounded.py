@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, laplace
 
 
 def clipped(data, lower, upper) -> np.ndarray:

@@ -37,8 +37,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector
 
 
 def _integers(data) -> np.ndarray:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector
 
 
 def _softmax(logits):

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ..contract import batched
-from ..noise import as_vector, gaussian
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, gaussian
 
 BROKEN_FACTOR = 0.7  # negative control: sigma 30% too small
 

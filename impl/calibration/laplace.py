@@ -11,8 +11,8 @@ privacy loss on a shift by gamma is epsilon/0.7 ~ 1.43*epsilon.
 
 from __future__ import annotations
 
-from ..contract import batched
-from ..noise import as_vector, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, laplace
 
 BROKEN_FACTOR = 0.7  # negative control: the scale is 30% too small
 

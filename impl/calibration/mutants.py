@@ -12,9 +12,10 @@ import math
 
 import numpy as np
 
-from ..contract import batched
-from ..mutant import Mutant, post_processed, with_params
-from ..noise import as_vector, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.mutant import Mutant, post_processed, with_params
+from dptestbed.impl.noise import as_vector, laplace
+
 from . import svt_lyu as _lyu
 from .bounded import bounded_mean, bounded_sum, clipped
 from .discrete import (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
 
 
 def _bit(data) -> int:

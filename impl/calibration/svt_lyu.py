@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, laplace
 
 TOP, BOTTOM, NOT_ANSWERED = 1, 0, -1
 DELTA = 1.0  # query sensitivity Delta (Figure 1 input); the specs fix it to 1

@@ -29,7 +29,7 @@ from math import comb
 
 import numpy as np
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
 
 RELATIVE_TOL = 1e-9   # membership / rank tolerance, times the public scale max(1, max|X_pub|)
 _ROOT_PRIMES = np.sqrt([2.0, 3.0, 5.0, 7.0, 11.0])   # V_0: coordinates no rational multiples of each other

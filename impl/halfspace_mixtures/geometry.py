@@ -20,7 +20,8 @@ from itertools import combinations
 
 import numpy as np
 
-from ..learners import threshold_erm
+from dptestbed.impl.learners import threshold_erm
+
 from .family import affine_hull, halfspace_family
 
 # --------------------------------------------------------------------------- exact ERM

@@ -33,7 +33,8 @@ from math import comb
 import numpy as np
 from scipy.special import logsumexp
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
+
 from .family import Aff, affine_hull, halfspace_family, inside, subset_rows, subsets
 
 BLOCK_ELEMENTS = 1 << 22      # mistake counts per block (float32 products: exact below 2^24 rows)

@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..contract import batched
-from ..mutant import Mutant, with_params
+from dptestbed.impl.contract import batched
+from dptestbed.impl.mutant import Mutant, with_params
+
 from .family import (
     RELATIVE_TOL,
     affine_hull,

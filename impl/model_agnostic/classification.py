@@ -37,8 +37,9 @@ import math
 
 import numpy as np
 
-from .. import learners as _learners
-from ..contract import batched
+from dptestbed.impl import learners as _learners
+from dptestbed.impl.contract import batched
+
 from .subsample_aggregate import (
     as_vote_counts,
     dist_printed,

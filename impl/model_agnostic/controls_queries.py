@@ -17,7 +17,7 @@ Never used as implementations of a spec.
 
 from __future__ import annotations
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
 
 __all__ = [
     "subsample_aggregate_k_over_8", "subsample_aggregate_corrected_k_over_8",

@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import laplace
 
 BOTTOM = -1
 

@@ -27,9 +27,10 @@ import math
 
 import numpy as np
 
-from ..contract import batched
-from ..mutant import Mutant, call, call_batch, post_processed, with_params
-from ..noise import laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.mutant import Mutant, call, call_batch, post_processed, with_params
+from dptestbed.impl.noise import laplace
+
 from . import online_query_release as _oqr_mod
 from . import soft_label as _sl
 from . import sparse_vector as _sv_mod
@@ -452,7 +453,7 @@ def _lpl_labels(data, n, rng, params, after_halt=None):
 
 
 def _lpl_mutant(doc: str, *, invert: bool = False, after_halt=None):
-    from .. import learners
+    from dptestbed.impl import learners
 
     def batch(data, n, *, rng, epsilon, delta, T, m):
         x, y = _lpl_labels(data, n, rng, dict(epsilon=epsilon, delta=delta, T=T, m=m), after_halt)

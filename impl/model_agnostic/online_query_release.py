@@ -31,7 +31,8 @@ import math
 
 import numpy as np
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
+
 from .sparse_vector import _cutoff, new_core
 
 BOTTOM, NOT_ANSWERED = -1, -2

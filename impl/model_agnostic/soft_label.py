@@ -43,8 +43,9 @@ import math
 
 import numpy as np
 
-from .. import learners as _learners
-from ..contract import batched
+from dptestbed.impl import learners as _learners
+from dptestbed.impl.contract import batched
+
 from .online_query_release import check_rows, declared_queries
 from .sparse_vector import SparseVectorRuns, _cutoff, new_core
 from .subsample_aggregate import mode_and_gap

@@ -35,8 +35,8 @@ import math
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, laplace
 
 TOP, BOTTOM, NOT_ANSWERED = 1, 0, -1
 

@@ -48,8 +48,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import learners as _learners
-from ..contract import batched
+from dptestbed.impl import learners as _learners
+from dptestbed.impl.contract import batched
+
 from .online_query_release import check_rows, declared_queries, oqr_lambda, oqr_threshold, release_stream
 from .sparse_vector import _cutoff
 

@@ -23,8 +23,8 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit
 
-from ..contract import batched
-from ..noise import laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import laplace
 
 LOSSES = ("linear", "logistic", "squared")
 GD_STEPS = 300  # testbed constant (the stability certificate holds for every T)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
 
-from ..contract import batched
 from . import convex_erm, lower_bound, soft_majority, stable
 from .teachers import threshold_min_positive
 

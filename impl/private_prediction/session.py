@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import laplace
+
 from .stable import stable_laplace_prediction
 
 REFUSED = np.inf   # the transcript's marker of a refused query

@@ -28,7 +28,8 @@ import math
 import numpy as np
 from scipy.special import expit
 
-from ..contract import batched
+from dptestbed.impl.contract import batched
+
 from .teachers import threshold_min_positive
 
 

@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from ..contract import batched
-from ..noise import as_vector, gaussian, laplace
+from dptestbed.impl.contract import batched
+from dptestbed.impl.noise import as_vector, gaussian, laplace
 
 
 def _predictions(data):
