@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from dptestbed.spec import Spec
-from dptestbed.spec.schema import NEIGHBOUR_RELATIONS, build_spec
+from dptestbed.spec.model import NEIGHBOUR_RELATIONS
+from dptestbed.spec.schema import build_spec
 
 from .privacy import AuditResult, audit
 

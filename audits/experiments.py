@@ -191,7 +191,8 @@ class Context:
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
-        the contract probe, ``runner.probe_contract``, on its own stream)."""
+        the contract probe, :func:`.probes.probe_contract`, on its own stream)."""
+        from .probes import probe_contract
         from .runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
@@ -199,8 +200,8 @@ class Context:
             self.probed = True
             ref = self.spec.implementation
             reference = None if missing_reference(ref) else as_runnable(ref)
-            runner_for(self.impl, timeout=self.timeout, isolate=self.isolate).probe(
-                data, params, reference=reference, randomness=self.randomness)
+            probe_contract(runner_for(self.impl, timeout=self.timeout, isolate=self.isolate),
+                           data, params, reference=reference, randomness=self.randomness)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 

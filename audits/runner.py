@@ -48,7 +48,7 @@ reproducible ones. Independence is ensured per path:
   fork copied (a generator a library created at import) would repeat across workers;
 * in this process (a trusted batch sampler, ``isolate=False``) one state runs on from call to call.
 
-:func:`probe_independence` replaces the determinism probe: two draws from every worker (each task
+:func:`.probes.probe_independence` replaces the determinism probe: two draws from every worker (each task
 from its own seed) must not repeat one another, which catches a copied or constant-seeded state.
 """
 
@@ -58,7 +58,6 @@ import atexit
 import contextlib
 import importlib
 import importlib.util
-import math
 import multiprocessing as mp
 import os
 import random
@@ -343,7 +342,7 @@ class Runner:
 
     def draw_each(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> list[np.ndarray]:
         """``n`` runs from every worker process at once, each task from its own seed drawn from ``rng``
-        (in this process: two draws one after the other): what :func:`probe_independence` compares."""
+        (in this process: two draws one after the other): what :func:`.probes.probe_independence` compares."""
         params = dict(params or {})
         n = int(n)
         seeds = rng.integers(0, 2**63 - 1, size=max(self.n_workers, 2) if self.isolate else 2).tolist()
@@ -382,13 +381,6 @@ class Runner:
         """Where the implementation runs: "sandboxed" (fresh interpreters), "forked" (forks of this
         process) or "in-process"."""
         return "sandboxed" if self.sandboxed else "forked" if self.isolate else "in-process"
-
-    def probe(self, data, params: dict, *, reference=None, randomness: str = "rng") -> np.ndarray:
-        """:func:`probe_contract` on this runner's own workers."""
-        return probe_contract(lambda d, n, rng: self.sample(d, n, rng=rng, params=params), data, params,
-                              reference=reference, timeout=self.timeout, randomness=randomness,
-                              draw_each=lambda d, n, rng: self.draw_each(d, n, rng=rng, params=params),
-                              where=self.where)
 
     # in this process -----------------------------------------------------------------
     def _in_process(self, data, n, rng, params, progress):
@@ -533,7 +525,7 @@ def runner_for(impl: Callable | str, *, timeout: float = 60.0, isolate: bool | N
     return runner
 
 
-def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
+def call_batch(impl: Callable | str, data: Any, n: int, *, rng: np.random.Generator, params: dict | None = None,
                timeout: float = 60.0, isolate: bool | None = None) -> np.ndarray:
     """``n`` outputs of ``impl`` on ``data`` stacked on axis 0 (see the module docstring).
 
@@ -546,97 +538,6 @@ def call_batch(impl: Callable, data: Any, n: int, *, rng: np.random.Generator, p
 def _close_cached() -> None:
     while _CACHE:
         _CACHE.popitem()[1].close()
-
-
-PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
-PROBE_RUNS = 16
-REPEAT_LEVEL = 1e-9  # the independence probe's false-alarm rate per comparison (a repeat of independent draws)
-REPEAT_MAX_RUNS = 2000  # the most runs per draw the independence probe takes to tell low-entropy outputs apart
-
-
-def probe_contract(sample: Callable, data: Any, params: dict, *, reference: Callable | str | None = None,
-                   timeout: float = 60.0, randomness: str = "rng",
-                   draw_each: Callable[[Any, int, np.random.Generator], list] | None = None,
-                   where: str = "sandboxed") -> np.ndarray:
-    """Raise :class:`ImplementationError` ("contract violation: ...") when the implementation that
-    ``sample(data, n, rng)`` runs breaks the contract on ``data``: with ``randomness="rng"``, two
-    runs from generators with the same seed differ (its randomness does not come from ``rng``); with
-    ``"own"``, its draws repeat one another (:func:`probe_independence` on ``draw_each(data, n,
-    rng)``, a :meth:`Runner.draw_each`, run ``where``); and in both modes, its
-    outputs do not have the encoding of the spec's ``reference`` outputs (shape; integer values where
-    the reference's are). Returns the probe's outputs."""
-    if randomness not in RANDOMNESS:
-        raise ValueError(f"randomness {randomness!r}: choose one of {', '.join(RANDOMNESS)}")
-    if randomness == "own":
-        if draw_each is None:
-            raise ValueError("randomness='own' needs draw_each (Runner.draw_each)")
-        runs = [probe_independence(lambda n, rng: draw_each(data, n, rng), where=where)]
-    else:
-        runs = [sample(data, PROBE_RUNS, np.random.default_rng(PROBE_SEED)) for _ in range(2)]
-        if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
-            raise ImplementationError(
-                "contract violation: randomness not from rng: two runs with generators of the same seed gave "
-                "different outputs (draw every random number from the rng argument, not from np.random, random or "
-                "the OS; or audit it as it is with --randomness own, randomness=\"own\" in the pytest plugin)")
-    if reference is None:
-        return runs[0]
-    expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
-                          timeout=timeout, isolate=None)
-    got = runs[0]
-    if got.shape[1:] != expected.shape[1:]:
-        raise ImplementationError(
-            f"output does not match the spec's encoding: each output should have shape {expected.shape[1:]} "
-            f"(dtype {expected.dtype}) like the reference implementation's, got shape {got.shape[1:]} (dtype {got.dtype})")
-    if expected.dtype.kind in "biu" and not np.array_equal(got, np.round(got)):
-        raise ImplementationError(
-            f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
-            f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
-    return got
-
-
-def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *, where: str = "sandboxed") -> np.ndarray:
-    """The contract probe of an implementation with its own randomness: ``draw_each(n, rng)`` (a
-    :meth:`Runner.draw_each`) twice, and no two of the draws may repeat one another (each task has
-    its own rng seed, so an implementation that uses ``rng`` passes). Identical draws are an
-    :class:`ImplementationError` only when independent draws would repeat with probability at most
-    :data:`REPEAT_LEVEL`: a sequence of ``m`` runs whose empirical law has collision probability
-    ``q`` has probability at most ``q^m`` (the Renyi entropy bounds the Shannon one), so its repeat
-    at most that. Draws too short to tell are drawn again, longer, from fresh streams (up to
-    :data:`REPEAT_MAX_RUNS` runs); outputs constant over that many runs tell nothing (a deterministic
-    mechanism is the audit's business). ``where`` the draws run: "sandboxed", "forked" (workers), "in-process" (the
-    reason names it). Returns the first draw."""
-    rng = np.random.default_rng(PROBE_SEED)
-    n, first = PROBE_RUNS, None
-    for _ in range(4):
-        draws = draw_each(n, rng) + draw_each(n, rng)
-        first = draws[0] if first is None else first
-        k = len(draws) // 2  # draws[i] and draws[i + k]: one worker, successive tasks; draws[i], draws[j < k]: two workers
-        repeat = next(((i, j) for i in range(len(draws)) for j in range(i + 1, len(draws))
-                       if draws[i].shape == draws[j].shape and np.array_equal(draws[i], draws[j], equal_nan=True)), None)
-        if repeat is None:
-            return first
-        x = draws[repeat[0]]
-        _, counts = np.unique(x.reshape(len(x), -1), axis=0, return_counts=True)
-        q = float(np.sum((counts / len(x)) ** 2))
-        if q < 1.0 and len(x) * math.log(q) <= math.log(REPEAT_LEVEL):
-            i, j = repeat
-            across = where != "in-process" and j != i + k
-            place = ("two successive draws in this process" if where == "in-process"
-                     else "two worker processes" if across else "two successive tasks of one worker")
-            hint = (" The workers are forks of this process, which copy a generator a library created at import: give "
-                    "the implementation as a reference string 'path/to/file.py:function' (fresh interpreters)."
-                    if where == "forked" and across else "")
-            raise ImplementationError(
-                f"contract violation: randomness repeats: {place} drew the same {len(x):,} outputs from different rng "
-                "seeds: the implementation's own randomness starts from the same state (a constant seed, a seed from "
-                "the clock) or is re-seeded with a constant; --randomness own needs fresh randomness in every process "
-                "(OS entropy, or the global numpy and random generators, which every worker seeds from OS entropy)."
-                + hint)
-        if n >= REPEAT_MAX_RUNS:
-            return first  # (nearly) constant outputs: nothing to tell
-        # fresh, longer draws: as many runs as the repeat of this law needs (a constant short draw: the most)
-        n = min(REPEAT_MAX_RUNS, int(math.ceil(math.log(REPEAT_LEVEL) / math.log(q) * 1.2)) if q < 1.0 else REPEAT_MAX_RUNS)
-    return first
 
 
 def missing_reference(ref: str | None) -> str | None:

@@ -2,7 +2,8 @@
 
 from .formula import Formula, FormulaError, parse
 from .loader import CATALOGUE_DIR, Catalogue, find_spec, load_catalogue, load_spec, paper_folders, spec_file
-from .schema import Spec, SpecError, Theorem, resolve_stress_values
+from .model import Spec, SpecError, Theorem
+from .schema import resolve_stress_values
 
 __all__ = [
     "CATALOGUE_DIR", "Catalogue", "Formula", "FormulaError", "Spec", "SpecError", "Theorem",

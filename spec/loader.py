@@ -16,7 +16,8 @@ import stat
 import tomllib
 from pathlib import Path
 
-from .schema import Spec, SpecError, build_spec
+from .model import Spec, SpecError
+from .schema import build_spec
 
 CATALOGUE_DIR = Path(__file__).resolve().parent
 

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dptestbed.spec import load_catalogue
-from dptestbed.spec.schema import SEED_FILES, resolve_stress_values
+from dptestbed.spec.model import SEED_FILES
+from dptestbed.spec.schema import resolve_stress_values
 
 CATALOGUE = load_catalogue()
 SPECS = list(CATALOGUE.values())

@@ -13,6 +13,7 @@ from dptestbed.spec import Spec
 from .. import exact as exact_profiles
 from ..pairs import Pair, candidate_pairs
 from ..pairs import claim as pair_claim
+from ..probes import probe_contract
 from ..runner import (
     RANDOMNESS,
     ImplementationError,
@@ -52,13 +53,13 @@ EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried can
 
 
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
-    """The contract probe before any statistics (runner.probe_contract), on the audit's own workers:
+    """The contract probe before any statistics (:func:`..probes.probe_contract`), on the audit's own workers:
     randomness from rng (``randomness="own"``: draws that do not repeat across workers and tasks),
     and for an implementation other than the spec's reference, the reference's output encoding."""
     reference = None
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
         reference = as_runnable(spec.implementation)
-    return runner.probe(pair.data, pair.params, reference=reference, randomness=randomness)
+    return probe_contract(runner, pair.data, pair.params, reference=reference, randomness=randomness)
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -126,7 +127,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     ``randomness``: "rng" (default: the implementation draws every random number from its ``rng``;
     the contract probe and the replay check hold it to that, and the result is a function of the
     seed) or "own" (it draws from a source of its own, e.g. a library's OS entropy: no determinism
-    probe and no replay check, the independence probe instead (:func:`.runner.probe_independence`);
+    probe and no replay check, the independence probe instead (:func:`..probes.probe_independence`);
     the samples are as independent and the statistics, so the verdict's confidence, the same, but the
     result is not reproducible; estimation batches are not spread over Dask, whose choice of which
     execution counts would then depend on time). A user implementation whose audit will take long

@@ -1,0 +1,110 @@
+"""The contract probe: before any statistics, an implementation's first outputs show where its
+randomness comes from and whether they have the spec's encoding.
+
+``probe_contract(runner, data, params)`` runs on the runner's own workers. With ``randomness="rng"`` (the
+default) two runs from generators of one seed must agree (every random number comes from ``rng``); with
+``"own"`` (:data:`.runner.RANDOMNESS`) :func:`probe_independence` checks the opposite, that draws from
+different workers and tasks never repeat. Against a reference implementation, the outputs must have its
+shape and, where its outputs are integers, integer values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .contract_checks import ImplementationError
+from .runner import RANDOMNESS, Runner, call_batch
+
+__all__ = ["probe_contract", "probe_independence", "PROBE_SEED", "PROBE_RUNS", "REPEAT_LEVEL"]
+
+PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
+PROBE_RUNS = 16
+REPEAT_LEVEL = 1e-9  # the independence probe's false-alarm rate per comparison (a repeat of independent draws)
+REPEAT_MAX_RUNS = 2000  # the most runs per draw the independence probe takes to tell low-entropy outputs apart
+
+
+def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callable | str | None = None,
+                   randomness: str = "rng") -> np.ndarray:
+    """Raise :class:`ImplementationError` ("contract violation: ...") when the implementation that
+    ``runner`` runs (on its own workers) breaks the contract on ``data``: with ``randomness="rng"``, two
+    runs from generators with the same seed differ (its randomness does not come from ``rng``); with
+    ``"own"``, its draws repeat one another (:func:`probe_independence` on the runner's
+    :meth:`Runner.draw_each`, where the runner runs); and in both modes, its
+    outputs do not have the encoding of the spec's ``reference`` outputs (shape; integer values where
+    the reference's are). Returns the probe's outputs."""
+    if randomness not in RANDOMNESS:
+        raise ValueError(f"randomness {randomness!r}: choose one of {', '.join(RANDOMNESS)}")
+    if randomness == "own":
+        runs = [probe_independence(lambda n, rng: runner.draw_each(data, n, rng=rng, params=params),
+                                   where=runner.where)]
+    else:
+        runs = [runner.sample(data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params) for _ in range(2)]
+        if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
+            raise ImplementationError(
+                "contract violation: randomness not from rng: two runs with generators of the same seed gave "
+                "different outputs (draw every random number from the rng argument, not from np.random, random or "
+                "the OS; or audit it as it is with --randomness own, randomness=\"own\" in the pytest plugin)")
+    if reference is None:
+        return runs[0]
+    expected = call_batch(reference, data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params,
+                          timeout=runner.timeout, isolate=None)
+    got = runs[0]
+    if got.shape[1:] != expected.shape[1:]:
+        raise ImplementationError(
+            f"output does not match the spec's encoding: each output should have shape {expected.shape[1:]} "
+            f"(dtype {expected.dtype}) like the reference implementation's, got shape {got.shape[1:]} (dtype {got.dtype})")
+    if expected.dtype.kind in "biu" and not np.array_equal(got, np.round(got)):
+        raise ImplementationError(
+            f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
+            f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
+    return got
+
+
+def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *, where: str = "sandboxed") -> np.ndarray:
+    """The contract probe of an implementation with its own randomness: ``draw_each(n, rng)`` (a
+    :meth:`Runner.draw_each`) twice, and no two of the draws may repeat one another (each task has
+    its own rng seed, so an implementation that uses ``rng`` passes). Identical draws are an
+    :class:`ImplementationError` only when independent draws would repeat with probability at most
+    :data:`REPEAT_LEVEL`: a sequence of ``m`` runs whose empirical law has collision probability
+    ``q`` has probability at most ``q^m`` (the Renyi entropy bounds the Shannon one), so its repeat
+    at most that. Draws too short to tell are drawn again, longer, from fresh streams (up to
+    :data:`REPEAT_MAX_RUNS` runs); outputs constant over that many runs tell nothing (a deterministic
+    mechanism is the audit's business). ``where`` the draws run: "sandboxed", "forked" (workers), "in-process" (the
+    reason names it). Returns the first draw."""
+    rng = np.random.default_rng(PROBE_SEED)
+    n, draws = PROBE_RUNS, draw_each(PROBE_RUNS, rng) + draw_each(PROBE_RUNS, rng)
+    first = draws[0]
+    for attempt in range(4):
+        if attempt:
+            draws = draw_each(n, rng) + draw_each(n, rng)
+        k = len(draws) // 2  # draws[i] and draws[i + k]: one worker, successive tasks; draws[i], draws[j < k]: two workers
+        repeat = next(((i, j) for i in range(len(draws)) for j in range(i + 1, len(draws))
+                       if draws[i].shape == draws[j].shape and np.array_equal(draws[i], draws[j], equal_nan=True)), None)
+        if repeat is None:
+            return first
+        x = draws[repeat[0]]
+        _, counts = np.unique(x.reshape(len(x), -1), axis=0, return_counts=True)
+        q = float(np.sum((counts / len(x)) ** 2))
+        if q < 1.0 and len(x) * math.log(q) <= math.log(REPEAT_LEVEL):
+            i, j = repeat
+            across = where != "in-process" and j != i + k
+            place = ("two successive draws in this process" if where == "in-process"
+                     else "two worker processes" if across else "two successive tasks of one worker")
+            hint = (" The workers are forks of this process, which copy a generator a library created at import: give "
+                    "the implementation as a reference string 'path/to/file.py:function' (fresh interpreters)."
+                    if where == "forked" and across else "")
+            raise ImplementationError(
+                f"contract violation: randomness repeats: {place} drew the same {len(x):,} outputs from different rng "
+                "seeds: the implementation's own randomness starts from the same state (a constant seed, a seed from "
+                "the clock) or is re-seeded with a constant; --randomness own needs fresh randomness in every process "
+                "(OS entropy, or the global numpy and random generators, which every worker seeds from OS entropy)."
+                + hint)
+        if n >= REPEAT_MAX_RUNS:
+            return first  # (nearly) constant outputs: nothing to tell
+        # fresh, longer draws: as many runs as the repeat of this law needs (a constant short draw: the most)
+        n = min(REPEAT_MAX_RUNS, int(math.ceil(math.log(REPEAT_LEVEL) / math.log(q) * 1.2)) if q < 1.0 else REPEAT_MAX_RUNS)
+    return first

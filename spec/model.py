@@ -1,0 +1,227 @@
+"""The spec data model: the frozen objects a spec file becomes (:class:`Spec` and its parts) and the
+vocabulary their fields take. :mod:`.schema` builds them from TOML and is the one place that validates."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .formula import Formula
+
+SEED_FILES = {
+    "000_3293018fb47a99ee.txt": "000",
+    "001_6ec4a1fa037037bf.txt": "001",
+    "002_d5eb9f32f0c0d0b4.txt": "002",
+    "003_ec992fd227b58c98.txt": "003",
+    "004_f7be43c317f79e24.txt": "004",
+}
+THEOREM_KINDS = ("privacy", "utility", "sample-complexity", "structural")
+CONSTANT_ORIGINS = ("paper", "proof", "asymptotic", "user")
+DERIVED_ORIGINS = ("paper", "proof", "testbed")
+PARAMETER_TYPES = ("real", "integer", "choice")
+OUTPUT_KINDS = ("real", "real_vector", "discrete", "sequence", "hypothesis", "structure")
+NEIGHBOUR_RELATIONS = {
+    "add_remove": "D and D' differ by adding or removing one record",
+    "replace_one": "D and D' differ in one record, replaced",
+    "replace_one_private": "one private record replaced; public records are fixed",
+    "replace_one_label": "one record's label changed; features fixed (label privacy)",
+    "query_answers": "every query answer moves by at most the sensitivity (one record's effect)",
+    "votes_one_move": "one voter (chunk) changes its vote: one count -1, another +1",
+    "scores_one_move": "one chunk's score changes arbitrarily within [0, 1]",
+    "histogram_one_move": "one record moves between histogram bins",
+    "vector_l1": "the input vector moves by at most the sensitivity in L1 norm",
+    "vector_l2": "the input vector moves by at most the sensitivity in L2 norm",
+    "none": "no privacy claim (structural object)",
+}
+class SpecError(ValueError):
+    """A spec that breaks the schema. ``str()`` is one line: file, key, what is wrong."""
+
+    def __init__(self, file: str, key: str, message: str):
+        self.file, self.key, self.message = str(file), key, message
+        super().__init__(f"{self.file}: {key or '<top level>'}: {message}")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str
+    description: str
+    min: float | None = None
+    max: float | None = None
+    min_inclusive: bool = True
+    max_inclusive: bool = True
+    choices: tuple = ()
+    default: Any = None
+
+    def domain_text(self) -> str:
+        if self.type == "choice":
+            return "one of " + ", ".join(map(str, self.choices))
+        lo = "" if self.min is None else f"{self.min:g} {'<=' if self.min_inclusive else '<'} "
+        hi = "" if self.max is None else f" {'<=' if self.max_inclusive else '<'} {self.max:g}"
+        return f"{lo}{self.name}{hi}" + (" (integer)" if self.type == "integer" else "")
+
+    def violation(self, value) -> str | None:
+        """Why ``value`` is outside the domain, or None when it is inside."""
+        if self.type == "choice":
+            return None if value in self.choices else f"must be {self.domain_text()}"
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            return f"must be a number, got {str(value)[:40]!r}"
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:  # an integer beyond float64
+            finite = False
+        if not finite:
+            return "must be finite (and within float64)"
+        if self.type == "integer" and float(value) != int(value):
+            return f"must be an integer, got {value!r}"
+        too_low = self.min is not None and (value < self.min or (value == self.min and not self.min_inclusive))
+        too_high = self.max is not None and (value > self.max or (value == self.max and not self.max_inclusive))
+        return f"must satisfy {self.domain_text()}, got {value!r}" if too_low or too_high else None
+
+
+@dataclass(frozen=True)
+class Derived:
+    name: str
+    formula: Formula
+    description: str
+    where: str = ""
+    constant: str = "paper"
+
+
+@dataclass(frozen=True)
+class Theorem:
+    ref: str
+    kind: str
+    statement: str
+    constant: str
+    quantities: dict[str, Formula] = field(default_factory=dict)
+    preconditions: tuple[Formula, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    check: str = ""
+    also: tuple[str, ...] = ()
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Obligation:
+    name: str
+    condition: Formula
+    source: str
+    given: Formula | None = None
+
+
+@dataclass(frozen=True)
+class StressCase:
+    name: str
+    description: str
+    data: Any
+    neighbour: Any
+    params: dict = field(default_factory=dict)
+    event: str = ""
+
+
+@dataclass(frozen=True)
+class Privacy:
+    epsilon: Formula
+    delta: Formula
+    theorem: str
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Spec:
+    id: str
+    title: str
+    file: str
+    source: dict
+    parameters: dict[str, Parameter]
+    derived: dict[str, Derived]  # in evaluation (topological) order
+    input: dict
+    neighbours: dict
+    output: dict
+    theorems: tuple[Theorem, ...]
+    privacy: Privacy | None = None
+    summary: str = ""
+    implementation: str | None = None
+    variant_of: str | None = None
+    erratum: dict | None = None
+    broken: str | None = None
+    known_violation: str | None = None
+    constraints: tuple[Formula, ...] = ()
+    obligations: tuple[Obligation, ...] = ()
+    stress_cases: tuple[StressCase, ...] = ()
+    paper: str = ""  # the catalogue folder the spec is in ("" for a spec file given on its own)
+    # further parameter points the privacy audit visits beside the defaults (where units matter)
+    audit_points: tuple[dict, ...] = ()
+
+    @property
+    def expected_privacy_verdict(self) -> str | None:
+        """"violation" for a deliberately broken control or a published mechanism whose claim is
+        known to fail; None when the audit has no presumed outcome."""
+        return "violation" if (self.broken or self.known_violation) else None
+
+    @property
+    def seed(self) -> str | None:
+        return self.source.get("seed")
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.parameters.values() if p.default is not None}
+
+    def bind(self, values: dict | None = None, *, use_defaults: bool = True) -> dict:
+        """Check ``values`` against the domains and return them with every derived quantity
+        that can be computed. Raises ValueError naming the parameter at fault."""
+        env = dict(self.defaults()) if use_defaults else {}
+        for name, value in (values or {}).items():
+            if name not in self.parameters:
+                raise ValueError(f"{self.id}: unknown parameter {name!r}; parameters: {', '.join(self.parameters)}")
+            env[name] = value
+        for name, value in env.items():
+            problem = self.parameters[name].violation(value)
+            if problem:
+                raise ValueError(f"{self.id}: parameter {name} {problem}")
+        for condition in self.constraints:
+            if condition.names <= env.keys() and not bool(np.all(condition.evaluate(env))):
+                raise ValueError(f"{self.id}: parameters violate the constraint {condition.source}")
+        for name, quantity in self.derived.items():
+            if quantity.formula.names <= env.keys():
+                env[name] = quantity.formula.evaluate(env)
+        return env
+
+    def theorem_values(self, ref: str, env: dict) -> dict:
+        """``env`` (from :meth:`bind`) extended with the quantities of theorem ``ref`` that can be
+        computed (they may refer to each other, in any order)."""
+        theorem = next(t for t in self.theorems if t.ref == ref)
+        scope = dict(env)
+        for _ in range(len(theorem.quantities)):
+            for name, formula in theorem.quantities.items():
+                if name not in scope and formula.names <= scope.keys():
+                    scope[name] = formula.evaluate(scope)
+        return scope
+
+
+RECORD_DOMAINS = {
+    "real": "any real number (each column of a 2-D field)",
+    "binary": "0 or 1",
+    "sign": "-1 or +1",
+    "item": "an integer id (new ids allowed)",
+    "index<KEY>": "an integer in [0, number of columns of the public array KEY)",
+    "norm<=FORMULA": "a real row vector of L2 norm at most FORMULA",
+}
+
+
+@dataclass(frozen=True)
+class Records:
+    """``[input.records]``: the private records of a dataset-form input, for the auditor's search of
+    neighbouring pairs (audits/pairs.py). ``fields`` maps each key of the input (a dict) that holds
+    one entry per record to its domain (:data:`RECORD_DOMAINS`; the key ``"."`` when the input is
+    itself the array of records); every other key is public and identical on both sides.
+    ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never
+    does). ``scales``: parameters equal to the number of records (``n``): the search may
+    replicate the changeable records and set these to the new count."""
+
+    fields: tuple[tuple[str, str, Formula | None], ...]  # (key, domain, bound formula for norm<=)
+    changeable: str | None = None
+    scales: tuple[str, ...] = ()
