@@ -240,6 +240,7 @@ def _paths(cfg: dict) -> list[tuple[str, str]]:
         found = importlib.util.find_spec(name)
         for location in (found.submodule_search_locations or []) if found else []:
             wanted += [location, *_link_targets(location)]
+    wanted += [target for p in sys.path if p for target in _linked_entries(p)]
     chosen: list[tuple[str, str]] = []
     for path in sorted({os.path.abspath(p) for p in wanted}):
         if path == "/" or not os.path.exists(path):
@@ -263,6 +264,16 @@ def _link_targets(folder: str) -> set[str]:
                 real = os.path.realpath(path)
                 found.add(real if os.path.isdir(real) else os.path.dirname(real))
     return found
+
+
+def _linked_entries(folder: str) -> list[str]:
+    """Where the links directly in an import folder point: a site-packages whose distributions are
+    links to another environment's files (a venv assembled from links, a Nix-like store)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return [os.path.realpath(e.path) for e in entries if e.is_symlink()]
 
 
 def _mask(target: str, null: str) -> None:
