@@ -176,7 +176,7 @@ def test_a_daemon_cannot_edit_the_results_during_the_run(hostile, level):
 @pytest.mark.slow
 def test_forged_progress_cannot_keep_a_hung_call_alive(hostile):
     run = hostile("progress_forger", "--timeout", "2", "--deadline", "60", command="audit", deadline=60)
-    assert run.code == 2 and "implementation error" in run.stdout, run.stdout + run.stderr
+    assert run.code == 5 and "implementation error" in run.stdout.lower(), run.stdout + run.stderr
     assert "timed out" in run.stdout or "broke the worker protocol" in run.stdout
     assert run.seconds < 40
 
@@ -184,7 +184,7 @@ def test_forged_progress_cannot_keep_a_hung_call_alive(hostile):
 @pytest.mark.slow
 def test_the_audit_deadline_ends_a_hung_implementation(hostile):
     run = hostile("progress_forger", "--deadline", "8", command="audit", deadline=60)
-    assert run.code == 2 and "deadline of 8 s" in run.stdout, run.stdout + run.stderr
+    assert run.code == 5 and "deadline of 8 s" in run.stdout, run.stdout + run.stderr
     assert run.seconds < 30
 
 
@@ -198,14 +198,14 @@ def test_cleared_death_signals_do_not_outlive_a_killed_command_line(hostile, lev
 @pytest.mark.slow
 def test_an_announced_huge_array_is_refused_before_any_allocation(hostile):
     run = hostile("huge_frame", command="audit", deadline=60)
-    assert run.code == 2 and "broke the worker protocol" in run.stdout and "Traceback" not in run.stderr
+    assert run.code == 5 and "broke the worker protocol" in run.stdout and "Traceback" not in run.stderr
     assert run.seconds < 30
 
 
 @pytest.mark.slow
 def test_a_closed_channel_is_an_implementation_error(hostile):
     run = hostile("closes_channel", command="audit", deadline=60)
-    assert run.code == 2 and "closed the worker's channel" in run.stdout, run.stdout + run.stderr
+    assert run.code == 5 and "closed the worker's channel" in run.stdout, run.stdout + run.stderr
     assert "stdout closed" not in run.stderr
 
 
@@ -217,13 +217,13 @@ def test_limits_cannot_be_raised(hostile):
 @pytest.mark.slow
 def test_dying_while_imported_says_so(hostile):
     run = hostile("dies_at_import", command="audit", deadline=60)
-    assert run.code == 2 and "died (exit code 3) while importing the implementation" in run.stdout + run.stderr
+    assert run.code == 5 and "died (exit code 3) while importing the implementation" in run.stdout + run.stderr
 
 
 @pytest.mark.slow
 def test_control_characters_are_inert_in_every_output(hostile):
     run = hostile("control_characters")
-    doc = _agree(run, 2)
+    doc = _agree(run, 5)
     for text in (run.stdout, run.stderr, (run.out / "report.md").read_text(), (run.out / "index.html").read_text(),
                  json.dumps(doc, ensure_ascii=False)):
         assert not any(c in text for c in CONTROL), repr([c for c in CONTROL if c in text])
