@@ -1,7 +1,7 @@
 """Implementation mutants of seed 001's references: each is the reference with ONE realistic bug
 (see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs, except the two
-left to its input-space search (float64_linear_weights, tolerance_from_all_rows: no hand-written pair
-targets them). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
+left to its input-space search (no hand-written pair targets them): float64_linear_weights (found by the
+large_n generator's balanced copy) and tolerance_from_all_rows (found by the magnitude generator). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
 
 from __future__ import annotations
 
@@ -259,9 +259,10 @@ MUTANTS += (
            killed_by=(f"{_PPM}/Claim 4.7/helly-wedge", _L46)),
     Mutant(_PPM, "float64_linear_weights", f"{_M}:learner_float64_linear_weights", "privacy",
            "Step 9 with linear-space float64 weights exp(-epsilon m/2), the first minimiser when they all underflow "
-           "(every member of G with >= 1,491 mistakes at epsilon = 1; exact loss infinite on n = 2,984 rows: 1,490 private "
-           "rows of each label stacked at one x, the changed record moved into the public cluster); left to the audit's "
-           "input-space search (no stress pair)",
+           "(every member of G with >= 1,491 mistakes at epsilon = 1); left to the audit's input-space search (no stress "
+           "pair): its large_n generator's balanced copy of N1 (4,096 private rows, each x with both labels: every "
+           "member of G makes >= 2,048 mistakes, two tie) with one label moved 1 -> 0 breaks the tie: infinite loss, "
+           "audit bound 11.8 > 1 on search/large_n/balanced_label_down/N1_label_flip_deep_private, epsilon = 1",
            killed_by=("privacy audit",)),
     Mutant(_PPM, "tolerance_from_all_rows", f"{_M}:learner_tolerance_from_all_rows", "privacy",
            "the membership tolerance 1e-9 max(1, max|x|) taken over all rows, not the public ones (exact loss 2.25 > 1 when "
