@@ -48,14 +48,22 @@ generator                     the record replaced, and by what
                               other end
 ``large_n``                   the changeable records replicated to about LARGE_N in all (the
                               ``scales`` parameters, counts of all records, set to the new
-                              count), then the last changeable record's label flipped or value
-                              moved (float effects of large sums and many mistakes)
+                              count), then the last changeable record moved (float effects of
+                              large sums); with label fields (binary, sign) the copy is
+                              balanced: every changeable record with its labels and as often
+                              with the other ones (about 2 LARGE_N), so that every hypothesis
+                              makes thousands of mistakes (linear-space weights exp(-eps m/2)
+                              underflow in float64 from m = 1,491 at eps = 1) and ties between
+                              hypotheses; then the last record of each label gets the other
+                              label (``balanced_label_up``, ``balanced_label_down``: one breaks
+                              a tie one way, the other the other way)
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
 
 The search yields at most ``max_searched`` pairs, taking the generators in turn and, within a generator, the
-anchors in turn (every stress dataset's first pair before any second one); the auditor ranks
+anchors in turn (every stress dataset's first pair before any second one; an anchor's two large-n pairs
+are taken together); the auditor ranks
 every pair by its pilot sample and keeps the best (selection on training data: the family-wise
 accounting of the estimation is unchanged).
 """
@@ -464,20 +472,63 @@ def _gen_random(ds: _Dataset, rng: np.random.Generator):
         yield "random", ds.data(fields), base.replaced(i, _flip(base, i))
 
 
+def _labels(ds: _Dataset) -> list[str]:
+    """The record's label fields: binary or sign, other than the changeable flag."""
+    return [k for k, (d, _) in ds.domains.items() if d in ("binary", "sign") and k != ds.spec_records.changeable]
+
+
+def _other_label(domain: str, value):
+    return 1 - value if domain == "binary" else -value
+
+
 def _large(ds: _Dataset, records, params: dict):
     """The dataset with its changeable records replicated to about LARGE_N records in all (the others
-    kept once), its ``scales`` parameters (counts of all records) set to the new count; or None."""
+    kept once), its ``scales`` parameters (counts of all records) set to the new count; or None. With
+    label fields (binary, sign) the copy is *balanced*: every changeable record appears LARGE_N/c times
+    with its labels and as often with the other ones (about 2 LARGE_N changeable records), so that
+    every hypothesis errs on about half of them: mistake counts in the thousands, and ties between
+    the hypotheses that a single label moves."""
     changeable = np.zeros(ds.n, dtype=bool)
     changeable[ds.changeable] = True
     if not records.scales or ds.n >= LARGE_N or not changeable.any():
         return None
     if records.changeable and records.changeable in ds.public:
         return None  # a public flag array cannot be replicated with the records it describes
+    labels = _labels(ds)
     k = int(math.ceil((LARGE_N - (ds.n - changeable.sum())) / changeable.sum()))
-    fields = {key: np.concatenate([v[~changeable]] + [v[changeable]] * k) for key, v in ds.fields.items()}
+    if labels:
+        k = int(math.ceil(LARGE_N / changeable.sum()))
+    fields = {}
+    for key, v in ds.fields.items():
+        parts = [v[~changeable]] + [v[changeable]] * k
+        if labels:
+            other = _other_label(ds.domains[key][0], v[changeable]) if key in labels else v[changeable]
+            parts += [other.astype(v.dtype)] * k
+        fields[key] = np.concatenate(parts)
     total = len(next(iter(fields.values())))
     scaled = {name: type(params[name])(total) for name in records.scales if name in params}
     return ds.data(fields), scaled
+
+
+def _gen_large(big: _Dataset):
+    """Neighbours of a large copy: with label fields, the last changeable record of each label value
+    given the other label (only the label moves: every mistake count moves by one, up or down, which
+    breaks a tie one way or the other); else the last changeable record moved to the other end."""
+    labels = _labels(big)
+    if not len(big.changeable):
+        return
+    if not labels:
+        i = int(big.changeable[-1])
+        yield "large_n/last_record_flipped", big.replaced(i, _flip(big, i))
+        return
+    key = labels[0]
+    domain = big.domains[key][0]
+    column = big.fields[key]
+    for low, name in ((True, "label_up"), (False, "label_down")):
+        value = (0 if domain == "binary" else -1) if low else 1
+        rows = [int(i) for i in big.changeable if column[i] == value]
+        if rows:
+            yield f"large_n/balanced_{name}", big.replaced(rows[-1], {key: _other_label(domain, column[rows[-1]])})
 
 
 def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
@@ -522,13 +573,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 env = spec.bind({**anchor.params, **scaled})
             except ValueError:
                 env = None
-            if env is not None:
-                big = _Dataset(records, data, env)
-                i = int(big.changeable[-1]) if len(big.changeable) else None
-                if i is not None:
-                    streams.setdefault("large_n", []).append([pair("large_n/last_record_flipped",
-                                                                big.replaced(i, _flip(big, i)), data=data,
-                                                                params=_param_values(spec, env), env=env)])
+            if env is not None:  # one list per pair: an anchor's large-n pairs are taken together
+                streams.setdefault("large_n", []).extend(
+                    [pair(name, nb, data=data, params=_param_values(spec, env), env=env)]
+                    for name, nb in _gen_large(_Dataset(records, data, env)))
     out: list[Pair] = []
     lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented

@@ -100,3 +100,33 @@ def test_randomness_switched_to_global_entropy_after_the_probe_is_caught(tmp_pat
     result = audit(CATALOGUE["laplace_mechanism"], f"{path}:lap", samples=20_000, seed=1)
     assert result.verdict == "implementation error" and "randomness not from rng" in result.reason
     assert audit(CATALOGUE["laplace_mechanism"], samples=20_000, seed=1).verdict != "implementation error"
+
+
+def test_the_large_n_copy_of_a_labelled_dataset_is_balanced():
+    """With label fields the large-n copy holds every changeable record with both labels equally often
+    (every hypothesis errs on about half of them), and its two neighbours move one label, up and down."""
+    spec = CATALOGUE["ppm_halfspace_learner"]
+    pairs = [p for p in searched_pairs(spec, stress_pairs(spec)) if p.name.split("/")[1] == "large_n"]
+    assert pairs and {p.name.split("/")[2] for p in pairs} == {"balanced_label_up", "balanced_label_down"}
+    for p in pairs:
+        y, p_bit = np.asarray(p.data["y"]), np.asarray(p.data["p"])
+        private = y[p_bit == 1]
+        assert private.size >= 2 * LARGE_N and int(private.sum()) * 2 == private.size  # balanced
+        assert p.params["n"] == y.size
+        assert np.array_equal(p.data["X"], p.neighbour["X"]) and np.array_equal(p_bit, p.neighbour["p"])
+        changed = np.flatnonzero(y != np.asarray(p.neighbour["y"]))
+        assert changed.size == 1 and p_bit[changed[0]] == 1
+        assert y[changed[0]] == (0 if p.name.split("/")[2] == "balanced_label_up" else 1)
+
+
+def test_a_linear_space_softmax_that_underflows_is_found_by_the_large_n_search():
+    """Seed 001's learner with float64 weights exp(-epsilon m/2) and an argmin fallback when they all underflow
+    (m >= 1,491 at epsilon = 1): no stress case has that many mistakes; the balanced large-n copy does (2,048
+    for every hypothesis), and moving one label breaks the tie of the first minimiser: infinite loss."""
+    spec = CATALOGUE["ppm_halfspace_learner"]
+    mutant = "dptestbed.impl.halfspace_mixtures.mutants:learner_float64_linear_weights"
+    result = audit(spec, mutant, samples=20_000, seed=1)
+    assert result.verdict == VIOLATION and result.epsilon_lower_bound > 4
+    assert result.counterexample["pair"]["source"] == "search"
+    assert result.counterexample["pair"]["name"].startswith("search/large_n/balanced_label_")
+    assert audit(spec, samples=20_000, seed=1).verdict != VIOLATION  # the reference samples in log space

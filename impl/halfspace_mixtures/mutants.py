@@ -1,7 +1,7 @@
 """Implementation mutants of seed 001's references: each is the reference with ONE realistic bug
 (see impl/mutant.py). Privacy-breaking ones are killed by the privacy audit's stress pairs, except the two
-left to its input-space search (float64_linear_weights, tolerance_from_all_rows: no hand-written pair
-targets them). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
+left to its input-space search (no hand-written pair targets them): float64_linear_weights (found by the
+large_n generator's balanced copy) and tolerance_from_all_rows (found by the magnitude generator). Every ``breaks`` label is measured: the exact loss on the stated pair (or the audit's bound)."""
 
 from __future__ import annotations
 
@@ -169,6 +169,14 @@ def _tolerance_from_all_rows(data):
     return prepare(data, membership=lambda W, aff, X: inside(W, None if aff is None else replace(aff, tol=tol), X))
 
 
+MAX_ROWS = 1000
+
+
+def _first_rows(data):
+    X, y, p = ppm_data(data)
+    return prepare({"X": X[:MAX_ROWS], "y": y[:MAX_ROWS], "p": p[:MAX_ROWS]})  # the bug: a fixed buffer of rows
+
+
 def _distinct_rows(B: np.ndarray) -> np.ndarray:
     packed = np.ascontiguousarray(np.packbits(B > 0, axis=1))
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
@@ -209,6 +217,7 @@ learner_epsilon_thirtieth = with_params(_REF, lambda p: {**p, "epsilon": p["epsi
 learner_single_halfspaces = _learner(draw=_single_sets)
 learner_float64_linear_weights = _learner(draw=_float64_sets)
 learner_tolerance_from_all_rows = _learner(_tolerance_from_all_rows)
+learner_first_1000_rows = _learner(_first_rows)
 
 _PPM = "ppm_halfspace_learner"
 _L46 = f"{_PPM}/Lemma 4.6/exact-law"
@@ -259,10 +268,17 @@ MUTANTS += (
            killed_by=(f"{_PPM}/Claim 4.7/helly-wedge", _L46)),
     Mutant(_PPM, "float64_linear_weights", f"{_M}:learner_float64_linear_weights", "privacy",
            "Step 9 with linear-space float64 weights exp(-epsilon m/2), the first minimiser when they all underflow "
-           "(every member of G with >= 1,491 mistakes at epsilon = 1; exact loss infinite on n = 2,984 rows: 1,490 private "
-           "rows of each label stacked at one x, the changed record moved into the public cluster); left to the audit's "
-           "input-space search (no stress pair)",
+           "(every member of G with >= 1,491 mistakes at epsilon = 1); left to the audit's input-space search (no stress "
+           "pair): its large_n generator's balanced copy of N1 (4,096 private rows, each x with both labels: every "
+           "member of G makes >= 2,048 mistakes, two tie) with one label moved 1 -> 0 breaks the tie: infinite loss, "
+           "audit bound 11.8 > 1 on search/large_n/balanced_label_down/N1_label_flip_deep_private, epsilon = 1",
            killed_by=("privacy audit",)),
+    Mutant(_PPM, "first_1000_rows", f"{_M}:learner_first_1000_rows", "utility",
+           "reads only its first 1,000 rows (a fixed buffer): the reference's law up to n = 1,000, the accuracy of n = "
+           "1,000 beyond (still epsilon-DP: rows past the buffer are ignored); at n = 30,000 (d = 1, public mass 0.02, "
+           "epsilon = 0.9) its median population error is about 22 times, its mean 16 times the reference's; every "
+           "paper bound still holds (the checks at n <= 1,500 see at most 1.5 times the reference's error)",
+           killed_by=(f"{_PPM}/Theorem 4.9/vs-reference-large-n",)),
     Mutant(_PPM, "tolerance_from_all_rows", f"{_M}:learner_tolerance_from_all_rows", "privacy",
            "the membership tolerance 1e-9 max(1, max|x|) taken over all rows, not the public ones (exact loss 2.25 > 1 when "
            "the N1 data's private record at 6 moves to 1e10, epsilon = 1); left to the audit's input-space search (no "

@@ -55,10 +55,26 @@ def test_theorem_bounds_kill_weak_learners(ref, name, mutant):
     assert _verdict(spec, ref, name, f"{MUT}:{mutant}") == "violated"
 
 
+VARIANTS = f"{__file__.rsplit('/', 1)[0]}/valid_variants.py"
+
+
+@pytest.mark.slow
+def test_accuracy_against_the_reference_notices_a_worse_learner():
+    """A learner that reads only its first 1,000 rows is epsilon-DP and within every paper bound, but at n = 30,000
+    its error is 16-22 times the reference's: "differs from the spec" (a conformance check); the same law from
+    another sampler and a more conservative epsilon/2 pass."""
+    spec, ref, name = "ppm_halfspace_learner", "Theorem 4.9", "vs-reference-large-n"
+    exp = next(e for e in REGISTRY[(spec, ref)] if e.name == name)
+    assert exp.tests == "conformance"
+    assert _verdict(spec, ref, name, f"{MUT}:learner_first_1000_rows") == "violated"
+    for valid in (CATALOGUE[spec].implementation, f"{VARIANTS}:gumbel", f"{VARIANTS}:half_epsilon"):
+        assert _verdict(spec, ref, name, valid) == "consistent", valid
+
+
 def test_mutant_declarations_name_existing_checks():
     ids = {e.id for entries in REGISTRY.values() for e in entries}
     mutants = [m for m in load_mutants() if m.implementation.startswith(MUT)]
-    assert len(mutants) == 19
+    assert len(mutants) == 20
     for m in mutants:
         assert m.killed_by, m.id
         for check in m.killed_by:
