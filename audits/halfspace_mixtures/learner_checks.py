@@ -404,7 +404,7 @@ VS_REFERENCE = {"n": 30_000, "pi_pub": 0.02, "factor": 5.0, "beta": 0.05}
             slack_definition="(1 - beta) quantile of the implementation's err(g^) over 5 q")
 def _thm49_vs_reference(ctx: Context) -> dict:
     setup = Setup(d=1, pi_pub=VS_REFERENCE["pi_pub"])
-    data = setup.sample(VS_REFERENCE["n"], data_rng(ctx))
+    data = setup.sample(int(VS_REFERENCE["n"]), data_rng(ctx))
     X_pub = public_part(data)
 
     def errors(out):
