@@ -36,7 +36,7 @@ def _load(name):
     return module
 
 
-DPL, ODP = _load("diffprivlib_mechanisms"), _load("opendp_mechanisms")
+DPL, ODP, PER_CALL = _load("diffprivlib_mechanisms"), _load("opendp_mechanisms"), _load("per_call")
 
 # (wrapper, spec, data, params): every wrapper, at a small point of its spec
 CASES = [
@@ -50,13 +50,14 @@ CASES = [
     (ODP.geometric, "geometric_mechanism", np.array([0.0, 3.0]), {"epsilon": 1.0, "sensitivity": 2}),
     (ODP.randomized_response, "randomized_response", 1, {"epsilon": 1.0}),
     (ODP.randomized_response_per_call, "randomized_response", 0, {"epsilon": 1.0}),
+    (PER_CALL.laplace_100us, "laplace_mechanism", np.array([0.0, 2.0]), {"epsilon": 1.0, "gamma": 1.0}),
     (DPL.misconfigured_laplace_half_sensitivity, "laplace_mechanism", np.array([0.0]), {"epsilon": 1.0, "gamma": 1.0}),
     (DPL.misconfigured_gaussian_delta_understated, "gaussian_mechanism_analytic", np.array([0.0]),
      {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0}),
     (DPL.misconfigured_mean_bounds_missing, "bounded_mean", np.array([0.0, 3.0]), {"epsilon": 1.0, "lower": 0.0, "upper": 1.0}),
     (ODP.misconfigured_laplace_scale_for_2eps, "laplace_mechanism", np.array([0.0]), {"epsilon": 1.0, "gamma": 1.0}),
 ]
-IDS = [f"{fn.__module__.rsplit('_', 2)[-2]}.{fn.__name__}" for fn, *_ in CASES]
+IDS = [f"{fn.__module__.split('_', 2)[-1]}.{fn.__name__}" for fn, *_ in CASES]
 
 
 @pytest.mark.parametrize("wrapper, spec_id, data, params", CASES, ids=IDS)
