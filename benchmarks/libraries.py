@@ -7,7 +7,7 @@ and the wall time of the whole command. Expected: every correct configuration pa
 misconfiguration is "claim violated" (exit 1). The libraries draw from OS entropy, so the seed fixes the
 auditor's choices (pairs, splits, pilot) but not the samples: no run is reproducible.
 
-    python benchmarks/libraries.py [--only SUBSTRING ...] [--seeds 0 1 2] [--jobs 2]
+    python benchmarks/libraries.py [--only SUBSTRING ...] [--seeds 0 1 2] [--jobs 2] [--confidence C]
                                    [--markdown benchmarks/results/libraries.md] [--json OUT.json]
 
 Needs the libraries: ``pip install -e '.[examples]'``. Exit code 0 when every row has its expected
@@ -67,17 +67,20 @@ MISCONFIGURED = [
 ]
 
 
-def command(spec: str, impl: str, params: dict, samples: int, seed: int, jobs: int) -> list[str]:
+def command(spec: str, impl: str, params: dict, samples: int, seed: int, jobs: int,
+            confidence: float | None = None) -> list[str]:
     cmd = [sys.executable, "-m", "dptestbed", "audit", spec, "--impl", f"{EXAMPLES}/{impl}", "--randomness", "own",
            "--samples", str(samples), "--seed", str(seed), "--jobs", str(jobs), "--json"]
+    if confidence is not None:
+        cmd += ["--confidence", str(confidence)]
     for name, value in params.items():
         cmd += ["--param", f"{name}={value}"]
     return cmd
 
 
-def run(row: tuple, seed: int, jobs: int, expected: int) -> dict:
+def run(row: tuple, seed: int, jobs: int, expected: int, confidence: float | None = None) -> dict:
     mechanism, config, spec, impl, params, samples = row
-    cmd = command(spec, impl, params, samples, seed, jobs)
+    cmd = command(spec, impl, params, samples, seed, jobs, confidence)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
@@ -98,7 +101,7 @@ def _num(x, fmt="{:.3f}") -> str:
     return "—" if x is None else ("inf" if x == "inf" else fmt.format(x))
 
 
-def markdown(rows: list[dict], jobs: int) -> str:
+def markdown(rows: list[dict], jobs: int, confidence: float | None = None) -> str:
     lines = ["| mechanism | configuration | seed | class (exit) | ε_lb | claim (ε, δ) | smallest detectable ε "
              "| samples per side | wall s |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -110,7 +113,8 @@ def markdown(rows: list[dict], jobs: int) -> str:
     ok = sum(r["ok"] for r in rows)
     lines += ["", f"{ok} of {len(rows)} rows with the expected outcome (correct configurations: pass, exit 0; "
                   f"misconfigurations: claim violated, exit 1). Each row is one `python -m dptestbed audit SPEC "
-                  f"--impl examples/libraries/FILE.py:FUNCTION --randomness own --samples N --seed S --jobs {jobs}` "
+                  f"--impl examples/libraries/FILE.py:FUNCTION --randomness own --samples N --seed S --jobs {jobs}"
+                  + (f" --confidence {confidence}" if confidence is not None else "") + "` "
                   f"(`python benchmarks/libraries.py`); wall time of the whole command on {os.cpu_count()} CPUs, "
                   f"{platform.machine()}, Python {platform.python_version()}, shared with other jobs."]
     return "\n".join(lines) + "\n"
@@ -121,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", default=[], help="rows whose mechanism or configuration contains one of these")
     ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--confidence", type=float, help="confidence of every audit (default: the CLI's 0.95); "
+                    "1 - 0.05/K keeps the false-alarm rate of K audits of correct code at 5%%")
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
@@ -129,13 +135,13 @@ def main(argv=None) -> int:
         plan = [p for p in plan if any(s.lower() in f"{p[0][0]} {p[0][1]}".lower() for s in args.only)]
     rows = []
     for row, seed, expected in plan:
-        r = run(row, seed, args.jobs, expected)
+        r = run(row, seed, args.jobs, expected, args.confidence)
         rows.append(r)
         print(f"{r['mechanism']:36} {r['configuration'][:40]:40} seed {seed}: {r['class']} ({r['exit']}) "
               f"eps_lb {_num(r['eps_lb'])} vs {_num((r['claim'] or {}).get('epsilon'), '{:g}')}, "
               f"{_num(r['samples_per_side'], '{:,}')} per side, {r['wall']:.1f} s"
               + ("" if r["ok"] else f"  UNEXPECTED: {r['reason']}"), flush=True)
-    table = markdown(rows, args.jobs)
+    table = markdown(rows, args.jobs, args.confidence)
     print(table)
     if args.markdown:
         args.markdown.write_text(table)
