@@ -1,7 +1,7 @@
 """OpenDP 0.16 measurements wrapped for dptestbed's implementation contract.
 
 Each wrapper takes the spec's input and parameter names, builds the OpenDP measurement and invokes
-it: the noise comes from OpenDP's own sampler (OS entropy), never from the ``rng`` argument, so
+it: the noise comes from the samplers of OpenDP's Rust library, never from the ``rng`` argument, so
 audit them with ``--randomness own``::
 
     dptestbed audit geometric_mechanism --impl examples/libraries/opendp_mechanisms.py:geometric \\
