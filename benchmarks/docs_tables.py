@@ -2,7 +2,8 @@
 
     python benchmarks/docs_tables.py --verify QUICK/results.json [--full FULL/results.json]
                                      [--mutants MUTANTS/results.json] [--tests SECONDS_FAST SECONDS_SLOW]
-                                     [--corpus /tmp/ind] [--check]
+                                     [--corpus /tmp/ind] [--libraries TABLE.md] [--libraries-familywise TABLE.md]
+                                     [--check]
 
 Each table or figure sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` in a
 Markdown file; this script rewrites what is between the markers and stamps it with the date, the
@@ -13,7 +14,9 @@ missing. Inputs:
 - ``--full``: the same for ``--suite full``;
 - ``--mutants``: a ``dptestbed mutants`` results.json over the papers: kills by class per paper;
 - ``--tests``: the seconds of the README's test command's two pytest runs (fast, slow);
-- ``--corpus``: the table ``benchmarks/independent.py --markdown TABLE.md`` wrote (truth vs outcome).
+- ``--corpus``: the table ``benchmarks/independent.py --markdown TABLE.md`` wrote (truth vs outcome);
+- ``--libraries``: the table ``benchmarks/libraries.py --markdown TABLE.md`` wrote (library wrappers audited);
+- ``--libraries-familywise``: the same with ``--confidence 0.9984`` (1 - 0.05/31) on the tight, fast rows.
 """
 
 from __future__ import annotations
@@ -94,6 +97,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mutants", type=Path)
     ap.add_argument("--tests", type=float, nargs=2, metavar=("FAST", "SLOW"))
     ap.add_argument("--corpus", type=Path)
+    ap.add_argument("--libraries", type=Path)
+    ap.add_argument("--libraries-familywise", type=Path)
     ap.add_argument("--check", action="store_true", help="list the markers and whether an input fills them")
     args = ap.parse_args(argv)
     figures: dict[str, str] = {}
@@ -112,6 +117,13 @@ def main(argv=None) -> int:
     if args.corpus:
         figures["corpus"] = args.corpus.read_text() + "\n" + stamp("`python benchmarks/independent.py --jobs 1 "
                                                                    "--markdown TABLE.md`")
+    if args.libraries:
+        figures["libraries"] = args.libraries.read_text() + "\n" + stamp("`python benchmarks/libraries.py "
+                                                                         "--markdown TABLE.md`")
+    if args.libraries_familywise:
+        figures["libraries-familywise"] = args.libraries_familywise.read_text() + "\n" + stamp(
+            "`python benchmarks/libraries.py --only Geometric geometric Laplace randomized --confidence 0.9984 "
+            "--markdown TABLE.md`")
     missing = []
     for path in FILES:
         text = path.read_text()
