@@ -56,8 +56,10 @@ def verify_figures(document: dict, source: str) -> dict[str, str]:
     longest = sorted(((r.get("seconds") or 0.0, r["id"]) for part in ("privacy", "theorems")
                       for r in document[part]), reverse=True)[:5]
     line = (f"{items} items in {run['seconds'] / 60:.1f} min wall time with {run.get('jobs')} jobs "
-            f"({seconds:,.0f} item-seconds): " + ", ".join(f"{n} {c}" for c, n in classes.most_common())
-            + f"; exit code {summary.get('exit_code')}")
+            f"({seconds:,.0f} item-seconds): {summary.get('as_expected')} as expected, {summary.get('unexpected')} "
+            f"unexpected, {summary.get('no_power')} without power, {summary.get('errors')} errors; negative controls "
+            f"flagged {summary.get('controls_flagged')} of {summary.get('controls')}; by class (controls included): "
+            + ", ".join(f"{n} {c}" for c, n in classes.most_common()) + f"; exit code {summary.get('exit_code')}")
     table = ["| class | items |", "|---|---|"] + [f"| {c} | {n} |" for c, n in classes.most_common()]
     table += ["", "Longest items:", "", "| seconds | item |", "|---|---|"]
     table += [f"| {s:.1f} | {i} |" for s, i in longest]
