@@ -161,8 +161,8 @@ def kill_matrix(mutants, results: list[dict], level: float | None = None) -> dic
         rows.append({"id": m.id, "spec": m.spec, "name": m.name, "breaks": m.breaks, "bug": m.bug,
                      "declared_killers": list(m.killed_by), "equivalent": m.equivalent or None,
                      "status": status, "killed_by": killers, "kill_class": strongest if status == KILLED else None,
-                     "privacy_shown": shown,
-                     "label_backed": (shown is not None) == (m.breaks in ("privacy", "both")),
+                     "privacy_shown": shown, "privacy_exact": m.exact_loss or None,
+                     "label_backed": (shown is not None or bool(m.exact_loss)) == (m.breaks in ("privacy", "both")),
                      "cells": cells, "cell_classes": {k: r.get("class") or oc.item_class(r) for k, r in mine.items()}})
         rate = rates.setdefault(m.spec, {"mutants": 0, "equivalent": 0, "killed": 0})
         rate["mutants"] += 1
@@ -183,6 +183,7 @@ def kill_matrix(mutants, results: list[dict], level: float | None = None) -> dic
                     "privacy_breaking": len(privacy),
                     "privacy_breaking_killed": sum(1 for r in privacy if r["status"] == KILLED),
                     "privacy_shown": sum(1 for r in rows if r["privacy_shown"] is not None),
+                    "privacy_exact_only": sum(1 for r in rows if r["privacy_shown"] is None and r["privacy_exact"]),
                     "killed_by_class": by_class,
                     "labels_not_backed": [r["id"] for r in rows if not r["label_backed"] and r["status"] != EQUIVALENT],
                     "cells": sum(len(c) for c in by_mutant.values()), "statistical_cells": statistical,

@@ -77,13 +77,16 @@ def mutant_figures(document: dict, source: str) -> str:
         c["equivalent"] += r["status"] == "equivalent"
         c["killed"] += r["status"] == "killed"
         c["privacy_shown"] += r.get("privacy_shown") is not None
+        c["privacy_exact"] += r.get("privacy_shown") is None and bool(r.get("privacy_exact"))
         if r.get("kill_class"):
             c[r["kill_class"]] += 1
-    head = ["paper", "mutants", "equivalent", "killed", "loss above the claim measured", *kill_classes]
+    head = ["paper", "mutants", "equivalent", "killed", "loss above the claim measured", "computed exactly",
+            *kill_classes]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for paper, c in rows.items():
         lines.append("| " + " | ".join([paper, str(c["mutants"]), str(c["equivalent"]), str(c["killed"]),
-                                        str(c["privacy_shown"]), *(str(c[k]) for k in kill_classes)]) + " |")
+                                        str(c["privacy_shown"]), str(c["privacy_exact"]),
+                                        *(str(c[k]) for k in kill_classes)]) + " |")
     o = matrix["overall"]
     lines += ["", f"Each cell tested at level {o.get('per_cell_level'):.3g}; at most "
                   f"{o.get('expected_spurious_kills'):.2g} spurious kills expected over {o.get('statistical_cells')} "

@@ -33,6 +33,9 @@ class Mutant:
     bug: str  # the single bug, one line
     killed_by: tuple[str, ...] = ()  # checks meant to kill it: "privacy audit" or an experiment id
     equivalent: str = ""  # non-empty: why no measurement can distinguish it (excluded from the rate)
+    # an exact computation behind a "privacy" label that no audit can show (the mutant fails on the
+    # audit's pairs): the figure and the point, recomputed by a test
+    exact_loss: str = ""
 
     def __post_init__(self):
         if self.breaks not in BREAKS:

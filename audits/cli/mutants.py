@@ -53,8 +53,8 @@ def _print_matrix(document: dict, out: Path, code: int, errors: list) -> None:
         shown = "n/a" if o["rate"] is None else f"{o['rate']:.1%}"
         by_class = ", ".join(f"{c} {n}" for c, n in o["killed_by_class"].items())
         print(f"overall: {o['killed']} of {o['mutants'] - o['equivalent']} non-equivalent mutants killed ({shown}); "
-              f"by the strongest killer's class: {by_class}; loss above the claim measured for {o['privacy_shown']} "
-              f"({o['privacy_breaking']} declared privacy-breaking); per-cell level {o['per_cell_level']:.3g}, at most "
+              f"by the strongest killer's class: {by_class}; loss above the claim measured for {o['privacy_shown']}, "
+              f"computed exactly for {o.get('privacy_exact_only', 0)} more ({o['privacy_breaking']} declared privacy-breaking); per-cell level {o['per_cell_level']:.3g}, at most "
               f"{o['expected_spurious_kills']:.2g} spurious kills expected over {o['statistical_cells']} statistical cells")
     from ..report.model import reproducibility_text
 

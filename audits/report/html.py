@@ -279,7 +279,9 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
          f"<p><b>{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent implementation "
          f"mutants killed ({rate})</b>; {o.get('equivalent', 0)} declared equivalent (excluded). By the class of each "
          "mutant's strongest killer: " + ", ".join(f"{esc(c)} {n}" for c, n in by_class.items()) + ". "
-         f"A privacy audit measured the loss above the claim for {o.get('privacy_shown', 0)} mutants; "
+         f"A privacy audit measured the loss above the claim for {o.get('privacy_shown', 0)} mutants"
+         + (f" and an exact computation showed it for {o['privacy_exact_only']} more" if o.get("privacy_exact_only") else "")
+         + "; "
          f"{o.get('privacy_breaking', 0)} are declared privacy-breaking"
          + (f"; labels not backed by a measurement: {esc(', '.join(o['labels_not_backed']))}"
             if o.get("labels_not_backed") else "; every label is backed by the measurement") + ". "
@@ -310,7 +312,8 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
             shown = r.get("privacy_shown")
             measured = (f"loss ≥ {fmt_num(as_float(shown['epsilon_lower_bound']))} against ε = "
                         f"{fmt_num(as_float((shown.get('claim') or {}).get('epsilon')))} ({esc(shown['audit'])})"
-                        if shown else "no loss above the claim measured")
+                        if shown else f"exact loss {esc(r['privacy_exact'])} (computed, not audited)"
+                        if r.get("privacy_exact") else "no loss above the claim measured")
             cls = ' class="unexpected"' if r["status"] in ("survived", "inconclusive") or not r.get("label_backed", True) \
                 else (' class="error"' if r["status"] == "error" else "")
             h.append(f'<tr{cls}><td>{esc(r["name"])}</td><td>{esc(r["breaks"])}; {measured}</td>'

@@ -70,7 +70,8 @@ def _kill_matrix_md(matrix: dict) -> list[str]:
     lines = ["## Kill matrix", "",
              f"{o.get('killed', 0)} of {o.get('mutants', 0) - o.get('equivalent', 0)} non-equivalent mutants killed "
              f"({rate}); by the class of the strongest killer: {by_class}; a privacy audit measured the loss above "
-             f"the claim for {o.get('privacy_shown', 0)} ({o.get('privacy_breaking', 0)} declared privacy-breaking); "
+             f"the claim for {o.get('privacy_shown', 0)}, an exact computation for {o.get('privacy_exact_only', 0)} more "
+             f"({o.get('privacy_breaking', 0)} declared privacy-breaking); "
              f"per-cell level {fmt_num(o.get('per_cell_level'))}, at most {fmt_num(o.get('expected_spurious_kills'))} "
              f"spurious kills expected over {fmt_num(o.get('statistical_cells'))} statistical cells.", "",
              "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
@@ -81,7 +82,8 @@ def _kill_matrix_md(matrix: dict) -> list[str]:
               "|---|---|---|---|---|---|"]
     for r in matrix.get("rows", []):
         shown = r.get("privacy_shown")
-        measured = f"{fmt_num(shown['epsilon_lower_bound'])} ({shown['audit']})" if shown else "–"
+        measured = (f"{fmt_num(shown['epsilon_lower_bound'])} ({shown['audit']})" if shown
+                    else f"exact {r['privacy_exact']}" if r.get("privacy_exact") else "–")
         lines.append(f"| {md(r['id'])} | {r['breaks']} | {md(measured)} | {r['status']} | {md(r.get('kill_class') or '–')} | "
                      f"{md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
     return lines + [""]

@@ -1,8 +1,10 @@
 """Calibration-corpus mutants: well formed, and each killed by its first declared theorem check."""
 
+import numpy as np
 import pytest
 
 from dptestbed.audits import theorems as thm
+from dptestbed.audits.exact import dist_epsilon, svt_distribution
 from dptestbed.audits.experiments import load_registry, run_check
 from dptestbed.audits.runner import load_implementation
 from dptestbed.impl.calibration.mutants import MUTANTS
@@ -32,3 +34,18 @@ def test_mutant_killed(mutant):
     r = run_check(CATALOGUE[spec_id], exp, mutant.implementation, seed=7, isolate=False, trials=20_000)
     refused = str(r.get("error") or "").startswith("implementation error")
     assert refused or (r["p_value"] is not None and r["p_value"] <= thm.FAMILY_ALPHA / 30), r.get("error")
+
+
+@pytest.mark.parametrize("epsilon, c, worst", [(1.0, 1, 0.99), (1.0, 2, 0.72), (0.5, 2, 0.36)])
+def test_never_redraw_keeps_the_claim(epsilon, c, worst):
+    """svt_lyu_2/never_redraw is labelled "utility": its exact epsilon, largest over the spec's stress
+    pairs, stays under the claim at the defaults, at c = 2 and at the audit point (the figures in its bug text)."""
+    mutant = next(m for m in MUTANTS if m.id == "svt_lyu_2/never_redraw")
+    assert mutant.breaks == "utility"
+    losses = []
+    for case in CATALOGUE["svt_lyu_2"].stress_cases:
+        cc = int((case.params or {}).get("c", c))
+        law = [svt_distribution(np.asarray(x, dtype=float), threshold=0.0, rho_scale=2 * cc / epsilon,
+                                nu_scale=4 * cc / epsilon, limit=cc, count_symbol=1) for x in (case.data, case.neighbour)]
+        losses.append(dist_epsilon(*law, 0.0))
+    assert max(losses) == pytest.approx(worst, abs=0.005) and max(losses) < epsilon

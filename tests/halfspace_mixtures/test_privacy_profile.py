@@ -8,9 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from dptestbed.audits.exact import exact_epsilon
+from dptestbed.audits.exact import dist_epsilon, exact_epsilon
 from dptestbed.audits.pairs import stress_pairs
-from dptestbed.impl.halfspace_mixtures.learner import all_mistakes
+from dptestbed.impl.halfspace_mixtures.learner import all_mistakes, exact_law, to_output
+from dptestbed.impl.halfspace_mixtures.mutants import MUTANTS, _all_rows
 from dptestbed.spec import load_catalogue
 
 SPEC = load_catalogue()["ppm_halfspace_learner"]
@@ -35,3 +36,25 @@ def test_first_in_level_is_privacy_breaking():
     firsts = [{int(np.flatnonzero(m == level)[0]) for level in np.unique(m)}
               for m in (all_mistakes(pair.data), all_mistakes(pair.neighbour))]
     assert firsts[0] != firsts[1]
+
+
+def _output_law(inst, epsilon: float) -> dict:
+    """P[output = o] for every output o of the learner run on a prepared instance (white box)."""
+    J, log_p = exact_law(None, epsilon, inst)
+    law: dict = {}
+    for j, lp in zip(J, log_p):
+        key = to_output(j, inst.public, inst.d).tobytes()
+        law[key] = law.get(key, 0.0) + float(np.exp(lp))
+    return law
+
+
+def test_family_from_all_rows_is_privacy_breaking():
+    """The label of mutant family_from_all_rows, computed (its exact_loss): with the private rows in C~_pub the
+    two neighbours' families differ, and the exact loss on N3 is 2.20 against epsilon = 1. The privacy audit
+    cannot show it: the large-n pairs of its input-space search put |G| past memory."""
+    mutant = next(m for m in MUTANTS if m.name == "family_from_all_rows")
+    pair = next(p for p in stress_pairs(SPEC) if p.name == "N3_on_aff_to_off_aff")
+    eps = float(pair.env["epsilon"])
+    loss = dist_epsilon(*(_output_law(_all_rows(x), eps) for x in (pair.data, pair.neighbour)), 0.0)
+    assert loss == pytest.approx(2.197, abs=1e-3) and loss > eps
+    assert mutant.exact_loss.startswith("2.20 against 1 on N3_on_aff_to_off_aff")
