@@ -97,14 +97,15 @@ def test_privacy_specs_have_an_audit_point(spec):
 
 
 def _parameter_strategy(p):
-    """Values across the whole domain, log-uniform where it is unbounded (so 1e-6 and 1e4 both occur)."""
+    """Values across the whole domain, log-uniform where it is unbounded (so 1e-6 and 1e4 both occur;
+    integers up to 1e8, where the sample sizes of the learners' bounds lie)."""
     if p.type == "choice":
         return st.sampled_from(p.choices)
     lo = p.min if p.min is not None else -1e4
     if p.type == "integer":
         lo = int(np.ceil(lo)) + (0 if p.min_inclusive or lo != p.min else 1)
         hi = int(p.max) if p.max is not None else None
-        spread = st.floats(0, 4).map(lambda e: lo + int(10 ** e) - 1)
+        spread = st.floats(0, 8).map(lambda e: lo + int(10 ** e) - 1)   # sample sizes reach 10^8
         return spread if hi is None else st.integers(lo, hi) | spread.filter(lambda v: v <= hi)
     if p.max is not None:
         if lo == 0 and not p.min_inclusive:
