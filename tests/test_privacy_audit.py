@@ -590,3 +590,25 @@ def test_floating_point_support_leak_is_flagged():
     c = result.counterexample
     assert c["count_data" if c["numerator"] == "neighbour" else "count_neighbour"] == 0  # never on the other side
     assert result.epsilon_lower_bound > 5
+
+
+def test_the_pair_search_keeps_the_best_pair_by_fraction_of_its_claim():
+    """Pairs at different claims: the best by margin, then the best by fraction of its claim (a leaking
+    pair at epsilon 8 with a pilot bound of 6.8 beside an empty one at 0.5), then by margin."""
+    from types import SimpleNamespace
+
+    from dptestbed.audits.privacy.rounds import Auditor
+
+    aud = SimpleNamespace(pairs=[0, 1, 2, 3], claims=[(0.5, 0.0), (1.0, 0.0), (8.0, 1e-3), (8.0, 1e-3)])
+    margins = [-0.5, -1.0, -1.2, -8.0]        # bounds 0, 0, 6.8, 0
+    assert Auditor.keep(aud, margins, 2) == [0, 2]
+    assert Auditor.keep(aud, margins, 3) == [0, 2, 1]
+    assert Auditor.keep(aud, margins, 1) == [0]
+
+
+def test_one_query_noise_per_run_in_a_oqr_is_a_violation_at_a_strict_level():
+    """The leaking pair (mixed_directions) survives the pair search at the mutants run's level."""
+    r = audit(load_spec(spec_file("online_query_release")),
+              "dptestbed.impl.model_agnostic.mutants:online_query_release_shared_query_noise",
+              seed=2002005278, confidence=1 - 3.333e-4, isolate=False)
+    assert r.verdict == VIOLATION and r.epsilon_lower_bound > 8.0

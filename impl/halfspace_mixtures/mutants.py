@@ -228,7 +228,7 @@ MUTANTS += (
     Mutant(_PPM, "family_from_all_rows", f"{_M}:learner_family_from_all_rows", "privacy",
            "C~_pub and Aff built from all rows (private points leak into the family; exact loss 2.20 > 1 on "
            "N3_on_aff_to_off_aff, audit bound 1.55 on N2_relocation_between_public_and_origin)", killed_by=("privacy audit",),
-           # the audit's large-n pairs put |G| past memory (an implementation error there)
+           # recorded beside the audit: on its large-n pairs |G| can pass memory (a MemoryError ended one run's audit)
            exact_loss="2.20 against 1 on N3_on_aff_to_off_aff (epsilon = 1)"),
     Mutant(_PPM, "step5_direction_from_data", f"{_M}:learner_step5_direction_from_data", "privacy",
            "Step 5's generic direction is the mean of all rows' x (private points steer the family; exact loss 3.33 > 1, "
