@@ -19,7 +19,9 @@ import numpy as np
 
 from .contract import accepted_params
 
-BREAKS = ("privacy", "utility", "both")
+# "contract": the implementation's law is right but it breaks the contract the measurements rest on (randomness
+# not from ``rng``); killed as an implementation error
+BREAKS = ("privacy", "utility", "both", "contract")
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Mutant:
     spec: str  # the spec id the mutant claims to implement
     name: str  # short id, unique per spec
     implementation: str  # "dptestbed.impl.<paper>.mutants:function"
-    breaks: str  # "privacy" | "utility" | "both"
+    breaks: str  # "privacy" | "utility" | "both" | "contract"
     bug: str  # the single bug, one line
     killed_by: tuple[str, ...] = ()  # checks meant to kill it: "privacy audit" or an experiment id
     equivalent: str = ""  # non-empty: why no measurement can distinguish it (excluded from the rate)

@@ -25,6 +25,7 @@ from ..runner import (
 )
 from ..serialize import jsonable
 from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
+from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
 from .events import Candidate
 from .progress import ProgressBar
 from .result import (
@@ -194,6 +195,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.verdict, result.reason = IMPL_ERROR, exc.reason
         result.seconds = time.perf_counter() - t0
         return result
+    # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
+    # set aside now, before any sample, whether it runs or not
+    confirm = rounds is None and samples is None and batched_samples is None and runner.batched and not time_budget
     if rounds is None:
         if samples is None and batched_samples is not None and runner.batched:
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
@@ -219,11 +223,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
-    alpha_round = alpha / (len(rounds) + bool(tight))  # the tight round, if asked, is one more round
+    alpha_confirm = alpha * CONFIRM_ALPHA_SHARE if confirm else 0.0
+    # the tight round, if asked, is one more round
+    alpha_round = (alpha - alpha_confirm) / (len(rounds) + bool(tight))
     cpu0 = time.thread_time()
     aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
     all_chosen: list[Candidate] = []
     kept = None
+    seconds_per_sample = 0.0
     try:
         for r, N in enumerate(rounds):
             started = time.perf_counter()
@@ -263,6 +270,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
+        if confirm and all_chosen and may_confirm(aud, all_chosen, TOLERANCE):
+            # streams of rounds len(rounds) + 2 and + 3: the tight round's are len(rounds) and + 1
+            final, info = confirmation_round(aud, len(rounds) + 2, max(rounds), all_chosen, alpha_confirm,
+                                             MIN_BATCHED_SAMPLES, seconds_per_sample, TOLERANCE)
+            info["round"] = len(result.rounds) + 1
+            result.samples_per_side += info["samples_per_side"]
+            result.rounds.append(info)
+            if final is not None:
+                all_chosen.append(final)
         if tight and all_chosen:
             final, info = tight_round(aud, all_chosen, rounds, alpha_round, MIN_BATCHED_SAMPLES)
             all_chosen.append(final)

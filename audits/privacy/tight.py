@@ -23,28 +23,44 @@ TIGHT_MAX_ELEMENTS = 300_000_000  # output values per side in the tight round (s
 
 def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_round: float,
                 min_samples: int) -> tuple[Candidate, dict]:
-    """The tight round, after the verdict's ``rounds`` (samples per side of each): the verdict's
-    candidates (scored from their test estimates) against a selection of its own on fresh samples,
-    its events scored for the round's largest size ``cap`` (a rare event of high loss wins there and
-    not at the verdict's size); the winner is estimated once more on as many fresh samples as
-    :func:`_tight_samples` says. ``cap``: TIGHT_MAX_SAMPLES, at least ``min_samples``, within
-    TIGHT_MAX_ELEMENTS output values, for a batched implementation; 10 x the largest round for a
-    looped one. Returns the estimated candidate and the round's record."""
+    """The tight round, after the verdict's ``rounds`` (samples per side of each): the winner of
+    :func:`select_for_size` at the round's largest size ``cap`` is estimated once more on as many
+    fresh samples as :func:`_tight_samples` says. ``cap``: TIGHT_MAX_SAMPLES, at least
+    ``min_samples``, within TIGHT_MAX_ELEMENTS output values, for a batched implementation; 10 x the
+    largest round for a looped one. Returns the estimated candidate and the round's record."""
     cap = (min(TIGHT_MAX_SAMPLES, max(min_samples, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
            if aud.runner.batched else 10 * max(rounds))
-    r, first_round = len(rounds), rounds[0]
-    scored = [(aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha_round, cap)), c, True) for c in chosen]
-    info, fresh, _ = aud.run_round(r + 1, TIGHT_SELECTION_FACTOR * first_round, alpha_round, None,
+    r = len(rounds)
+    best, (p1, p2), info = select_for_size(aud, chosen, r, rounds[0], alpha_round, cap)
+    n = _tight_samples(p1, p2, aud.claims[best.pair_index][1], alpha_round, cap)
+    final = estimate_once_more(aud, r, best, n, alpha_round)
+    return final, {**info, "round": r + 1, "tight": True, "samples_per_side": n + info["train"], "test": n,
+                   "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1}
+
+
+def select_for_size(aud: Auditor, chosen: list[Candidate], r: int, first_round: int, alpha: float,
+                    cap: int) -> tuple[Candidate, tuple[float, float], dict]:
+    """The best event for an estimation on ``cap`` fresh samples per side: the verdict's ``chosen``
+    candidates (scored from their test estimates) against a selection of its own on fresh samples
+    (round ``r + 1``'s streams, TIGHT_SELECTION_FACTOR x ``first_round`` samples), its events scored
+    for ``cap`` (a rare event of high loss wins there and not at the verdict's size). Returns the
+    winner, its estimated probabilities (numerator side first) and the selection's record."""
+    scored = [(aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha, cap)), c, True) for c in chosen]
+    info, fresh, _ = aud.run_round(r + 1, TIGHT_SELECTION_FACTOR * first_round, alpha, None,
                                    score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False)
     scored += [(aud.margin(c, c.rank_score), c, False) for c in fresh]
     _, best, tested = max(scored, key=lambda t: t[0])
     p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
-    n = _tight_samples(float(p1), float(p2), aud.claims[best.pair_index][1], alpha_round, cap)
-    final = replace(best, k1=0, k2=0, n=0, eps_lb=-np.inf)
-    estimate_candidates(aud, r, [final], n, alpha_round, aud.width, replay=aud.replay)
-    return final, {"round": r + 1, "tight": True, "samples_per_side": n + info["train"], "train": info["train"],
-                   "test": n, "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1,
-                   "kept_pairs": info["kept_pairs"], "selected_for_tight_round": not tested}
+    return best, (float(p1), float(p2)), {"train": info["train"], "kept_pairs": info["kept_pairs"],
+                                          "selected_for_tight_round": not tested}
+
+
+def estimate_once_more(aud: Auditor, r: int, c: Candidate, n: int, alpha: float) -> Candidate:
+    """Candidate ``c``'s event estimated on ``n`` fresh samples per side (round ``r``'s estimation
+    streams), alone at level ``alpha``."""
+    final = replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf)
+    estimate_candidates(aud, r, [final], n, alpha, aud.width, replay=aud.replay)
+    return final
 
 
 def _bound_at(c: Candidate, delta: float, alpha: float, n: int) -> float:

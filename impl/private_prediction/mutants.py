@@ -294,6 +294,12 @@ MUTANTS = (
     _m(SOFT, "soft_majority_label_sorted_partition", "both",
        "blocks cut after sorting the records by label (stress case label_flip_last_record at epsilon = 4: every block "
        "re-cut, nu 4 against 0, exact loss 7.3; audit eps_lb 7.13 against 4)", ("privacy audit", THM1)),
+    _m(SOFT, "soft_majority_sorted_round_robin", "privacy",
+       "records sorted by feature, then dealt round-robin to the teachers: a data-dependent partition with accuracy "
+       "intact (found by the input-space search, search/magnitude/up: audit eps_lb 7.07 against 4)", ("privacy audit",)),
+    _m(SOFT, "soft_majority_shared_coin", "privacy",
+       "one uniform coin shared by the answers to all queries of a call (stress case two_queries_canary_between, "
+       "q = 2: audit eps_lb 10.6 against 4)", ("privacy audit",)),
     _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
        ("privacy audit",)),
     _m(SOFT, "soft_majority_memorises_training_points", "both", "a query equal to a training point gets its label",
@@ -309,6 +315,9 @@ MUTANTS = (
        "one noise draw shared by all queries (stress case W6_two_queries_apart, q = 2: z_1 - z_2 released exactly, "
        "infinite loss; audit eps_lb 11.8 against 2)",
        ("privacy audit", "stable_laplace_prediction_corrected/Lemma 4/two-queries-law")),
+    _m("stable_laplace_prediction_corrected", "laplace_rng_first_50_runs", "contract",
+       "noise from rng for the first 50 runs of the process, then from numpy's global generator (the replay of an "
+       "estimation batch differs: implementation error)", ("privacy audit",)),
     _m("agnostic_private_prediction_corrected", "agnostic_no_rounding", "privacy",
        "plain teacher majority, no noise or rounding", ("privacy audit",)),
     _m("agnostic_private_prediction_corrected", "agnostic_constant_label", "utility", "answers 0 at every query",
@@ -322,6 +331,10 @@ MUTANTS = (
            implementation="dptestbed.impl.private_prediction.stable:stable_gaussian_prediction_broken",
            breaks="privacy", bug="variance gamma ln(1/delta)/epsilon as printed (E2)",
            killed_by=("privacy audit", "stable_gaussian_prediction/Fact G1 (extra loss of Gaussian noise)/noise-law")),
+    _m("stable_gaussian_prediction", "gaussian_two_thirds_noise", "privacy",
+       "standard deviation sigma_G / 1.5 (exact loss 1.16 against 0.99 at delta = 1e-5 on shift_by_gamma_eps_near_one; "
+       "audit eps_lb 1.10 with the confirmation round)",
+       ("privacy audit", "stable_gaussian_prediction/Fact G1 (extra loss of Gaussian noise)/noise-law")),
     _m("convex_erm_prediction", "erm_double_noise", "utility", "Lap(2 gamma/epsilon)",
        ("convex_erm_prediction/Corollary 4/ridge-lam-cor4",)),
     _m("convex_erm_prediction", "erm_negated_labels", "utility", "fits on -y",
