@@ -230,8 +230,9 @@ def _theorem17(ctx: Context) -> dict:
                   "output law on the periodic stress pairs (Hist at (eps/2, delta), pruning at 3 eta/4, GenericLearner "
                   "at eps/2)",
             instance="pattern_final_sample_first_example (both sides: P[t_2]), pattern_batch1_first_example (D': "
-                      "P[[+1, -1]], a count-1 item that only survives without pruning) and overlap_probe (D: P[t_2], "
-                      "which batches read by position decide)",
+                      "P[[+1, -1]], a count-1 item that only survives without pruning; P[t_2], which a GenericLearner "
+                      "reading the batches as well as S' moves) and overlap_probe (D: P[t_2], which batches read by "
+                      "position decide)",
             predicate="event per cell: the named output",
             trials={"quick": 200_000, "full": 2_000_000},
             controls=(_mut("m_generic_missing_half", "GenericLearner weights without the 1/2"),
@@ -245,6 +246,7 @@ def _m_exact(ctx: Context) -> dict:
     for name, side, target in (("pattern_final_sample_first_example", "data", [-1, 1]),
                                ("pattern_final_sample_first_example", "neighbour", [-1, 1]),
                                ("pattern_batch1_first_example", "neighbour", [1, -1]),
+                               ("pattern_batch1_first_example", "neighbour", [-1, 1]),
                                ("overlap_probe", "data", [-1, 1])):
         pair = pairs[name]
         data = getattr(pair, side)

@@ -131,9 +131,15 @@ def batches(k: int, m: int) -> list[slice]:
     return [slice(i * m, (i + 1) * m) for i in range(k)]
 
 
-def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish, batches_fn=batches):
-    """Algorithm M around the G routine ``g``, steps 2-3 ``finish_fn`` and the step-1 partition
-    ``batches_fn`` (single run and exact batch sampler)."""
+def final_sample(x: np.ndarray, y: np.ndarray, k: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """S' of step 3: the n' examples after the k batches."""
+    return x[k * m:], y[k * m:]
+
+
+def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish, batches_fn=batches,
+                 final_fn=final_sample):
+    """Algorithm M around the G routine ``g``, steps 2-3 ``finish_fn``, the step-1 partition
+    ``batches_fn`` and step 3's sample ``final_fn`` (single run and exact batch sampler)."""
 
     def batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
@@ -157,15 +163,15 @@ def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish, b
             counts += rng.multinomial(len(members), p / p.sum(), size=size)  # identical batches
         for _, hs in runs:
             counts[np.arange(size), np.searchsorted(U, hs)] += 1
-        return finish_fn(cls, U, counts, x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+        return finish_fn(cls, U, counts, *final_fn(x, y, k, m), epsilon=epsilon, delta=delta, eta=eta, rng=rng)
 
     @batched(batch)
     def learner(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
         cls, d, k, n_aux, N, m, x, y = _setup(data, sizes_fn, d, alpha, c, k, n_prime)
         ids = [hypothesis_id(g.run(cls, x[s], y[s], rng, d, n_aux, N)) for s in batches_fn(k, m)]   # step 1
         U, counts = np.unique(ids, return_counts=True)
-        return finish_fn(cls, U, counts[None].astype(float), x[k * m:], y[k * m:], epsilon=epsilon, delta=delta, eta=eta,
-                      rng=rng)[0]
+        return finish_fn(cls, U, counts[None].astype(float), *final_fn(x, y, k, m), epsilon=epsilon, delta=delta,
+                         eta=eta, rng=rng)[0]
 
     learner.__doc__ = doc
     return learner

@@ -286,6 +286,11 @@ m_generic_missing_half = learner.make_learner(
     "loss 0.925 against the claim 1 on pattern_final_sample_first_example, delta = 0.001, the reference's 0.443; "
     "privacy audit epsilon_lb 0.91 there at 1.1e7 samples per side: differs from the spec, within the claim).",
     _no_half_finish)
+m_generic_whole_sample = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner (step 3) scores the hypotheses on the whole "
+    "sample (the k batches and S') instead of S' alone: an example of a batch is read by G and by GenericLearner, "
+    "so M is epsilon- rather than epsilon/2-DP (sequential, not parallel composition): inside the claim (epsilon, "
+    "delta), a law that differs from the spec's.", learner.finish, learner.batches, lambda x, y, k, m: (x, y))
 m_no_pruning = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M without the pruning step a_h >= 3 eta/4 (E11).",
     _no_pruning_finish)
@@ -348,6 +353,7 @@ MUTANTS = (
     _mutant(_M, "m_exception_non_realizable", "privacy", [_AUDIT]),
     _mutant(_M, "m_mode_fallback", "privacy", [_AUDIT]),
     _mutant(_M, "m_generic_missing_half", "utility", [_M_LAW]),
+    _mutant(_M, "m_generic_whole_sample", "utility", [_M_LAW]),
     _mutant(_M, "m_no_pruning", "utility", [_M_LAW]),
     _mutant(_M, "m_eta_from_private_data", "utility", [_M_LAW]),
     _mutant(_M, "m_overlapping_batches", "utility", [_M_LAW]),

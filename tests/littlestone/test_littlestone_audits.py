@@ -53,6 +53,23 @@ def test_m_exact_law_matches_the_sampler(catalogue):
     assert np.mean(np.all(out == [-1, 1], axis=1)) == pytest.approx(law[t2], abs=0.005)
 
 
+def test_m_exact_law_separates_a_generic_learner_reading_the_batches(catalogue):
+    """On pattern_batch1_first_example's neighbour, a GenericLearner scoring the whole sample (M then
+    epsilon- rather than epsilon/2-DP, inside the claim) moves P[t_2] far from the reference's exact law."""
+    from dptestbed.impl.littlestone.mutants import m_generic_whole_sample
+
+    pair = _pairs(catalogue, "private_littlestone_learner")["pattern_batch1_first_example"]
+    t2 = int(C.hypothesis_id(np.array([-1, 1])))
+    params = {k: v for k, v in pair.params.items() if k != "beta"}
+    exact = m_output_law(pair.neighbour, pair.env).get(t2, 0.0)
+    freq = {}
+    for name, fn in (("reference", private_littlestone_learner), ("whole", m_generic_whole_sample)):
+        out = fn.batch(pair.neighbour, 100_000, rng=np.random.default_rng(0), **params)
+        freq[name] = float(np.mean(np.all(out == [-1, 1], axis=1)))
+    assert freq["reference"] == pytest.approx(exact, abs=0.005)
+    assert abs(freq["whole"] - exact) > 0.01, (freq, exact)  # measured 0.096 against 0.076 (sd 0.001)
+
+
 def test_marker_stub_drives_the_delta_event_through_m():
     """Note 003 Section 6.4 (iv): a marker in batch 1 is a count-1 item for Hist; with eta small the
     pruning threshold 3 eta k/4 is below tau, so M outputs the signature with probability exactly
