@@ -347,3 +347,37 @@ for _spec, _extra in ((LB_SPEC, {"s": 2}), ("private_prediction_lower_bound", {}
                 "error_bound": alpha,
                 "instance": {"n_lower_quarter": scalar(env["n_lower_quarter"]), "tail_proof": scalar(env["tail_proof"]),
                              "mean_error": float(err.mean()), "min_error": float(err.min())}}
+
+
+# =========================================================================== Theorem 2 on the user's algorithm
+
+
+HARD = {"d": 400, "n": 500, "epsilon": 0.1, "alpha": 0.25}   # the hard instance of the Theorem 2 checks above
+
+
+@experiment(
+    SPEC, "Theorem 2 (instance bound)", "user-algorithm-on-hard-instance", "bound",
+    title="Seed 002 Theorem 2's per-point bound on the algorithm under test: on the hard instance (X = [d], b uniform, "
+          "y = b[X]) every epsilon-DP prediction algorithm errs at a point i with probability >= instance_bound "
+          "(delta = 0, the spec's claim); an algorithm more accurate than that is not epsilon-DP "
+          "(failure = a correct answer; claimed rate <= 1 - instance_bound)",
+    instance="d = 400, n = 500 records (X in {0..399} i.i.d. uniform, y = b[X]), epsilon = 0.1, alpha = 1/4 (r = 167 "
+             "teachers of 2-3 records); one uniform query point per instance, one answer; instance_bound at delta = 0, "
+             "best s: 0.409 (s = 3)",
+    predicate="failure: M(S, i) = b_i",
+    trials={"quick": 1_500, "full": 20_000},
+    params={"epsilon": HARD["epsilon"], "alpha": HARD["alpha"]},
+    controls=(MEMORISER,),
+)
+def _theorem2_user(ctx: Context) -> dict:
+    d, n, eps = HARD["d"], HARD["n"], scalar(ctx.env["epsilon"])
+    bound, s = lower_bound.best_instance_bound(eps, 0.0, n, d)
+    inst = lower_bound.decode(lower_bound.private_prediction_lower_bound.batch(None, ctx.trials, rng=ctx.rng, d=d, n=n), n)
+    points = ctx.rng.integers(0, d, size=ctx.trials)
+    correct = 0
+    for t, i in enumerate(points):
+        S = {"X": inst["X"][t].astype(float), "y": inst["y"][t].astype(np.int8), "x": float(i)}
+        correct += int(np.asarray(ctx.sample(S, 1)).reshape(-1)[0] == inst["b"][t, i])
+    return {"failures": correct, "trials": ctx.trials, "beta": 1 - bound, "error_bound": 1 - bound,
+            "instance": {"instance_bound": bound, "s": s, "measured_error": 1 - correct / ctx.trials,
+                         "points_absent_from_S": float((1 - 1 / d) ** n)}}
