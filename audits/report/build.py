@@ -18,8 +18,11 @@ _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its fork
 
 
 def _ignore_interrupts() -> None:
-    """A plot worker leaves Ctrl-C to the process that forked it: one line, not a traceback per worker."""
+    """A plot worker leaves Ctrl-C to the process that forked it: one line, not a traceback per worker.
+    It is forked with SIGINT blocked (a Ctrl-C between the fork and this line would otherwise interrupt
+    the child's own after-fork code and print a traceback), ignores it, then unblocks it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _plot(k: int) -> str | None:
@@ -90,7 +93,14 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork"),
                                        initializer=_ignore_interrupts)
             try:
-                outcomes = list(pool.map(_plot, range(len(tasks))))
+                # the workers are forked on the first submit: with SIGINT blocked (see _ignore_interrupts); a
+                # Ctrl-C meanwhile reaches this process when it is unblocked
+                mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    futures = [pool.submit(_plot, k) for k in range(len(tasks))]
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+                outcomes = [f.result() for f in futures]
             finally:  # interrupted: the plots not yet started are dropped, the running ones end
                 pool.shutdown(wait=True, cancel_futures=True)
         else:
