@@ -6,7 +6,7 @@
 Runs ``dptestbed verify --no-controls`` (the reference items only: controls are expected to be
 flagged and say nothing about false alarms) once per seed and prints, per seed, the number of
 items, unexpected outcomes (a reference flagged: a false alarm, or a printed-erratum spec not
-flagged: a miss), errors and inconclusive checks, then the totals against the family-wise level
+flagged: a miss), errors and checks without power, then the totals against the family-wise level
 the suite states. The runs' results.json are kept under ``--keep`` (default: a temporary folder).
 """
 
@@ -38,7 +38,7 @@ def run_seed(seed: int, args, keep: Path) -> dict:
     unexpected = [r["id"] for key in ("privacy", "theorems") for r in document.get(key, [])
                   if r.get("outcome") == "unexpected"]
     return {"seed": seed, "exit": proc.returncode, "wall": wall, "items": s["items"], "unexpected": unexpected,
-            "errors": s["errors"], "inconclusive": len(s.get("inconclusive", [])),
+            "errors": s["errors"], "no_power": len(s.get("without_power", [])),
             "statement": document["family"]["statement"]}
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     keep = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="false-alarms-"))
     keep.mkdir(parents=True, exist_ok=True)
     rows = []
-    print(f"{'seed':>4} {'exit':>4} {'items':>5} {'unexp':>5} {'errors':>6} {'inconcl':>7} {'wall s':>7}  unexpected items")
+    print(f"{'seed':>4} {'exit':>4} {'items':>5} {'unexp':>5} {'errors':>6} {'no power':>8} {'wall s':>7}  unexpected items")
     for seed in range(args.first, args.first + args.seeds):
         row = run_seed(seed, args, keep)
         rows.append(row)
@@ -62,7 +62,7 @@ def main() -> None:
             print(f"{seed:>4} {row['exit']:>4}  run failed: {row['failed']}", flush=True)
             continue
         print(f"{seed:>4} {row['exit']:>4} {row['items']:>5} {len(row['unexpected']):>5} {row['errors']:>6} "
-              f"{row['inconclusive']:>7} {row['wall']:>7.0f}  {', '.join(row['unexpected'])}", flush=True)
+              f"{row['no_power']:>8} {row['wall']:>7.0f}  {', '.join(row['unexpected'])}", flush=True)
     done = [r for r in rows if "failed" not in r]
     flagged = sum(1 for r in done if r["unexpected"])
     print(f"{len(done)} of {len(rows)} runs complete in {keep}; runs with an unexpected outcome: {flagged}; "
