@@ -82,7 +82,9 @@ def test_a_hanging_item_is_cut_at_its_limit_on_a_local_cluster_of_its_own(tmp_pa
     assert code == 6 and doc["run"]["complete"] and doc["run"]["executor"] == "dask LocalCluster (2 workers)"
     items = doc["privacy"] + doc["theorems"]
     assert len(items) == 4 and all(r["outcome"] == "error" for r in items)
-    assert all(r["error"].startswith("timed out after") for r in items)
+    # cut at its own limit: its wall-clock bound (the hanging call sleeps), or its CPU seconds when starting the
+    # item's process and workers used the 0.6 CPU seconds of the scale first (seen once in a slow run)
+    assert all(r["error"].startswith(("timed out after", "timed out: used more than its limit")) for r in items)
 
 
 def _run_killing_a_busy_worker(cluster, plan_, out, seed):
