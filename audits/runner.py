@@ -325,15 +325,18 @@ class Runner:
         return _Worker(self.impl)
 
     def sample(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None,
-               progress: Callable[[int], None] | None = None) -> np.ndarray:
+               progress: Callable[[int], None] | None = None, per_call: bool = False) -> np.ndarray:
+        """``n`` runs on ``data`` stacked on axis 0; ``per_call``: by the single-run function even when the
+        implementation has a batch sampler (the code users call, which the batch sampler must agree with)."""
         params = dict(params or {})
         n = int(n)
+        batch = self.has_batch and not per_call
         if not self.isolate:
-            out = self._in_process(data, n, rng, params, progress)
+            out = self._in_process(data, n, rng, params, progress, batch)
         else:
             t0 = time.perf_counter()
             try:
-                out = self._in_workers(data, n, rng, params, progress)
+                out = self._in_workers(data, n, rng, params, progress, batch)
             finally:
                 self.charge(time.perf_counter() - t0)
         with self._lock:
@@ -347,7 +350,8 @@ class Runner:
         n = int(n)
         seeds = rng.integers(0, 2**63 - 1, size=max(self.n_workers, 2) if self.isolate else 2).tolist()
         if not self.isolate:
-            return [self._in_process(data, n, np.random.default_rng(seed), params, None) for seed in seeds]
+            return [self._in_process(data, n, np.random.default_rng(seed), params, None, self.has_batch)
+                    for seed in seeds]
         mode = "batch" if self.has_batch else "loop"
         while len(self._workers) < self.n_workers:
             self._workers.append(self._new_worker())
@@ -383,8 +387,8 @@ class Runner:
         return "sandboxed" if self.sandboxed else "forked" if self.isolate else "in-process"
 
     # in this process -----------------------------------------------------------------
-    def _in_process(self, data, n, rng, params, progress):
-        if self.has_batch:
+    def _in_process(self, data, n, rng, params, progress, batch: bool):
+        if batch:
             kwargs = accepted_params(self.impl.batch, params, positional=2)
 
             def block(task):
@@ -439,9 +443,9 @@ class Runner:
         return validate_stack(outs, "single-run function")
 
     # in worker processes --------------------------------------------------------------
-    def _in_workers(self, data, n, rng, params, progress):
-        mode = "batch" if self.has_batch else "loop"
-        sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if self.has_batch else BLOCK, rng))
+    def _in_workers(self, data, n, rng, params, progress, batch: bool):
+        mode = "batch" if batch else "loop"
+        sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if batch else BLOCK, rng))
         while len(self._workers) < min(self.n_workers, len(sizes)):
             self._workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(sizes)

@@ -25,6 +25,7 @@ from ..runner import (
 )
 from ..serialize import jsonable
 from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
+from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
 from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
 from .events import Candidate
 from .progress import ProgressBar
@@ -224,8 +225,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
     alpha_confirm = alpha * CONFIRM_ALPHA_SHARE if confirm else 0.0
+    # an untrusted batch sampler is compared with the function users call (agreement.py): its share too
+    agree = runner.batched and not is_trusted(impl)
+    alpha_agree = alpha * AGREEMENT_ALPHA_SHARE if agree else 0.0
     # the tight round, if asked, is one more round
-    alpha_round = (alpha - alpha_confirm) / (len(rounds) + bool(tight))
+    alpha_round = (alpha - alpha_confirm - alpha_agree) / (len(rounds) + bool(tight))
     cpu0 = time.thread_time()
     aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
     all_chosen: list[Candidate] = []
@@ -270,6 +274,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
+        if agree:
+            result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree)
         if confirm and all_chosen and may_confirm(aud, all_chosen, TOLERANCE):
             # streams of rounds len(rounds) + 2 and + 3: the tight round's are len(rounds) and + 1
             final, info = confirmation_round(aud, len(rounds) + 2, max(rounds), all_chosen, alpha_confirm,

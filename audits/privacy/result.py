@@ -54,6 +54,7 @@ class AuditResult:
     time_budget: float | None = None  # wall seconds the audit was given (its sample size then depends on time)
     randomness: str = "rng"  # "rng": the implementation's randomness from its rng; "own": a source of its own
     notes: list = field(default_factory=list)  # one-line remarks on how the audit ran (own randomness, a slow mechanism)
+    agreement: dict | None = None  # the batch sampler compared with the single-run function (agreement.py)
 
     @property
     def reproducible(self) -> bool:
@@ -134,6 +135,7 @@ class AuditResult:
             "randomness": self.randomness,
             "reproducible": self.reproducible,
             "notes": list(self.notes),
+            "agreement": self.agreement,
         })
 
 

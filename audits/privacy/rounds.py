@@ -120,20 +120,20 @@ class Auditor:
         return int(np.prod(parts[0].shape[1:])), self.select(i, parts[0], parts[1], score_n, alpha_pred)
 
     # selection on training data ------------------------------------------------------
-    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False):
+    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False, delta=None):
         """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
         ranks the pair, without the per-coordinate views of continuous columns, the naive-Bayes
         score, and, when the integer parts of the rows repeat, the integer-only views other than
         the row (unions of rows ordered by likelihood ratio are the most powerful events on any
-        function of the row); the training selection of a kept pair has all views."""
+        function of the row); the training selection of a kept pair has all views. ``delta``: the
+        delta events are scored at (default: pair i's claim)."""
         t0 = time.thread_time()
         try:
-            return self._select(i, x1, x2, n_test, alpha_pred, pilot)
+            return self._select(i, x1, x2, n_test, alpha_pred, pilot, self.claims[i][1] if delta is None else delta)
         finally:
             self.charge("selection", time.thread_time() - t0)
 
-    def _select(self, i, x1, x2, n_test, alpha_pred, pilot):
-        delta = self.claims[i][1]
+    def _select(self, i, x1, x2, n_test, alpha_pred, pilot, delta):
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
         feat = Featurizer(s1, s2, learned=not pilot)
