@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from dptestbed.spec import Spec
 from dptestbed.spec.model import NEIGHBOUR_RELATIONS
 from dptestbed.spec.schema import build_spec
 
+from .neighbours import violation
 from .privacy import AuditResult, audit
 
 ADHOC_ID = "adhoc"
@@ -36,7 +39,9 @@ def adhoc_spec(*, epsilon: float, delta: float = 0.0, relation: str, sensitivity
     """The spec of an ad-hoc claim: ``epsilon``, ``delta`` under ``relation`` with ``sensitivity``,
     audited on ``pairs`` (``[(D, D'), ...]``, numbers or nested lists of numbers). ``params``: the
     mechanism's own keyword arguments (numbers), passed to every call. Raises ValueError (one line,
-    naming the argument) for a bad claim, relation, input kind or pair."""
+    naming the argument) for a bad claim, relation, input kind or pair, and for a pair that is not a neighbouring
+    pair under the relation (:func:`.neighbours.violation`: an L1 move beyond the sensitivity, a non-finite
+    entry, two records replaced...)."""
     if relation not in NEIGHBOUR_RELATIONS or relation == "none":
         raise ValueError(f"relation {relation!r}: choose one of {', '.join(r for r in NEIGHBOUR_RELATIONS if r != 'none')}")
     if input_kind not in INPUT_KINDS:
@@ -48,19 +53,24 @@ def adhoc_spec(*, epsilon: float, delta: float = 0.0, relation: str, sensitivity
     clash = sorted(set(extra) & {"epsilon", "delta", "sensitivity"})
     if clash:
         raise ValueError(f"params: {clash[0]!r} is the claim's own parameter; give it as a claim argument")
+    if not (float(epsilon) > 0 and 0 <= float(delta) < 1 and float(sensitivity) > 0):
+        raise ValueError(f"the claim needs epsilon > 0, 0 <= delta < 1 and sensitivity > 0; got epsilon = {epsilon}, "
+                         f"delta = {delta}, sensitivity = {sensitivity}")
+    # every parameter's domain is its one value: the claim is stated at that point, and the audit's search does not
+    # move it to others (moves.parameter_points), where the user claimed nothing
     parameters = {
-        "epsilon": {"type": "real", "min": 0, "min_inclusive": False, "default": float(epsilon),
+        "epsilon": {"type": "real", "min": float(epsilon), "max": float(epsilon), "default": float(epsilon),
                     "description": "the claimed epsilon"},
-        "delta": {"type": "real", "min": 0, "max": 1, "max_inclusive": False, "default": float(delta),
+        "delta": {"type": "real", "min": float(delta), "max": float(delta), "default": float(delta),
                   "description": "the claimed delta"},
-        "sensitivity": {"type": "real", "min": 0, "min_inclusive": False, "default": float(sensitivity),
-                        "description": "how far a neighbour may move, in the relation's norm"},
+        "sensitivity": {"type": "real", "min": float(sensitivity), "max": float(sensitivity),
+                        "default": float(sensitivity), "description": "how far a neighbour may move, in the relation's norm"},
     }
     for key, value in extra.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"params: {key!r} must be a number, got {type(value).__name__}")
         parameters[key] = {"type": "integer" if isinstance(value, int) else "real", "default": value,
-                           "description": "a keyword argument of the mechanism"}
+                           "min": value, "max": value, "description": "a keyword argument of the mechanism"}
     stress = []
     for k, pair in enumerate(pairs):
         try:
@@ -82,7 +92,22 @@ def adhoc_spec(*, epsilon: float, delta: float = 0.0, relation: str, sensitivity
                       "statement": f"{name} is (epsilon, delta)-differentially private under {relation}"}],
         "stress_cases": stress,
     }
-    return build_spec(document, f"<ad-hoc claim of {name}>")
+    spec = build_spec(document, f"<ad-hoc claim of {name}>")
+    env = spec.bind({})
+    for k, pair in enumerate(pairs):
+        problem = violation(spec, *(_as_array(side) for side in pair), env)
+        if problem:
+            raise ValueError(f"pairs[{k}]: not a neighbouring pair under {relation} with sensitivity {sensitivity:g}: "
+                             f"{problem}")
+    return spec
+
+
+def _as_array(value):
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return value
+    return arr if arr.ndim else float(arr)
 
 
 def audit_mechanism(mechanism, *, epsilon: float, delta: float = 0.0, relation: str, pairs,

@@ -70,7 +70,7 @@ from typing import Any
 
 import numpy as np
 
-from dptestbed.impl.contract import accepted_params
+from dptestbed.impl.contract import accepted_params, named_params
 
 from .contract_checks import (
     ImplementationError,
@@ -279,11 +279,15 @@ class Runner:
                 self.close()
                 raise
             self.has_batch = bool(infos[0].get("has_batch"))
+            named = infos[0].get("params")
+            self.named = None if not isinstance(named, list) else frozenset(str(x) for x in named)
             isolate = True
         elif not callable(impl):
             raise ImplementationError(f"implementation {impl!r} is not callable")
         else:
             self.has_batch = callable(getattr(impl, "batch", None))
+            named = named_params(impl)
+            self.named = None if named is None else frozenset(named)
         if isolate is None:
             isolate = not (self.has_batch and is_trusted(impl))
         self.isolate = isolate
@@ -292,6 +296,11 @@ class Runner:
     @property
     def batched(self) -> bool:
         return self.has_batch
+
+    def accepts(self, name: str) -> bool:
+        """The single-run function takes parameter ``name`` (it is given only the parameters it names, unless it
+        takes ``**params``)."""
+        return self.named is None or name in self.named
 
     @property
     def threadsafe(self) -> bool:
@@ -444,24 +453,31 @@ class Runner:
 
     # in worker processes --------------------------------------------------------------
     def _in_workers(self, data, n, rng, params, progress, batch: bool):
+        return self._in_workers_many([(data, n, rng, params)], progress, batch)[0]
+
+    def _in_workers_many(self, requests: list, progress, batch: bool) -> list[np.ndarray]:
+        """Every request ``(data, n, rng, params)`` cut into blocks, all blocks spread over the workers at once."""
         mode = "batch" if batch else "loop"
-        sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if batch else BLOCK, rng))
-        while len(self._workers) < min(self.n_workers, len(sizes)):
+        tasks = [(k, size, seed) for k, (_, n, rng, _) in enumerate(requests)
+                 for size, seed in _blocks(int(n), BATCH_BLOCK if batch else BLOCK, rng)]
+        while len(self._workers) < min(self.n_workers, len(tasks)):
             self._workers.append(self._new_worker())
-        results: list[np.ndarray | None] = [None] * len(sizes)
-        pending = list(range(len(sizes)))
+        results: list[np.ndarray | None] = [None] * len(tasks)
+        pending = list(range(len(tasks)))
         running: dict[int, int] = {}   # worker index -> task index
-        row_shape = None  # every output of this call has the first answer's shape
+        row_shapes: dict[int, tuple] = {}  # every output of a request has its first answer's shape
         try:
             while pending or running:
                 for wi, w in enumerate(self._workers):
                     if wi not in running and pending:
                         ti = pending.pop(0)
-                        limit = batch_timeout(self.timeout, sizes[ti]) if mode == "batch" else self.timeout
-                        w.submit((mode, data, sizes[ti], int(seeds[ti]), params), limit)
+                        k, size, seed = tasks[ti]
+                        data, _, _, params = requests[k]
+                        limit = batch_timeout(self.timeout, size) if mode == "batch" else self.timeout
+                        w.submit((mode, data, size, int(seed), params), limit)
                         running[wi] = ti
                 for wi in list(running):
-                    msg = self._workers[wi].result(row_shape)
+                    msg = self._workers[wi].result(row_shapes.get(tasks[running[wi]][0]))
                     if msg is None:
                         continue
                     ti = running.pop(wi)
@@ -469,9 +485,9 @@ class Runner:
                     if kind != "ok":
                         raise ImplementationError(str(payload))
                     results[ti] = payload
-                    row_shape = payload.shape[1:]
+                    row_shapes.setdefault(tasks[ti][0], payload.shape[1:])
                     if progress:
-                        progress(sizes[ti])
+                        progress(tasks[ti][1])
                 if running:
                     _wait([self._workers[wi] for wi in running], 0.05)
         except BaseException:
@@ -479,10 +495,29 @@ class Runner:
                 w.kill()
             self._workers = []
             raise
-        shapes = {r.shape[1:] for r in results}
-        if len(shapes) > 1:
-            raise ImplementationError(f"returned outputs of different shapes {sorted(shapes)}")
-        return results[0] if len(results) == 1 else np.concatenate(results)
+        out = []
+        for k in range(len(requests)):
+            parts = [r for (j, _, _), r in zip(tasks, results) if j == k and r is not None]
+            shapes = {r.shape[1:] for r in parts}
+            if len(shapes) > 1:
+                raise ImplementationError(f"returned outputs of different shapes {sorted(shapes)}")
+            out.append(parts[0] if len(parts) == 1 else np.concatenate(parts))
+        return out
+
+    def sample_many(self, requests: list, *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+        """:meth:`sample` of every request ``(data, n, rng, params)``, the same outputs as one by one, but
+        with every worker busy at once (many small samples of a single-run function)."""
+        requests = [(data, int(n), rng, dict(params or {})) for data, n, rng, params in requests]
+        if not self.isolate:
+            return [self.sample(data, n, rng=rng, params=params, progress=progress) for data, n, rng, params in requests]
+        t0 = time.perf_counter()
+        try:
+            out = self._in_workers_many(requests, progress, self.has_batch)
+        finally:
+            self.charge(time.perf_counter() - t0)
+        with self._lock:
+            self.calls += sum(n for _, n, _, _ in requests)
+        return out
 
 
 def call_name(task: tuple) -> str:

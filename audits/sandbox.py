@@ -401,7 +401,7 @@ def _json(payload: bytes) -> dict:
 def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
     """The worker's loop (called by :mod:`.isolation` once the process is confined): say the level,
     import the implementation, run tasks until ``Q`` or the end of the channel; never returns."""
-    from dptestbed.impl.contract import accepted_params
+    from dptestbed.impl.contract import accepted_params, named_params
 
     for stream in (sys.stdout, sys.stderr):  # user prints reach the auditor line by line
         stream.reconfigure(line_buffering=True)
@@ -416,7 +416,8 @@ def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
         except ImplementationError as exc:
             send_frame(sock, b"E", exc.reason.encode("utf-8"))
             return
-        send_frame(sock, b"H", json.dumps({"has_batch": callable(getattr(impl, "batch", None))}).encode())
+        send_frame(sock, b"H", json.dumps({"has_batch": callable(getattr(impl, "batch", None)),
+                                           "params": named_params(impl)}).encode())
         while True:
             kind, payload = read_frame(sock, None, TASK_LIMITS)
             if kind != b"T":

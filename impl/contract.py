@@ -41,3 +41,16 @@ def accepted_params(fn: Callable, params: dict, positional: int = 1) -> dict:
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return {k: v for k, v in params.items() if k not in filled}
     return {k: v for k, v in params.items() if k in sig.parameters and k not in filled}
+
+
+def named_params(fn: Callable, positional: int = 1) -> list[str] | None:
+    """The parameter names ``fn`` takes by name (:func:`accepted_params`'s rule), sorted; None when it takes
+    ``**params`` (every name) or its signature cannot be read."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return None
+    filled = [p.name for p in list(sig.parameters.values())[:positional] if p.kind is p.POSITIONAL_OR_KEYWORD]
+    return sorted(k for k in sig.parameters if k not in filled)

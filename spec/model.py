@@ -4,6 +4,7 @@ vocabulary their fields take. :mod:`.schema` builds them from TOML and is the on
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +202,16 @@ class Spec:
                     scope[name] = formula.evaluate(scope)
         return scope
 
+
+INPUT_DOMAINS = {  # [input] domain: the values of the entries the neighbouring relation moves
+    "real": "any real number (the default)",
+    "integer": "whole numbers (a float of integral value is accepted)",
+    "nonnegative": "reals >= 0",
+    "nonnegative integer": "whole numbers >= 0",
+    "unit interval": "reals in [0, 1]",
+}
+# [neighbours] moves: which entries of the input the relation moves (the rest is fixed on both sides)
+MOVES_PATTERN = re.compile(r"all|(?:field [A-Za-z_][A-Za-z0-9_]*)?(?: ?index \d+)?")
 
 RECORD_DOMAINS = {
     "real": "any real number (each column of a 2-D field)",

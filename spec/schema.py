@@ -17,6 +17,8 @@ from .formula import CONSTANTS, Formula, FormulaError, parse
 from .model import (
     CONSTANT_ORIGINS,
     DERIVED_ORIGINS,
+    INPUT_DOMAINS,
+    MOVES_PATTERN,
     NEIGHBOUR_RELATIONS,
     OUTPUT_KINDS,
     PARAMETER_TYPES,
@@ -190,11 +192,22 @@ def build_spec(data: dict, file: str) -> Spec:
             if sensitivity is not None:
                 _require_known(reader, "sensitivity", sensitivity, known)
                 sections[name]["sensitivity"] = sensitivity
+            moves = reader.text("moves")
+            if moves:
+                if not MOVES_PATTERN.fullmatch(moves):
+                    raise reader.error("moves", "must be 'all', 'index K', 'field NAME' or 'field NAME index K' "
+                                                f"(K a whole number); got {moves!r}")
+                sections[name]["moves"] = moves
         if name == "input":
             length = reader.formula("length")
             if length is not None:
                 _require_known(reader, "length", length, known)
                 sections[name]["length"] = length
+            domain = reader.text("domain")
+            if domain:
+                if domain not in INPUT_DOMAINS:
+                    raise reader.error("domain", f"must be one of {', '.join(INPUT_DOMAINS)}; got {domain!r}")
+                sections[name]["domain"] = domain
             records = reader.get("records", dict)
             if records is not None:
                 sections[name]["records"] = _read_records(file, records, known)

@@ -362,7 +362,7 @@ def test_counting_matches_the_indicator(s1, s2, as_float):
 
 
 def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, spec_dir):
-    monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 200_000)
+    monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 1_000_000)
     result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=2, tight=True)
     out = result.to_json()
     assert [r.get("tight", False) for r in out["rounds"]] == [False, True]
@@ -370,7 +370,7 @@ def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, 
     # the verdict's round, the tight round's own selection (3 x 20,000 per side, a third of it drawn
     # for training) and its estimation (at most the patched cap)
     assert out["rounds"][1]["train"] == 20_000
-    assert 40_000 < out["samples_per_side"] <= 240_000 and out["best"]["n_per_side"] > 20_000
+    assert 40_000 < out["samples_per_side"] <= 1_040_000 and out["best"]["n_per_side"] > 20_000
     assert result.verdict == NO_VIOLATION and 0.8 < result.epsilon_lower_bound <= 1.0
     assert set(out["timing"]) == {"selection", "sampling", "counting", "statistics", "exact"}
     code, text, _ = _run(capsys, "audit", "laplace_mechanism", "--dir", str(spec_dir), "--samples", "20000", "--tight")
@@ -592,18 +592,22 @@ def test_floating_point_support_leak_is_flagged():
     assert result.epsilon_lower_bound > 5
 
 
-def test_the_pair_search_keeps_the_best_pair_by_fraction_of_its_claim():
-    """Pairs at different claims: the best by margin, then the best by fraction of its claim (a leaking
-    pair at epsilon 8 with a pilot bound of 6.8 beside an empty one at 0.5), then by margin."""
+def test_the_pair_search_ranks_pairs_by_fraction_of_their_claim():
+    """Pairs at different claims: the best by fraction of its claim (a leaking pair at epsilon 8 with a pilot
+    bound of 6.8 beside an empty one at 0.5), then the best at the audit's own point when the first is at a
+    moved parameter point, then the best by margin, then the rest by fraction."""
     from types import SimpleNamespace
 
     from dptestbed.audits.privacy.rounds import Auditor
 
-    aud = SimpleNamespace(pairs=[0, 1, 2, 3], claims=[(0.5, 0.0), (1.0, 0.0), (8.0, 1e-3), (8.0, 1e-3)])
-    margins = [-0.5, -1.0, -1.2, -8.0]        # bounds 0, 0, 6.8, 0
-    assert Auditor.keep(aud, margins, 2) == [0, 2]
-    assert Auditor.keep(aud, margins, 3) == [0, 2, 1]
-    assert Auditor.keep(aud, margins, 1) == [0]
+    home, moved = SimpleNamespace(source="stress"), SimpleNamespace(source="parameter")
+    aud = SimpleNamespace(pairs=[home, home, home, home], claims=[(0.5, 0.0), (1.0, 0.0), (8.0, 1e-3), (8.0, 1e-3)])
+    aud.fraction = lambda i, m: Auditor.fraction(aud, i, m)
+    margins = {0: -0.5, 1: -1.0, 2: -1.2, 3: -8.0}        # bounds 0, 0, 6.8, 0
+    assert Auditor.rank(aud, [0, 1, 2, 3], margins) == [2, 0, 1, 3]
+    aud.pairs = [home, home, moved, home]  # the leaking pair at a moved point: the audit point's best follows it
+    assert Auditor.rank(aud, [0, 1, 2, 3], margins)[:2] == [2, 0]
+    assert Auditor.rank(aud, [1, 3], margins) == [1, 3]
 
 
 def test_one_query_noise_per_run_in_a_oqr_is_a_violation_at_a_strict_level():

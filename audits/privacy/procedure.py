@@ -11,7 +11,8 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from .. import exact as exact_profiles
-from ..pairs import Pair, candidate_pairs
+from ..moves import lines
+from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs
 from ..pairs import claim as pair_claim
 from ..probes import probe_contract
 from ..runner import (
@@ -28,6 +29,8 @@ from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
 from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
 from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
 from .events import Candidate
+from .linesearch import line_search as find_on_lines
+from .linesearch import runs_per_point
 from .progress import ProgressBar
 from .result import (
     AUDIT_RESOLUTION,
@@ -52,6 +55,8 @@ MAX_PAIRS = 16  # stress cases and generated pairs
 MAX_SEARCHED = 24  # pairs of the input-space search (audits/pairs.py), on top
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
+LINE_SECONDS = 15.0  # the line search's sampling of a slow implementation, at its measured pace
+DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pair is in the spec's domain
 
 
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
@@ -62,6 +67,26 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
         reference = as_runnable(spec.implementation)
     return probe_contract(runner, pair.data, pair.params, reference=reference, randomness=randomness)
+
+
+def _in_reference_domain(spec: Spec, pairs: list[Pair]) -> list[Pair]:
+    """The searched and moved pairs on which the spec's reference implementation runs (a pair it refuses lies
+    outside the spec's domain, where no implementation owes an answer); all of them without a reference."""
+    if not pairs or not spec.implementation or not is_trusted(spec.implementation) \
+            or missing_reference(spec.implementation):
+        return pairs
+    from ..runner import call_batch
+
+    reference = as_runnable(spec.implementation)
+    kept = []
+    for p in pairs:
+        try:
+            for side in (p.data, p.neighbour):
+                call_batch(reference, side, DOMAIN_RUNS, rng=np.random.default_rng(0), params=p.params)
+        except ImplementationError:
+            continue
+        kept.append(p)
+    return kept
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -107,6 +132,7 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
 def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
+          max_parameter: int = MAX_PARAMETER_PAIRS, line_search: bool = True,
           workers: int | None = None, time_budget: float | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
           tight: bool = False, batches=None, randomness: str = "rng") -> AuditResult:
@@ -150,7 +176,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                                 max_searched=max_searched)
     except ValueError as exc:
         raise AuditError(str(exc)) from None
-    pairs = [p for p in pairs if p.source != "search"][:max_pairs] + [p for p in pairs if p.source == "search"]
+    pairs = ([p for p in pairs if p.source in ("stress", "generated")][:max_pairs]
+             + _in_reference_domain(spec, [p for p in pairs if p.source == "search"]))
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
@@ -174,8 +201,6 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             batches = None
             result.notes.append("estimation batches not spread over Dask: with the implementation's own randomness "
                                 "the execution that finishes first would decide a batch's counts")
-    result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), pair_claim(spec, p.env)))}
-                    for p in pairs]
     bar = ProgressBar(progress)
     try:
         impl, ref = _resolve_impl(spec, implementation)
@@ -196,6 +221,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.verdict, result.reason = IMPL_ERROR, exc.reason
         result.seconds = time.perf_counter() - t0
         return result
+    # the stress cases at other parameter points, for the parameters the implementation takes (moves.py)
+    pairs += _in_reference_domain(spec, parameter_pairs(spec, params, max_parameter, accepts=runner.accepts))
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not
     confirm = rounds is None and samples is None and batched_samples is None and runner.batched and not time_budget
@@ -232,10 +259,17 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     alpha_round = (alpha - alpha_confirm - alpha_agree) / (len(rounds) + bool(tight))
     cpu0 = time.thread_time()
     aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
+    search_record = None
     all_chosen: list[Candidate] = []
     kept = None
     seconds_per_sample = 0.0
     try:
+        if line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
+            found_lines = lines(spec, [p for p in pairs if p.source == "stress"])
+            points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
+            n_line = runs_per_point(points, pace if time_budget else None, runner, LINE_SECONDS)
+            found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
+            aud.add_pairs(found)
         for r, N in enumerate(rounds):
             started = time.perf_counter()
             info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
@@ -243,6 +277,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             result.samples_per_side += N
             all_chosen += chosen
             info["candidates"] = len(chosen)
+            if r == 0 and search_record is not None:
+                info["line_search"] = search_record
             result.rounds.append(info)
             if any(c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE for c in chosen):
                 break
@@ -251,14 +287,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             # the next round runs when it may show a violation (its predicted bound is above the
             # claim) or when this one had no power (a loss AUDIT_RESOLUTION above the claim could
             # not have been shown); it is then sized for power, within the round cap
-            best = max(chosen, key=lambda c: aud.margin(c, c.eps_lb))
+            best = max(chosen, key=lambda c: aud.relative(c, c.eps_lb))
             k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
             n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
             claim_eps, claim_delta = aud.claims[best.pair_index]
             pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next, claim_delta,
                                                    alpha_round / K_MAX))
             info["predicted_next"] = pred
-            power = _power(aud, all_chosen)
+            power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim_eps * ESCALATE_MARGIN + TOLERANCE
             if power["ratio"] > 1 + AUDIT_RESOLUTION:
                 # as many samples as power needs (at least the next round's when a violation may show)
@@ -275,7 +311,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
         if agree:
-            result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree)
+            result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
+                                               timed=bool(time_budget))
         if confirm and all_chosen and may_confirm(aud, all_chosen, TOLERANCE):
             # streams of rounds len(rounds) + 2 and + 3: the tight round's are len(rounds) and + 1
             final, info = confirmation_round(aud, len(rounds) + 2, max(rounds), all_chosen, alpha_confirm,
@@ -302,6 +339,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     if aud.remote["batches"]:
         result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
     result.events_tried = aud.events_tried
+    result.pairs_tried = len(aud.pairs)
+    result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), aud.claims[i]))}
+                    for i, p in enumerate(aud.pairs)]
     result.runs = runner.calls + aud.remote["runs"]
     result.samples_per_second = runner.calls / runner.cpu_seconds if runner.cpu_seconds > 0 else None
     if exact:
@@ -310,10 +350,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.timing["exact"] = time.thread_time() - cpu_exact
     result.candidates = [_candidate_json(aud, c) for c in all_chosen]
     if all_chosen:
-        best = max(all_chosen, key=lambda c: aud.margin(c, c.eps_lb))
+        violating = [c for c in all_chosen if c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE]
+        best = max(violating or aud.at_point(all_chosen), key=lambda c: aud.relative(c, c.eps_lb))
         result.best = _candidate_json(aud, best)
-        # the bound, its exact value and its claim all belong to one candidate: the one furthest
-        # above (or least below) its own pair's claim (pairs at other audit points claim other epsilons)
+        # the bound, its exact value and its claim all belong to one candidate: the one furthest above its own
+        # pair's claim, as a fraction of it (pairs at other parameter points claim other epsilons); without a
+        # violation, the one at the audit's own point furthest up
         result.epsilon_lower_bound = max(0.0, best.eps_lb)
         result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
@@ -324,11 +366,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             if above:
                 result.verdict = DIFFERS
                 result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
-        power = _power(aud, all_chosen)
+        power = _power(aud, aud.at_point(all_chosen))
         result.power = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                         "resolution": AUDIT_RESOLUTION, "pair": aud.pairs[power["candidate"].pair_index].name,
                         "event": power["candidate"].event.describe(power["candidate"].featurizer)}
-    if result.verdict == NO_VIOLATION and not (all_chosen and _power(aud, all_chosen)["ratio"] <= 1 + AUDIT_RESOLUTION):
+    if result.verdict == NO_VIOLATION and not (all_chosen and _power(aud, aud.at_point(all_chosen))["ratio"]
+                                               <= 1 + AUDIT_RESOLUTION):
         result.verdict = NO_POWER
     result.seconds = time.perf_counter() - t0
     return result

@@ -27,7 +27,8 @@ from .views import Featurizer, small_int_counts, weighted_counts
 K_MAX = 3
 KEEP_PAIRS = 2
 SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
-PILOT_PAIRS = 16  # the pair search's pilot samples cost what 16 pairs' did, however many pairs there are
+PILOT_PAIRS = 16  # the pair search's first level costs what 16 pairs' pilots did, however many pairs there are
+PILOT_GROWTH = 3  # each level of the pair search keeps a third of the pairs and triples their runs
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
@@ -103,11 +104,44 @@ class Auditor:
     def draw_pair(self, r: int, i: int, split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         return self.draw(r, i, 0, split, n), self.draw(r, i, 1, split, n)
 
-    def pilot_pair(self, r: int, i: int, n: int, score_n: int, alpha_pred: float):
-        """Pair i's pilot runs and its rank in the pair search: ``(x1, x2, best margin)``."""
-        x1, x2 = self.draw_pair(r, i, 0, n)
-        cands = self.select(i, x1, x2, score_n, alpha_pred, pilot=True)
-        return x1, x2, max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
+    def add_pairs(self, pairs: list[Pair]) -> None:
+        """Pairs found during the audit (the line search's, linesearch.py) join the pairs and their claims."""
+        self.pairs.extend(pairs)
+        self.claims.extend(pair_claim(self.spec, p.env) for p in pairs)
+
+    def pair_search(self, r: int, alive: list[int], n_pilot: int, n_train: int, score_n: int, alpha_pred: float,
+                    keep_pairs: int, fixed_score_n: int | None = None):
+        """Successive halving over the pairs: every pair's pilot sample of ``n_pilot`` runs a side ranks it;
+        the best third (at least ``keep_pairs``) gets PILOT_GROWTH times the runs (fresh ones added) and is
+        ranked again, until ``keep_pairs`` remain or the next level would pass ``n_train``. Events are scored
+        for twice a level's runs (at most ``score_n``): a level's estimates cannot tell losses beyond what its
+        size resolves, the next level's can (``fixed_score_n``: scored for that size at every level, a tight
+        round's: its rare events must win the pair search too). Returns ``(kept, their pilot samples, each
+        pair's last score)``."""
+        samples: dict[int, tuple] = {}
+        scores: dict[int, float] = {}
+        n, level = n_pilot, 0
+        while True:
+            self.progress.stage(f"round {r + 1}: pair search", 2 * n * len(alive))
+            todo = [i for i in alive if samples.get(i, (np.empty(0),))[0].shape[0] < n]
+            drawn = self.runner.sample_many([
+                (self.pairs[i].neighbour if side else self.pairs[i].data,
+                 n - (samples[i][0].shape[0] if i in samples else 0), self.rng(r, i, side, 0 if not level else 10 + level),
+                 self.pairs[i].params) for i in todo for side in (0, 1)], progress=self.progress.add)
+            for j, i in enumerate(todo):
+                x1, x2 = drawn[2 * j], drawn[2 * j + 1]
+                samples[i] = (x1, x2) if i not in samples else tuple(np.concatenate([a, b]) for a, b in
+                                                                      zip(samples[i], (x1, x2)))
+                self.width = max(self.width, int(np.prod(x1.shape[1:])))
+            for i in alive:
+                cands = self.select(i, *samples[i], fixed_score_n or min(score_n, 2 * n), alpha_pred, pilot=True)
+                scores[i] = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
+            order = self.rank(alive, scores)
+            if len(alive) <= keep_pairs or PILOT_GROWTH * n > n_train:
+                kept = order[:keep_pairs]
+                return kept, {i: samples[i] for i in kept}, scores
+            alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
+            n, level = PILOT_GROWTH * n, level + 1
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
         """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""
@@ -136,7 +170,8 @@ class Auditor:
     def _select(self, i, x1, x2, n_test, alpha_pred, pilot, delta):
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
-        feat = Featurizer(s1, s2, learned=not pilot)
+        pair = self.pairs[i]
+        feat = Featurizer(s1, s2, learned=not pilot, inputs=(pair.data, pair.neighbour))
         grouped = feat.grouped
         searches = []
         for view in feat.views:
@@ -193,37 +228,63 @@ class Auditor:
     def margin(self, c: Candidate, score: float) -> float:
         return score - self.claims[c.pair_index][0]
 
-    def keep(self, margins: list[float], keep_pairs: int) -> list[int]:
-        """The pairs the pair search keeps: the best by margin over its claim, then the best by
-        fraction of its claim, then by margin. Pairs at different claims: a pair with nothing to show
-        at a small claim (bound 0, margin -0.5 at epsilon 0.5) outranks by margin a leaking pair at a
-        larger one whose pilot bound, capped by the pilot's size on a structural zero, stays under its
-        claim (6.8 against 8: one query noise per run in A_OQR, measured above the claim at full size)."""
-        order = sorted(range(len(self.pairs)), key=lambda i: (-margins[i], i))
-        kept = order[:1]
-        fraction = {i: (margins[i] + self.claims[i][0]) / self.claims[i][0] if self.claims[i][0] > 0 else -np.inf
-                    for i in order[1:]}
-        by_fraction = sorted(fraction, key=lambda i: (-fraction[i], -margins[i], i))
-        if keep_pairs > 1 and by_fraction and np.isfinite(fraction[by_fraction[0]]):
-            kept.append(by_fraction[0])
-        kept += [i for i in order if i not in kept][:max(0, keep_pairs - len(kept))]
-        return kept
+    def rank(self, pairs: list[int], margins: dict) -> list[int]:
+        """The pair search's order of ``pairs``: the best by fraction of its claim, then the best by margin
+        over its claim, then the rest by fraction (then margin). Pairs at different claims (parameter points,
+        audit points): by margin alone, a pair with nothing to show at a small claim (bound 0, margin -0.5 at
+        epsilon 0.5) would outrank a leaking pair at a larger one whose pilot bound, capped by the pilot's
+        size on a structural zero, stays under its claim (6.8 against 8: one query noise per run in A_OQR,
+        measured above the claim at full size)."""
+        fraction = {i: self.fraction(i, margins[i]) for i in pairs}
+        order = sorted(pairs, key=lambda i: (-fraction[i], -margins[i], i))
+        ranked = order[:1]
+        home = [i for i in order if self.pairs[i].source != "parameter"]
+        if home and home[0] not in ranked:  # the audit point's own best pair: its power is the verdict's
+            ranked.append(home[0])
+        by_margin = sorted((i for i in order if i not in ranked), key=lambda i: (-margins[i], i))
+        if by_margin and np.isfinite(margins[by_margin[0]]):
+            ranked.append(by_margin[0])
+        return ranked + [i for i in order if i not in ranked]
+
+    def at_point(self, cands: list[Candidate]) -> list[Candidate]:
+        """The candidates on pairs at the audit's own parameter point (all of them when none is): the verdict's
+        power and, without a violation, its reported bound are theirs; the pairs moved to other parameter
+        points (moves.parameter_points) only ever add a violation."""
+        home = [c for c in cands if self.pairs[c.pair_index].source != "parameter"]
+        return home or cands
+
+    def fraction(self, i: int, margin: float) -> float:
+        """A score ``margin`` over pair i's claim as a fraction of the claim (the margin itself at a zero claim)."""
+        claim = self.claims[i][0]
+        return (margin + claim) / claim if claim > 0 else margin
+
+    def relative(self, c: Candidate, score: float) -> float:
+        """Candidate c's ``score`` (a bound) as a fraction of its pair's claim: how candidates at different
+        claims are compared."""
+        return self.fraction(c.pair_index, self.margin(c, score))
 
     def choose(self, cands: list[Candidate]) -> list[Candidate]:
-        """The best candidate and up to K_MAX - 1 close competitors of other (pair, orientation)s."""
+        """The best candidate (by fraction of its pair's claim), the best at the audit's own parameter point
+        when the best is not (:meth:`at_point`), and close competitors of other (pair, orientation)s: at most
+        K_MAX."""
         cands = [c for c in cands if np.isfinite(c.rank_score)]
         if not cands:
             return []
-        cands.sort(key=lambda c: self.margin(c, c.rank_score), reverse=True)
+
+        def fraction(c):
+            return self.relative(c, c.rank_score)
+
+        cands.sort(key=fraction, reverse=True)
         best = cands[0]
-        chosen, seen = [best], {(best.pair_index, best.orient)}
-        slack = 0.1 * max(abs(best.rank_score), 0.1)
+        chosen = [best] + [c for c in self.at_point(cands)[:1] if c is not best]
+        seen = {(c.pair_index, c.orient) for c in chosen}
+        floor = fraction(best) - 0.1 * max(abs(fraction(best)), 0.1)  # close competitors: within a tenth
         for c in cands[1:]:
             if len(chosen) >= K_MAX:
                 break
             if (c.pair_index, c.orient) in seen:
                 continue
-            if self.margin(c, c.rank_score) >= self.margin(best, best.rank_score) - slack:
+            if fraction(c) >= floor:
                 chosen.append(c)
                 seen.add((c.pair_index, c.orient))
         return chosen
@@ -231,10 +292,12 @@ class Auditor:
     # estimation on fresh samples ----------------------------------------------------
     # one round -------------------------------------------------------------------------
     def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None, *,
-                  score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True):
+                  score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True,
+                  at_point: bool = False):
         """Selection on N // 3 samples per side, estimation of the chosen candidates on the rest.
         ``score_n``: the estimation size events are scored for (default: the round's own);
-        ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only)."""
+        ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only);
+        ``at_point``: the pair search among the pairs at the audit's own parameter point only."""
         n_train = max(N // 3, 200)
         n_test = max(N - n_train, 200)
         pilot_score_n = score_n  # a tight round's size: its rare events must win the pair search too
@@ -247,26 +310,13 @@ class Auditor:
             probe = self.runner.sample(self.pairs[0].data, 2, rng=self.rng(r, 0, 0, 9), params=self.pairs[0].params)
             self.width = max(1, int(np.prod(probe.shape[1:])))
         if kept is None:
-            kept = list(range(len(self.pairs)))
-            if len(self.pairs) > SHORT_PAIR_LIST:
-                # the pilot's budget is that of PILOT_PAIRS pairs, shared by all of them
+            kept = [i for i, p in enumerate(self.pairs) if not at_point or p.source != "parameter"]
+            if len(kept) > SHORT_PAIR_LIST:
+                # the pilot's first level costs what PILOT_PAIRS pairs' did, however many pairs there are
                 n_pilot = int(min(n_train, max(N // 20 * PILOT_PAIRS // max(len(self.pairs), PILOT_PAIRS), 2000)))
-                # events scored for twice the pilot's runs, as the training selection scores for twice
-                # its own (the test split): scored for the round's test split, 20 to 40 times the pilot,
-                # events of a handful of tail counts won and the rank half's shrunk estimates then sank
-                # the pair (a record moved from bound to bound, loss 0.83 against 0.5, dropped on 6 seeds
-                # of 16 at 10^6 samples)
-                pilot_score_n = pilot_score_n or min(score_n, 2 * n_pilot)
-                self.progress.stage(f"round {r + 1}: pair search", 2 * n_pilot * len(self.pairs))
-                scores = []
-                jobs = [partial(self.pilot_pair, r, i, n_pilot, pilot_score_n, alpha_pred) for i in range(len(self.pairs))]
-                for i, (x1, x2, score) in enumerate(self.ahead(jobs, 2 * n_pilot * self.width)):
-                    self.width = max(self.width, int(np.prod(x1.shape[1:])))
-                    pilot[i] = (x1, x2)
-                    scores.append(score)
-                kept = self.keep(scores, keep_pairs)
-                info["pair_scores"] = {self.pairs[i].name: jsonable(scores[i]) for i in range(len(self.pairs))}
-                pilot = {i: pilot[i] for i in kept}
+                kept, pilot, scores = self.pair_search(r, kept, n_pilot, n_train, score_n, alpha_pred, keep_pairs,
+                                                       fixed_score_n=pilot_score_n)
+                info["pair_scores"] = {self.pairs[i].name: jsonable(v) for i, v in scores.items()}
         width = 1
         # training (rows capped so that a wide output does not exhaust memory)
         if self.width:

@@ -31,7 +31,7 @@ def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_
     cap = (min(TIGHT_MAX_SAMPLES, max(min_samples, TIGHT_MAX_ELEMENTS // max(aud.width, 1)))
            if aud.runner.batched else 10 * max(rounds))
     r = len(rounds)
-    best, (p1, p2), info = select_for_size(aud, chosen, r, rounds[0], alpha_round, cap)
+    best, (p1, p2), info = select_for_size(aud, chosen, r, rounds[0], alpha_round, cap, at_point=True)
     n = _tight_samples(p1, p2, aud.claims[best.pair_index][1], alpha_round, cap)
     final = estimate_once_more(aud, r, best, n, alpha_round)
     return final, {**info, "round": r + 1, "tight": True, "samples_per_side": n + info["train"], "test": n,
@@ -39,16 +39,19 @@ def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_
 
 
 def select_for_size(aud: Auditor, chosen: list[Candidate], r: int, first_round: int, alpha: float,
-                    cap: int) -> tuple[Candidate, tuple[float, float], dict]:
+                    cap: int, at_point: bool = False) -> tuple[Candidate, tuple[float, float], dict]:
     """The best event for an estimation on ``cap`` fresh samples per side: the verdict's ``chosen``
     candidates (scored from their test estimates) against a selection of its own on fresh samples
     (round ``r + 1``'s streams, TIGHT_SELECTION_FACTOR x ``first_round`` samples), its events scored
     for ``cap`` (a rare event of high loss wins there and not at the verdict's size). Returns the
-    winner, its estimated probabilities (numerator side first) and the selection's record."""
-    scored = [(aud.margin(c, _bound_at(c, aud.claims[c.pair_index][1], alpha, cap)), c, True) for c in chosen]
+    winner, its estimated probabilities (numerator side first) and the selection's record. Candidates are
+    compared by their bound as a fraction of their pair's claim; ``at_point``: only those at the audit's own
+    parameter point (:meth:`.rounds.Auditor.at_point`; the tight round's bound is the verdict's)."""
     info, fresh, _ = aud.run_round(r + 1, TIGHT_SELECTION_FACTOR * first_round, alpha, None,
-                                   score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False)
-    scored += [(aud.margin(c, c.rank_score), c, False) for c in fresh]
+                                   score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False, at_point=at_point)
+    pick = aud.at_point if at_point else list
+    scored = [(aud.relative(c, _bound_at(c, aud.claims[c.pair_index][1], alpha, cap)), c, True) for c in pick(chosen)]
+    scored += [(aud.relative(c, c.rank_score), c, False) for c in pick(fresh)]
     _, best, tested = max(scored, key=lambda t: t[0])
     p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
     return best, (float(p1), float(p2)), {"train": info["train"], "kept_pairs": info["kept_pairs"],

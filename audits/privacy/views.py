@@ -18,6 +18,7 @@ NB_BLOCK = 1 << 20  # (row, integer column) cells scored at once by the naive-Ba
 FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-Bayes views are fitted on
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MAX_COORD_VIEWS = 16
+BIT_COLUMNS = 4  # continuous columns whose low bits are a view of their own
 
 
 def as2d(x: np.ndarray) -> np.ndarray:
@@ -74,7 +75,7 @@ def integral(x: np.ndarray) -> bool:
 class Featurizer:
     """1-D statistics ("views") of a mechanism's outputs, fitted on the select half."""
 
-    def __init__(self, x1: np.ndarray, x2: np.ndarray, learned: bool = True):
+    def __init__(self, x1: np.ndarray, x2: np.ndarray, learned: bool = True, inputs: tuple | None = None):
         x1, x2 = as2d(x1), as2d(x2)
         self.d = x1.shape[1]
         self.views: list[str] = []
@@ -83,6 +84,8 @@ class Featurizer:
         if _negative_zeros(x1) or _negative_zeros(x2):
             # a bit-level leak: -0.0 and +0.0 compare equal, so no view of the values tells them apart
             self.views.append("negative_zeros")
+        self._bit_views(x1, x2)
+        self._input_views(inputs)
         if self.d == 1:
             self.views.append("value")
             return
@@ -118,6 +121,40 @@ class Featurizer:
         if learned and self.d <= 256:
             self._fit_nb(x1, x2)
             self.views.append("nb")
+
+    # views of the bits and of the inputs --------------------------------------------------
+    def _bit_views(self, x1: np.ndarray, x2: np.ndarray) -> None:
+        """The low bits of continuous float columns: ``low_bits`` (one column) or ``low_bits[j]`` (the first
+        BIT_COLUMNS of several) the lowest 8 bits of each float64's mantissa, and ``parity`` the number of
+        continuous columns with an odd last bit. Continuous noise spreads these evenly whatever the input;
+        an implementation that writes the input into them (its parity in the last bit) makes them disjoint."""
+        if x1.dtype.kind != "f":
+            return
+        head = np.concatenate([x1[:20_000], x2[:20_000]])
+        self.bit_cols = np.flatnonzero(~_integral_columns(head))[:BIT_COLUMNS]
+        if not self.bit_cols.size:
+            return
+        if self.d == 1:
+            self.views.append("low_bits")
+        else:
+            self.views += [f"low_bits[{j}]" for j in self.bit_cols]
+            self.views.append("parity")
+
+    def _input_views(self, inputs: tuple | None) -> None:
+        """``equals_data``, ``equals_neighbour``: how many output coordinates equal the pair's input (D's, D''s)
+        exactly, when the inputs are numeric arrays of one output row's size: an atom at the unnoised answer
+        (the exact answer released now and then) has mass on one side only."""
+        self.inputs = {}
+        if inputs is None:
+            return
+        for name, value in zip(("equals_data", "equals_neighbour"), inputs):
+            try:
+                ref = np.asarray(value, dtype=float).ravel()
+            except (TypeError, ValueError):
+                continue
+            if ref.size == self.d and np.all(np.isfinite(ref)):
+                self.inputs[name] = ref
+                self.views.append(name)
 
     # rows (of the integer-valued columns) as discrete outcomes --------------------------
     def _fit_symbols(self, x1: np.ndarray, x2: np.ndarray) -> None:
@@ -300,6 +337,14 @@ class Featurizer:
             return x[:, 0]
         if view == "negative_zeros":
             return ((x == 0) & np.signbit(x)).sum(axis=1) if x.dtype.kind == "f" else np.zeros(x.shape[0], np.int64)
+        if view.startswith("low_bits"):
+            j = int(view[9:-1]) if view != "low_bits" else 0
+            return (np.ascontiguousarray(x[:, j], dtype=np.float64).view(np.uint64) & np.uint64(0xFF)).astype(np.int64)
+        if view == "parity":
+            bits = np.ascontiguousarray(x[:, self.bit_cols], dtype=np.float64).view(np.uint64) & np.uint64(1)
+            return bits.sum(axis=1).astype(np.int64)
+        if view in self.inputs:
+            return (x == self.inputs[view]).sum(axis=1)
         if view.startswith("coord["):
             return np.ascontiguousarray(x[:, int(view[6:-1])])  # one strided pass; the searches then run on contiguous data
         if view == "sum":

@@ -1,0 +1,271 @@
+"""Moves of the implementation-guided search: from an anchor (a stress case's input at its parameters),
+the one-parameter families of inputs (*lines*) along which the audit looks for where the implementation
+changes its behaviour (:func:`lines`), and the parameter points on both sides of every scale
+(:func:`parameter_points`).
+
+A line is a family D(t) of inputs built from an anchor by moving the entries the relation moves
+(``[neighbours] moves``, :func:`.neighbours.moved_part`) inside the input's domain (``[input] domain``):
+
+=====================  =================================================================================
+line                   D(t), and which two points are neighbours
+=====================  =================================================================================
+``first``, ``last``,   the first entry, the last entry, or every entry moved by t sensitivities (for an
+``all``                L1 or L2 relation ``all`` moves each entry by t s/d or t s/sqrt(d)); D(t) ~ D(t')
+                       when |t - t'| <= 1 (a *unit* line)
+``row0_vote``,         t votes moved from the mode to the runner-up, in the first row or in every row of
+``rows_vote``          vote counts; a unit line on whole t
+``column0``            the first column (one chunk's scores) set to t in [0, 1]; every two points are
+                       neighbours (one chunk changes)
+=====================  =================================================================================
+
+The grid of a unit line reaches from a quarter sensitivity to 2^20 sensitivities on both sides of the
+anchor (finer near it), so that a threshold of the implementation's own far above or below the spec's
+(a fast path at w + 5 lambda, a scale 4 times too small) lies between two grid points; whole-number
+domains keep whole t. The search (:mod:`.privacy.linesearch`) samples the grid, scores neighbouring
+points, bisects where the output law jumps, and climbs toward the worst pair.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dptestbed.spec import Spec
+
+from .neighbours import domain_violation, moved_entries, moved_part, sensitivity
+
+FINE = (0.25, 0.5, 0.75)
+GEOMETRIC = tuple(2.0 ** k for k in range(0, 21))  # 1 .. 2^20 sensitivities
+PARTNERS_UP_TO = 32.0  # grid points up to this far get their unit neighbour t + 1 sampled too
+COLUMN_VALUES = (0.0, 0.01, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.99, 1.0)
+VOTE_KINDS = ("votes_one_move", "histogram_one_move")
+UNIT_RELATIONS = ("vector_l1", "vector_l2", "query_answers")
+
+
+@dataclass
+class Line:
+    """One family of inputs D(t) through an anchor."""
+
+    name: str
+    anchor: Any                   # the anchor pair (a pairs.Pair)
+    point: Callable[[float], Any]  # t -> the input at t
+    grid: list[float]             # the t values sampled first (the anchor at t = 0 among them)
+    unit: bool                    # True: D(t) ~ D(t') iff |t - t'| <= 1; False: every two points are neighbours
+    integral: bool                # t takes whole values only
+    lower: float = -math.inf      # the domain's bounds on t
+    upper: float = math.inf
+
+    def partners(self) -> list[float]:
+        """The unit neighbours t + 1 of the near grid points (a unit line), inside the domain."""
+        if not self.unit:
+            return []
+        return [t + 1 for t in self.grid if abs(t) <= PARTNERS_UP_TO and t + 1 <= self.upper]
+
+    def neighbours(self, t: float, u: float) -> bool:
+        return not self.unit or abs(t - u) <= 1 + 1e-12
+
+
+def _with_moved(spec: Spec, data, values: np.ndarray):
+    """``data`` with its moved entries (:func:`.neighbours.moved_part`) replaced by ``values`` (an integer
+    array stays one while the values are whole)."""
+    field, index = moved_entries(spec)
+    target = np.asarray(data[field] if field is not None else data)
+    arr = target.astype(target.dtype if target.dtype.kind == "f" or _integral_values(values) else float)
+    if index is not None:
+        arr[..., index] = values
+    else:
+        arr = np.asarray(values, dtype=arr.dtype).reshape(arr.shape)
+    if field is not None:
+        return {**data, field: arr}
+    return arr
+
+
+def _integral_values(values: np.ndarray) -> bool:
+    values = np.asarray(values)
+    return values.dtype.kind in "biu" or bool(np.all(np.isfinite(values)) and np.array_equal(values, np.round(values)))
+
+
+def _bounds(base: np.ndarray, step: np.ndarray, spec: Spec) -> tuple[float, float]:
+    """The t with base + t step inside the input's domain (nonnegative / unit interval)."""
+    domain = spec.input.get("domain", "real")
+    lo, hi = -math.inf, math.inf
+    floors = []
+    if domain.startswith("nonnegative") or domain == "unit interval":
+        floors.append(0.0)
+    for floor in floors:
+        up, down = step > 0, step < 0
+        if np.any(up):
+            lo = max(lo, float(np.max((floor - base[up]) / step[up])))
+        if np.any(down):
+            hi = min(hi, float(np.min((floor - base[down]) / step[down])))
+    if domain == "unit interval":
+        up, down = step > 0, step < 0
+        if np.any(up):
+            hi = min(hi, float(np.min((1.0 - base[up]) / step[up])))
+        if np.any(down):
+            lo = max(lo, float(np.max((1.0 - base[down]) / step[down])))
+    return lo, hi
+
+
+def _unit_grid(integral: bool, lo: float, hi: float) -> list[float]:
+    values = {0.0} | {s * g for s in (1, -1) for g in GEOMETRIC}
+    if not integral:
+        values |= {s * f for s in (1, -1) for f in FINE}
+    else:
+        values = {float(round(v)) for v in values}
+    return sorted(v for v in values if lo - 1e-9 <= v <= hi + 1e-9)
+
+
+def _vector_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
+    relation = spec.neighbours["relation"]
+    s = sensitivity(spec, anchor.env)
+    flat = moved.astype(float).ravel()
+    d = flat.size
+    integral = "integer" in spec.input.get("domain", "real")
+    if integral and not float(s).is_integer():
+        return []
+    directions = {"first": np.eye(1, d, 0).ravel()}
+    if d > 1:
+        directions["last"] = np.eye(1, d, d - 1).ravel()
+        scale = {"vector_l1": 1.0 / d, "vector_l2": 1.0 / math.sqrt(d)}.get(relation, 1.0)
+        if not (integral and scale != 1.0):
+            directions["all"] = np.full(d, scale)
+    out = []
+    for name, v in directions.items():
+        step = s * v
+        lo, hi = _bounds(flat, step, spec)
+        grid = _unit_grid(integral, lo, hi)
+        if len(grid) < 2:
+            continue
+
+        def point(t, flat=flat, step=step, anchor=anchor):
+            return _with_moved(spec, anchor.data, (flat + t * step).reshape(moved.shape))
+
+        out.append(Line(f"line/{name}", anchor, point, grid, True, integral, lo, hi))
+    return out
+
+
+def _vote_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
+    counts = np.asarray(moved)
+    rows = counts.reshape(-1, counts.shape[-1]) if counts.ndim else None
+    if rows is None or rows.shape[-1] < 2 or not _integral_values(rows):
+        return []
+    order = np.argsort(-rows, axis=1, kind="stable")
+    mode, runner = order[:, 0], order[:, 1]
+    out = []
+    for name, chosen in (("row0_vote", np.arange(rows.shape[0]) == 0), ("rows_vote", np.ones(rows.shape[0], bool))):
+        if name == "rows_vote" and rows.shape[0] == 1:
+            continue
+        step = np.zeros(rows.shape)
+        idx = np.flatnonzero(chosen)
+        step[idx, mode[idx]] -= 1
+        step[idx, runner[idx]] += 1
+        base = rows.astype(float)
+        up = step > 0
+        down = step < 0
+        hi = float(np.min(base[down])) if np.any(down) else math.inf      # the mode's votes run out
+        lo = -float(np.min(base[up])) if np.any(up) else -math.inf        # the runner-up's votes run out
+        grid = _unit_grid(True, lo, hi)
+        if len(grid) < 2:
+            continue
+
+        def point(t, base=base, step=step, anchor=anchor):
+            return _with_moved(spec, anchor.data, (base + t * step).reshape(counts.shape).astype(np.int64))
+
+        out.append(Line(f"line/{name}", anchor, point, grid, True, True, lo, hi))
+    return out
+
+
+def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
+    if moved.ndim != 2:
+        return []
+    base = moved.astype(float)
+
+    def point(t, base=base, anchor=anchor):
+        values = base.copy()
+        values[:, 0] = t
+        return _with_moved(spec, anchor.data, values)
+
+    grid = sorted(set(COLUMN_VALUES) | {float(v) for v in np.unique(base)})
+    return [Line("line/column0", anchor, point, grid, False, False, 0.0, 1.0)]
+
+
+MAX_ANCHORS = 3  # distinct anchor inputs a search draws lines through
+
+
+def lines(spec: Spec, anchors: list) -> list[Line]:
+    """The lines through the first MAX_ANCHORS distinct anchors whose input has a numeric moved part
+    (module doc)."""
+    relation = spec.neighbours["relation"]
+    out: list[Line] = []
+    seen: list = []
+    for anchor in anchors:
+        moved, _ = moved_part(spec, anchor.data)
+        if moved is None or moved.size == 0 or domain_violation(spec, moved):
+            continue
+        key = (moved.tobytes(), moved.shape, tuple(sorted(anchor.params.items())))
+        if key in seen:
+            continue
+        if len(seen) == MAX_ANCHORS:
+            break
+        seen.append(key)
+        if relation in UNIT_RELATIONS:
+            out += _vector_lines(spec, anchor, moved)
+        elif relation in VOTE_KINDS:
+            out += _vote_lines(spec, anchor, moved)
+        elif relation == "scores_one_move":
+            out += _column_lines(spec, anchor, moved)
+    return out
+
+
+# --------------------------------------------------------------------------- parameter points
+
+SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger and smaller
+MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow with counts)
+
+
+def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
+    """Parameter points beside ``params`` (the audit point): each parameter the user did not fix moved,
+    one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
+    SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1; the claim's delta divided by 100;
+    a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records), inside its domain. ``(name, point)`` pairs, each point binding (the search
+    re-centres its stress cases and lines on it)."""
+    base = {**spec.defaults(), **params}
+    claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
+    records = spec.input.get("records")
+    scales = set(records.scales) if records is not None else set()
+    out = []
+    for name, p in spec.parameters.items():
+        if name in params or p.type not in ("real", "integer") or name not in base:
+            continue
+        v = base[name]
+        if p.type == "real":
+            if not (isinstance(v, int | float) and v > 0 and (p.min is None or p.min >= 0)):
+                continue
+            if name in claim_deltas:  # the claim's delta: only smaller (at a hundredth)
+                values = [v / 100]
+            else:
+                values = [v * SCALE_FACTOR, v / SCALE_FACTOR]
+                if max(values) <= 1:
+                    values.append(2.0)
+                if min(values) >= 1:
+                    values.append(0.5)
+        else:  # a count: only larger (an input sized by it is padded; a smaller one could not hold the input)
+            if not (isinstance(v, int) and v >= 1) or name in scales:
+                continue
+            values = [x for x in (2 * v, 4 * v) if x <= max(MAX_COUNT, v)]
+        for x in values:
+            x = type(v)(x)
+            if x == v or p.violation(x):
+                continue
+            point = {**params, name: x}
+            try:
+                spec.bind(point)
+            except ValueError:
+                continue
+            out.append((f"{name}={x:g}", point))
+    return out

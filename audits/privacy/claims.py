@@ -1,0 +1,208 @@
+"""Privacy claims as curves: what an event's two probabilities show about each kind of claim.
+
+A claim is a family of constraints on every event E of a mechanism's outputs on a neighbouring pair, one
+constraint per point of a curve. An event with probability p1 on the side where it is likelier and p2 on the
+other is one point (alpha, beta) = (p2, 1 - p1) of the pair's trade-off curve (Dong, Roth and Su, "Gaussian
+differential privacy", JRSS-B 2022, Definition 2.1); a claim holds on the pair only if every such point lies on
+or above the curve the claim implies. Each kind has one parameter theta, and :meth:`Claim.bound` turns an
+event's confident probabilities (``p_lo`` below p1, ``p_hi`` above p2) into ``theta_lb``: the data show the
+mechanism is not theta-private for any theta below it (so "claim violated" iff ``theta_lb`` > the claim's
+theta). Every bound is monotone (increasing in p_lo, decreasing in p_hi), so a confidence statement on the two
+probabilities is one on the bound.
+
+==========  ============================  ====================================================================
+kind        theta (claim)                 bound from (p_lo, p_hi), and its source
+==========  ============================  ====================================================================
+``dp``      epsilon at delta              ln((p_lo - delta) / p_hi): P[M(D) in E] <= e^eps P[M(D') in E] + delta
+                                          (Dwork and Roth 2014, Definition 2.4)
+``curve``   scale s of the (eps_i,        max_i ln((p_lo - delta_i) / p_hi) / eps_i: (s eps_i, delta_i)-DP for
+            delta_i) points (claim: 1)    every point i (a privacy profile, Balle et al. 2018)
+``gdp``     mu                            Phi^-1(p_lo) - Phi^-1(p_hi): mu-GDP iff beta >= G_mu(alpha) =
+                                          Phi(Phi^-1(1 - alpha) - mu) (Dong, Roth and Su, Definition 2.6)
+``zcdp``    rho                           sup_a D_a / a with D_a >= (a ln p_lo + (1 - a) ln p_hi) / (a - 1), the
+                                          Renyi divergence of the event's cell alone (data processing;
+                                          Bun and Steinke, TCC 2016, Definition 1.1)
+``renyi``   scale s of the (alpha_i,      max_i D_{alpha_i} / eps_i, D as for zcdp (Mironov, CSF 2017,
+            eps_i) points (claim: 1)      Definition 4)
+==========  ============================  ====================================================================
+
+Power (:meth:`Claim.minimum_detectable`): the smallest theta above the claim that an event of probability p1
+on its likelier side could show on n fresh samples a side at level a, were its other probability the one that
+theta gives it. The resolution (:attr:`Claim.resolution`) is the fraction above the claim an audit with power
+must be able to show: 5% for epsilon, a scale of epsilons and mu (each inversely proportional to a noise scale),
+10.25% for rho and Renyi epsilons (inversely proportional to its square: 5% less noise).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..stats import cp_lower, cp_upper, wilson_bounds
+
+RESOLUTION = 0.05  # a loss this fraction above an epsilon or mu claim must be detectable (5% less noise)
+QUADRATIC_RESOLUTION = (1 + RESOLUTION) ** 2 - 1  # the same for rho and Renyi epsilons
+
+
+def _log(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(np.where(np.asarray(x, dtype=float) > 0, x, 0.0))
+
+
+def _dp(p_lo, p_hi, eps_scale, delta):
+    """ln((p_lo - delta) / p_hi) / eps_scale, -inf where p_lo <= delta."""
+    p_lo, p_hi = np.asarray(p_lo, dtype=float), np.asarray(p_hi, dtype=float)
+    num = p_lo - delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(num > 0, _log(num) - _log(p_hi), -np.inf)
+    return out / eps_scale
+
+
+def _renyi_cell(p_lo, p_hi, a):
+    """The Renyi divergence of order ``a`` that one cell (p_lo on one side, p_hi on the other) shows:
+    (a ln p_lo + (1 - a) ln p_hi) / (a - 1), -inf where p_lo = 0."""
+    p_lo, p_hi = np.asarray(p_lo, dtype=float), np.asarray(p_hi, dtype=float)
+    with np.errstate(invalid="ignore"):
+        out = (a * _log(p_lo) + (1 - a) * _log(p_hi)) / (a - 1)
+    return np.where(p_lo > 0, out, -np.inf)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One privacy claim on a pair (module doc). ``points``: the (eps, delta) points of a ``curve`` claim or
+    the (alpha, eps) points of a ``renyi`` one."""
+
+    kind: str
+    value: float
+    delta: float = 0.0
+    points: tuple = field(default_factory=tuple)
+
+    # ------------------------------------------------------------------ what the claim is
+    @property
+    def name(self) -> str:
+        return {"dp": "epsilon", "gdp": "mu", "zcdp": "rho"}.get(self.kind, "scale")
+
+    @property
+    def symbol(self) -> str:
+        return {"dp": "ε", "gdp": "μ", "zcdp": "ρ"}.get(self.kind, "s")
+
+    @property
+    def resolution(self) -> float:
+        return QUADRATIC_RESOLUTION if self.kind in ("zcdp", "renyi") else RESOLUTION
+
+    def describe(self) -> str:
+        if self.kind == "dp":
+            return f"epsilon = {self.value:g}, delta = {self.delta:g}"
+        if self.kind == "gdp":
+            return f"{self.value:g}-GDP (mu = {self.value:g})"
+        if self.kind == "zcdp":
+            return f"{self.value:g}-zCDP (rho = {self.value:g})"
+        if self.kind == "curve":
+            return "(epsilon, delta)-DP at " + ", ".join(f"({e:g}, {d:g})" for e, d in self.points)
+        return "Renyi DP at " + ", ".join(f"(alpha {a:g}, epsilon {e:g})" for a, e in self.points)
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind, self.name: self.value}
+        if self.kind == "dp":
+            out["delta"] = self.delta
+        if self.points:
+            out["points"] = [list(p) for p in self.points]
+        return out
+
+    def scaled(self, value: float) -> Claim:
+        """The same kind with parameter ``value`` (a curve's or Renyi list's scale applied to its epsilons)."""
+        if self.kind == "curve":
+            return Claim("curve", 1.0, points=tuple((e * value, d) for e, d in self.points))
+        if self.kind == "renyi":
+            return Claim("renyi", 1.0, points=tuple((a, e * value) for a, e in self.points))
+        return Claim(self.kind, value, self.delta)
+
+    # ------------------------------------------------------------------ what an event shows
+    def bound(self, p_lo, p_hi):
+        """theta_lb of an event whose likelier side's probability is at least ``p_lo`` and whose other side's is
+        at most ``p_hi`` (vectorised; -inf when the event shows nothing)."""
+        if self.kind == "dp":
+            return _dp(p_lo, p_hi, 1.0, self.delta)
+        if self.kind == "curve":
+            return np.max([_dp(p_lo, p_hi, e, d) for e, d in self.points], axis=0)
+        if self.kind == "gdp":
+            from scipy import special
+
+            p_lo, p_hi = np.asarray(p_lo, dtype=float), np.asarray(p_hi, dtype=float)
+            with np.errstate(invalid="ignore"):
+                out = special.ndtri(np.clip(p_lo, 0, 1)) - special.ndtri(np.clip(p_hi, 0, 1))
+            return np.where((p_lo > 0) & (p_hi < 1), out, -np.inf)
+        if self.kind == "zcdp":
+            return _zcdp_from_cell(p_lo, p_hi)
+        return np.max([_renyi_cell(p_lo, p_hi, a) / e for a, e in self.points], axis=0)
+
+    def bound_from_counts(self, k1, n1, k2, n2, alpha):
+        """The bound of an event counted ``k1`` of ``n1`` times on its likelier side and ``k2`` of ``n2`` on the
+        other, each side's Clopper-Pearson bound at level alpha/2 (so the bound holds with probability at least
+        1 - alpha)."""
+        half = np.asarray(alpha) / 2
+        return self.bound(cp_lower(k1, n1, half), cp_upper(k2, n2, half))
+
+    def predicted(self, p1, p2, n, alpha):
+        """The bound :meth:`bound_from_counts` would give on ``n`` fresh samples a side if the event's
+        probabilities were exactly ``p1`` and ``p2`` (expected counts plugged in): how events are chosen."""
+        p1 = np.clip(np.asarray(p1, dtype=float), 0, 1)
+        p2 = np.clip(np.asarray(p2, dtype=float), 0, 1)
+        return self.bound_from_counts(p1 * n, n, p2 * n, n, alpha)
+
+    def approx_predicted(self, p1, p2, n, alpha):
+        """:meth:`predicted` with Wilson score bounds (a fast screen of many events)."""
+        lo, _ = wilson_bounds(p1, n, alpha / 2)
+        _, hi = wilson_bounds(p2, n, alpha / 2)
+        return self.bound(lo, hi)
+
+    def other_side(self, p1: float, theta: float) -> float:
+        """The probability on the other side that makes an event of probability ``p1`` show exactly ``theta``
+        (its exact bound; the largest such probability: bisection on the monotone bound)."""
+        if self.kind == "dp":
+            return max(0.0, (p1 - self.delta) * math.exp(-theta))
+        if self.kind == "gdp":
+            from scipy import special
+
+            return float(special.ndtr(special.ndtri(p1) - theta))
+        lo, hi = 0.0, p1
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if float(self.bound(p1, mid)) > theta:
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    def minimum_detectable(self, p1: float, n: int, alpha: float, upper_factor: float = 50.0) -> float:
+        """The smallest theta an audit with ``n`` samples a side at level ``alpha`` can show above this claim on
+        an event of probability ``p1`` on its likelier side (module doc); inf when none can."""
+        claim = self.value
+        if not (p1 > 0 and float(self.predicted(p1, 0.0, n, alpha)) > claim):
+            return math.inf
+
+        def shown(theta):
+            return float(self.predicted(p1, self.other_side(p1, theta), n, alpha)) > claim
+
+        lo, hi = claim, max(claim * upper_factor, claim + 50.0)
+        if not shown(hi):
+            return math.inf
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if shown(mid) else (mid, hi)
+        return hi
+
+
+def _zcdp_from_cell(p_lo, p_hi):
+    """sup over a > 1 of D_a / a, D_a the one-cell Renyi bound: with L = ln(p_lo / p_hi) > 0 and
+    c = -ln p_lo >= 0, (L - c / (a - 1)) / a is largest at a = (L + c + sqrt((L + c) c)) / L."""
+    p_lo, p_hi = np.asarray(p_lo, dtype=float), np.asarray(p_hi, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        L = _log(p_lo) - _log(p_hi)
+        c = -_log(p_lo)
+        a = (L + c + np.sqrt(np.maximum((L + c) * c, 0.0))) / np.where(L > 0, L, np.nan)
+        a = np.maximum(a, 1 + 1e-9)
+        out = (L - c / (a - 1)) / a
+    return np.where((p_lo > 0) & (L > 0) & np.isfinite(out), out, -np.inf)

@@ -1,0 +1,233 @@
+"""The implementation-guided line search (:func:`line_search`): along each line of inputs through an anchor
+(:func:`..moves.lines`), a pilot sample at every grid point; neighbouring points scored by the bound their
+outputs predict (the pair search's own pilot selection); the widest jumps of the output law between
+grid points bisected down to a neighbouring pair; and a climb from the best pair toward a worse one.
+The pairs found join the round's pair search, named by the move that found them (``grid``, ``bisection``,
+``climb``), each checked to be a neighbour under the relation (:func:`..neighbours.violation`).
+
+Level. Every sample here is a pilot sample from streams of its own: it only chooses pairs, as the pair
+search's pilot does, and no bound is ever computed from it; the verdict's estimates are drawn afresh, so
+the audit's family-wise level is unchanged however many points the search visits.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..moves import Line
+from ..neighbours import violation
+from ..pairs import Pair
+from ..runner import ImplementationError
+from ..stats import approx_predicted_eps_lower_bound
+from .rounds import Auditor
+from .views import as2d, quantile_edges
+
+LINE_KEY = 0x11AE  # the search's streams: SeedSequence(seed, spawn_key=(LINE_KEY, round, line, point))
+LINE_RUNS = 1000   # runs per grid point of a batch sampler (:func:`runs_per_point`)
+CALL_LINE_RUNS = 300  # ... of a single-run function (every run a call)
+MIN_LINE_RUNS = 100
+LOCATE = 3         # intervals between grid points bisected per line
+CLIMB_STEPS = 6    # pairs tried by the climb per line
+KEEP_PER_LINE = 2  # neighbouring pairs a line contributes (its best ones)
+MAX_FOUND = 12     # pairs the search adds to the round's pair search
+
+
+CELL_BINS = 16  # quantile bins of a continuous column's (and the row sum's) cells
+
+
+def fit_cells(x: np.ndarray) -> dict:
+    """The cells of a line's outputs, fitted on one point's runs ``x`` (2-D): each integer-valued column's
+    values as they are; each other column and the continuous part's sum cut at CELL_BINS quantiles."""
+    integral = np.all((x == np.round(x)) | ~np.isfinite(x), axis=0) if x.dtype.kind == "f" else np.ones(x.shape[1], bool)
+    conts = np.flatnonzero(~integral)
+    edges = [quantile_edges(x[:, j], CELL_BINS) for j in conts[:8]]
+    total = quantile_edges(x[:, conts].sum(axis=1), CELL_BINS) if conts.size > 1 else None
+    weights = np.random.default_rng(0xCE11).integers(1, 2**62, size=x.shape[1] + len(edges) + 1, dtype=np.int64) | 1
+    return {"ints": np.flatnonzero(integral), "conts": conts[:8], "edges": edges, "total": total, "weights": weights}
+
+
+def cell_codes(x: np.ndarray, cells: dict) -> np.ndarray:
+    """One 64-bit code per run: a hash of its integer columns' values and its continuous columns' bins."""
+    parts = [np.nan_to_num(x[:, cells["ints"]].astype(float), nan=-1.5, posinf=1e300, neginf=-1e300).view(np.int64)]
+    parts += [np.searchsorted(e, x[:, j], "right")[:, None] for j, e in zip(cells["conts"], cells["edges"])]
+    if cells["total"] is not None:
+        parts.append(np.searchsorted(cells["total"], x[:, cells["conts"]].sum(axis=1), "right")[:, None])
+    columns = np.concatenate([p.astype(np.int64) for p in parts], axis=1)
+    with np.errstate(over="ignore"):
+        return (columns * cells["weights"][:columns.shape[1]]).sum(axis=1)
+
+
+def cell_score(a: np.ndarray, b: np.ndarray, n: int, delta: float, alpha: float) -> float:
+    """The largest bound a union of cells ordered by likelihood ratio predicts for ``n`` runs a side (both
+    orientations), from cell codes ``a`` (one side's runs) and ``b`` (the other's)."""
+    values, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+    k1 = np.bincount(inverse[:a.size], minlength=values.size).astype(float)
+    k2 = np.bincount(inverse[a.size:], minlength=values.size).astype(float)
+    best = -math.inf
+    for num, den, nn, nd in ((k1, k2, a.size, b.size), (k2, k1, b.size, a.size)):
+        order = np.argsort(-((num + 0.5) / nn) / ((den + 0.5) / nd), kind="stable")
+        p1, p2 = np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd
+        found = approx_predicted_eps_lower_bound(p1, p2, n, delta, alpha)
+        best = max(best, float(np.max(found)) if found.size else -math.inf)
+    return best
+
+
+def runs_per_point(points: int, pace: float | None, runner, seconds: float) -> int:
+    """Runs per grid point: LINE_RUNS for a batch sampler, CALL_LINE_RUNS for a single-run function; with a
+    measured ``pace`` (seconds a run, under a time budget), at most what fits in ``seconds`` on the runner's
+    workers (at least MIN_LINE_RUNS)."""
+    runs = LINE_RUNS if runner.batched else CALL_LINE_RUNS
+    if pace is None:
+        return runs
+    workers = 1 if runner.batched else runner.n_workers
+    return int(min(runs, max(MIN_LINE_RUNS, seconds * workers / max(pace * points, 1e-12))))
+
+
+class _LineSampler:
+    """The pilot samples of one line, by point (each from its own stream)."""
+
+    def __init__(self, aud: Auditor, r: int, k: int, line: Line, n: int):
+        self.aud, self.r, self.k, self.line, self.n = aud, r, k, line, n
+        self.samples: dict[float, np.ndarray] = {}
+        self.failed: dict[float, str] = {}  # points the implementation failed on (left out of the search)
+        self.cells = None
+        self.codes_of: dict[float, np.ndarray] = {}
+        self.scored = 0
+        self.i = next(j for j, p in enumerate(aud.pairs) if p is line.anchor)
+        self.claim = aud.claims[self.i]
+
+    def _rng(self, t: float) -> np.random.Generator:
+        code = int(round(t * 1024))
+        key = 2 * abs(code) + (code < 0)
+        return np.random.default_rng(np.random.SeedSequence(self.aud.seed, spawn_key=(LINE_KEY, self.r, self.k, key)))
+
+    def fill(self, ts) -> None:
+        """Sample the points not sampled yet. A point the implementation fails on (an input far out, where a
+        naive numeric routine overflows) is left out of the search, with its reason: the search chooses
+        pairs, it never judges the implementation."""
+        todo = [t for t in dict.fromkeys(ts) if t not in self.samples and t not in self.failed]
+        if not todo:
+            return
+        params = self.line.anchor.params
+        try:
+            outs = self.aud.runner.sample_many([(self.line.point(t), self.n, self._rng(t), params) for t in todo])
+            self.samples.update(zip(todo, outs))
+            return
+        except ImplementationError:
+            pass
+        for t in todo:  # one at a time, to know which
+            try:
+                self.samples[t] = self.aud.runner.sample(self.line.point(t), self.n, rng=self._rng(t), params=params)
+            except ImplementationError as exc:
+                self.failed[t] = exc.reason
+
+    def codes(self, t: float) -> np.ndarray:
+        """Point t's runs as cell codes (:func:`cell_codes`, the cells fitted on the first point sampled)."""
+        if t not in self.codes_of:
+            x = as2d(self.samples[t])
+            if self.cells is None:
+                self.cells = fit_cells(x)
+            self.codes_of[t] = cell_codes(x, self.cells)
+        return self.codes_of[t]
+
+    def score(self, t: float, u: float, n_score: int, alpha: float) -> float:
+        """The margin over its claim of the bound the pair (D(t), D(u)) predicts for ``n_score`` runs a side,
+        on the cells' likelihood-ratio ordered unions (-inf: nothing to show)."""
+        self.fill([t, u])
+        if t not in self.samples or u not in self.samples:
+            return -math.inf
+        self.scored += 1
+        return cell_score(self.codes(t), self.codes(u), n_score, self.claim[1], alpha) - self.claim[0]
+
+
+def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[float, float, float, str]]:
+    """``(margin, t, u, move)`` of the line's best neighbouring pairs."""
+    line = s.line
+    s.fill(line.grid + line.partners())
+    found: dict[tuple[float, float], tuple[float, str]] = {}
+
+    def note(t, u, how):
+        key = (min(t, u), max(t, u))
+        if key not in found:
+            found[key] = (s.score(*key, n_score, alpha), how)
+        return found[key][0]
+
+    points = sorted(s.samples)
+    if not line.unit:  # every two points are neighbours
+        for j, t in enumerate(points):
+            for u in points[j + 1:]:
+                note(t, u, "grid")
+    else:
+        for t in points:
+            for u in (t + 1, *(v for v in points if t < v <= t + 1)):
+                if u in s.samples:
+                    note(t, u, "grid")
+        # the widest jumps of the law between grid points, bisected down to a neighbouring pair
+        gaps = [(s.score(a, b, n_score, alpha), a, b) for a, b in zip(points, points[1:]) if b - a > 1]
+        for _, a, b in sorted(gaps, key=lambda g: -g[0])[:LOCATE]:
+            while b - a > 1:
+                m = math.floor((a + b) / 2) if line.integral else (a + b) / 2
+                if not a < m < b:
+                    break
+                s.fill([m])
+                a, b = (a, m) if s.score(a, m, n_score, alpha) >= s.score(m, b, n_score, alpha) else (m, b)
+            if b - a <= 1:
+                note(a, b, "bisection")
+        # a climb from the best pair: the same width, moved by halving steps while it gets worse
+        if found:
+            (t, u), (best, _) = max(found.items(), key=lambda kv: kv[1][0])
+            width, step, tries = u - t, max(1.0, abs(t) / 4), 0
+            while tries < CLIMB_STEPS and step >= (1.0 if line.integral else 0.25):
+                moved = False
+                for shift in (step, -step):
+                    a = t + shift
+                    if line.integral:
+                        a = float(round(a))
+                    if not (line.lower <= a and a + width <= line.upper) or (a, a + width) in found:
+                        continue
+                    tries += 1
+                    score = note(a, a + width, "climb")
+                    if score > best:
+                        best, t, moved = score, a, True
+                        break
+                if not moved:
+                    step /= 2
+    ranked = sorted(((m, t, u, how) for (t, u), (m, how) in found.items() if math.isfinite(m)), reverse=True)
+    return ranked[:KEEP_PER_LINE]
+
+
+def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -> tuple[list[Pair], dict]:
+    """The pairs the line search finds (module doc), best first, at most MAX_FOUND, and its record. ``n``:
+    runs per grid point; events are scored for twice that (as the pair search's pilot)."""
+    candidates = []
+    record = {"lines": len(lines), "runs_per_point": n, "points": 0, "pairs_scored": 0, "rejected": 0}
+    for k, line in enumerate(lines):
+        sampler = _LineSampler(aud, r, k, line, n)
+        for margin, t, u, how in _search_line(sampler, 2 * n, alpha):
+            candidates.append((margin, line, t, u, how))
+        record["points"] += len(sampler.samples)
+        record["pairs_scored"] += sampler.scored
+        if sampler.failed:
+            t, reason = next(iter(sampler.failed.items()))
+            record.setdefault("failed", []).append(f"{line.name} from {line.anchor.name}: {len(sampler.failed)} points "
+                                                   f"(at t = {t:g}: {reason})")
+    out: list[Pair] = []
+    for margin, line, t, u, how in sorted(candidates, key=lambda c: -c[0]):
+        anchor = line.anchor
+        data, neighbour = line.point(t), line.point(u)
+        if violation(aud.spec, data, neighbour, anchor.env):
+            record["rejected"] += 1
+            continue
+        out.append(Pair(
+            name=f"search/{line.name}/{anchor.name}/{t:g}_to_{u:g}", data=data, neighbour=neighbour,
+            params=anchor.params, env=anchor.env, source="search",
+            description=(f"implementation-guided line search ({line.name[5:]}, found by {how}) from stress case "
+                         f"{anchor.name}: moved {t:g} and {u:g} {'sensitivities' if line.unit else ''} from it"
+                         ).replace("  ", " "),
+            extra={"move": how, "line": line.name, "pilot_margin": margin}))
+        if len(out) == MAX_FOUND:
+            break
+    record["found"] = [p.name for p in out]
+    return out, record

@@ -1,0 +1,324 @@
+"""The input-space search over a dataset-form input's records (``[input.records]``, spec/README.md): from a
+dataset, the neighbours one record's move makes, each generator named (audits/pairs.py wraps them into pairs):
+
+============================  ===========================================================
+generator                     the record replaced, and by what
+============================  ===========================================================
+``sort_order``                for each sort order (each real column, each label field, the row
+                              norm): the record at the low end and the median record moved past
+                              the other end of that order
+``magnitude``                 a record's real fields scaled to MAGNITUDE (10^12) times the data's scale (or
+                              to the norm bound), up and down
+``item_id``                   a record's item id replaced by a new id: next to the largest, far above it
+                              (10^6: a domain read from the data), non-contiguous (a gap), below every
+                              one (negative ids)
+``tie``                       a record replaced by a copy of another (a duplicate, a tie)
+``position``                  the records at the first, last, middle and (with a block size
+                              ``m``) block-boundary positions, label or value moved to the
+                              other end
+``large_n``                   the changeable records replicated to about LARGE_N in all (the
+                              ``scales`` parameters, counts of all records, set to the new
+                              count), then the last changeable record moved (float effects of
+                              large sums); with label fields (binary, sign) the copy is
+                              balanced: every changeable record with its labels and as often
+                              with the other ones (about 2 LARGE_N), so that every hypothesis
+                              makes thousands of mistakes (linear-space weights exp(-eps m/2)
+                              underflow in float64 from m = 1,491 at eps = 1) and ties between
+                              hypotheses; then the last record of each label gets the other
+                              label (``balanced_label_up``, ``balanced_label_down``: one breaks
+                              a tie one way, the other the other way)
+``random``                    a random dataset of the anchor's size and domains, one record
+                              replaced at random (from a generator seeded by the spec id)
+============================  ===========================================================
+
+Under ``add_remove`` a replacement is not a neighbour: each replacement's new record is added instead
+(:func:`as_addition`), and :func:`removals` removes the records at the ends and the middle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+LARGE_N = 2048  # records of the large-n anchors of the search
+# the magnitude generator's factor: a record this many times the data's scale moves a relative tolerance of 1e-9
+# (or any scale taken from the private rows) by 10^3 of the data's scale (10^6 moved it by 10^-3: the PPM tolerance
+# mutant went unseen), while its square (10^24) stays far from overflow
+MAGNITUDE = 1e12
+FAR_ID = 1_000_000  # an item id far above the data's: an implementation that sizes its domain by the largest id
+
+
+class Dataset:
+    """One dataset-form input as its records (``spec.input["records"]``): the record fields as arrays
+    with one entry (or row) per record, the public rest, and which records may change."""
+
+    def __init__(self, records, data, env: dict):
+        self.spec_records, self.env = records, env
+        self.whole = any(key == "." for key, _, _ in records.fields)
+        if self.whole:
+            self.fields = {".": np.asarray(data)}
+            self.public = {}
+        else:
+            self.fields = {key: np.asarray(data[key]) for key, _, _ in records.fields}
+            self.public = {k: v for k, v in data.items() if k not in self.fields}
+        self.domains = {key: (domain, bound) for key, domain, bound in records.fields}
+        self.n = len(next(iter(self.fields.values())))
+        flags = self.public.get(records.changeable) if records.changeable else None
+        if records.changeable and records.changeable in self.fields:
+            flags = self.fields[records.changeable]
+        self.changeable = (np.flatnonzero(np.asarray(flags) == 1) if flags is not None else np.arange(self.n))
+
+    def data(self, fields: dict):
+        if self.whole:
+            return fields["."]
+        return {**{k: v for k, v in self.public.items()}, **fields}
+
+    def replaced(self, i: int, values: dict):
+        """The dataset with record ``i``'s fields in ``values`` replaced (the others kept)."""
+        fields = {k: v.copy() for k, v in self.fields.items()}
+        for key, value in values.items():
+            fields[key] = fields[key].astype(np.result_type(fields[key].dtype, np.asarray(value).dtype), copy=False)
+            fields[key][i] = value
+        return self.data(fields)
+
+    def keys_of(self, *domains) -> list[str]:
+        return [k for k, (d, _) in self.domains.items() if d in domains or any(d.startswith(x) for x in domains
+                                                                                 if x.endswith("<"))]
+
+    def moved(self, key: str, value, to_high: bool):
+        """A value of ``key``'s domain at the high (or low) end beyond the data."""
+        domain, bound = self.domains[key]
+        column = self.fields[key]
+        if domain == "binary":
+            return 1 - int(value)
+        if domain == "sign":
+            return -int(value)
+        if domain == "item":  # ids stay >= 0 (-1 is a common padding): below 0, a second fresh id above them
+            low = int(column.min()) - 1
+            return int(column.max()) + 1 if to_high else (low if low >= 0 else int(column.max()) + 2)
+        if domain.startswith("index<"):
+            size = np.asarray(self.public[domain[6:]]).shape[-1]
+            return size - 1 if to_high else 0
+        spread = float(np.ptp(column)) + 1.0
+        target = (column.max(axis=0) + spread) if to_high else (column.min(axis=0) - spread)
+        return self._within(key, np.asarray(target, dtype=float))
+
+    def _within(self, key: str, row):
+        domain, bound = self.domains[key]
+        if bound is None:
+            return row
+        limit = float(bound.evaluate(self.env))
+        norm = float(np.linalg.norm(row))
+        return row if norm <= limit or norm == 0 else row * (limit / norm)
+
+
+def _sort_keys(ds: Dataset):
+    """(name, key, column or None, values per record): every order a record can be moved along."""
+    for key in ds.domains:
+        if key == ds.spec_records.changeable:
+            continue
+        col = ds.fields[key]
+        if col.ndim == 2:
+            for j in range(min(col.shape[1], 4)):
+                yield f"{key}[{j}]", key, j, col[:, j]
+            yield f"|{key}|", key, "norm", np.linalg.norm(col.astype(float), axis=1)
+        else:
+            yield key, key, None, col
+
+
+def sort_order(ds: Dataset):
+    for name, key, column, values in _sort_keys(ds):
+        order = [i for i in np.argsort(values, kind="stable") if i in set(ds.changeable)]
+        if len(order) < 2:
+            continue
+        for which, i in (("low_end", order[0]), ("median", order[len(order) // 2])):
+            row = ds.fields[key][i]
+            if column == "norm":
+                norm = float(np.linalg.norm(row)) or 1.0
+                target = ds._within(key, row * (2.0 * float(values.max()) + 1.0) / norm)
+            elif column is not None:
+                target = np.array(row, dtype=float)
+                col = ds.fields[key][:, column].astype(float)
+                target[column] = col.max() + np.ptp(col) + 1.0
+                target = ds._within(key, target)
+            else:
+                target = ds.moved(key, row, True)
+            yield f"sort_order/{name}/{which}_to_top", ds.replaced(int(i), {key: target})
+
+
+def magnitude(ds: Dataset):
+    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    if not reals or not len(ds.changeable):
+        return
+    i = int(ds.changeable[len(ds.changeable) // 2])
+    for sign, name in ((1.0, "up"), (-1.0, "down")):
+        values = {}
+        for key in reals:
+            col = ds.fields[key].astype(float)
+            scale = max(float(np.max(np.abs(col))), 1.0)
+            values[key] = ds._within(key, np.full(col.shape[1:], sign * MAGNITUDE * scale))
+        yield f"magnitude/{name}", ds.replaced(i, values)
+
+
+def tie(ds: Dataset):
+    if ds.n < 2 or not len(ds.changeable):
+        return
+    i = int(ds.changeable[-1])
+    for j, name in ((0, "first"), (ds.n // 2, "middle")):
+        if j != i:
+            yield f"tie/copy_of_{name}", ds.replaced(i, {k: v[j] for k, v in ds.fields.items() if k != ds.spec_records.changeable})
+
+
+def _flip(ds: Dataset, i: int) -> dict:
+    """Record ``i`` with every field moved to the other end of its domain or data."""
+    out = {}
+    for key, (domain, _) in ds.domains.items():
+        if key == ds.spec_records.changeable:
+            continue
+        value = ds.fields[key][i]
+        if domain in ("binary", "sign", "item") or domain.startswith("index<"):
+            out[key] = ds.moved(key, value, not (np.asarray(value) >= np.median(ds.fields[key])).all())
+        else:
+            out[key] = ds.moved(key, value, float(np.mean(value)) < float(np.mean(ds.fields[key])))
+    return out
+
+
+def position(ds: Dataset):
+    positions = {0: "first", ds.n - 1: "last", ds.n // 2 - 1: "before_middle", ds.n // 2: "middle"}
+    m = ds.env.get("m")
+    if m is not None and np.ndim(m) == 0 and 1 < float(m) < ds.n:
+        positions.update({int(m) - 1: "end_of_block_1", int(m): "start_of_block_2"})
+    changeable = set(ds.changeable.tolist())
+    for i, name in sorted(positions.items()):
+        if 0 <= i < ds.n and i in changeable:
+            yield f"position/{name}", ds.replaced(i, _flip(ds, i))
+
+
+def random_dataset(ds: Dataset, rng: np.random.Generator):
+    fields = {}
+    for key, (domain, _) in ds.domains.items():
+        col = ds.fields[key]
+        if key == ds.spec_records.changeable:
+            fields[key] = col.copy()
+        elif domain == "binary":
+            fields[key] = rng.integers(0, 2, size=col.shape).astype(col.dtype)
+        elif domain == "sign":
+            fields[key] = (2 * rng.integers(0, 2, size=col.shape) - 1).astype(col.dtype)
+        elif domain == "item":
+            fields[key] = rng.integers(0, 4, size=col.shape).astype(col.dtype)
+        elif domain.startswith("index<"):
+            fields[key] = rng.integers(0, np.asarray(ds.public[domain[6:]]).shape[-1], size=col.shape)
+        else:
+            scale = max(float(np.std(col.astype(float))), 1.0)
+            rows = rng.normal(0.0, scale, size=col.shape)
+            fields[key] = np.array([ds._within(key, r) for r in rows]) if col.ndim == 2 else rows
+    base = Dataset(ds.spec_records, ds.data(fields), ds.env)
+    if len(base.changeable):
+        i = int(rng.choice(base.changeable))
+        yield "random", ds.data(fields), base.replaced(i, _flip(base, i))
+
+
+def _labels(ds: Dataset) -> list[str]:
+    """The record's label fields: binary or sign, other than the changeable flag."""
+    return [k for k, (d, _) in ds.domains.items() if d in ("binary", "sign") and k != ds.spec_records.changeable]
+
+
+def _other_label(domain: str, value):
+    return 1 - value if domain == "binary" else -value
+
+
+def large_copy(ds: Dataset, records, params: dict):
+    """The dataset with its changeable records replicated to about LARGE_N records in all (the others
+    kept once), its ``scales`` parameters (counts of all records) set to the new count; or None. With
+    label fields (binary, sign) the copy is *balanced*: every changeable record appears LARGE_N/c times
+    with its labels and as often with the other ones (about 2 LARGE_N changeable records), so that
+    every hypothesis errs on about half of them: mistake counts in the thousands, and ties between
+    the hypotheses that a single label moves."""
+    changeable = np.zeros(ds.n, dtype=bool)
+    changeable[ds.changeable] = True
+    if not records.scales or ds.n >= LARGE_N or not changeable.any():
+        return None
+    if records.changeable and records.changeable in ds.public:
+        return None  # a public flag array cannot be replicated with the records it describes
+    labels = _labels(ds)
+    k = int(math.ceil((LARGE_N - (ds.n - changeable.sum())) / changeable.sum()))
+    if labels:
+        k = int(math.ceil(LARGE_N / changeable.sum()))
+    fields = {}
+    for key, v in ds.fields.items():
+        parts = [v[~changeable]] + [v[changeable]] * k
+        if labels:
+            other = _other_label(ds.domains[key][0], v[changeable]) if key in labels else v[changeable]
+            parts += [other.astype(v.dtype)] * k
+        fields[key] = np.concatenate(parts)
+    total = len(next(iter(fields.values())))
+    scaled = {name: type(params[name])(total) for name in records.scales if name in params}
+    return ds.data(fields), scaled
+
+
+def large_moves(big: Dataset):
+    """Neighbours of a large copy: with label fields, the last changeable record of each label value
+    given the other label (only the label moves: every mistake count moves by one, up or down, which
+    breaks a tie one way or the other); else the last changeable record moved to the other end."""
+    labels = _labels(big)
+    if not len(big.changeable):
+        return
+    if not labels:
+        i = int(big.changeable[-1])
+        yield "large_n/last_record_flipped", big.replaced(i, _flip(big, i))
+        return
+    key = labels[0]
+    domain = big.domains[key][0]
+    column = big.fields[key]
+    for low, name in ((True, "label_up"), (False, "label_down")):
+        value = (0 if domain == "binary" else -1) if low else 1
+        rows = [int(i) for i in big.changeable if column[i] == value]
+        if rows:
+            yield f"large_n/balanced_{name}", big.replaced(rows[-1], {key: _other_label(domain, column[rows[-1]])})
+
+
+
+
+def item_id(ds: Dataset):
+    """A changeable record's item id replaced by new ids (module doc)."""
+    keys = [k for k, (d, _) in ds.domains.items() if d == "item"]
+    if not keys or not len(ds.changeable):
+        return
+    i = int(ds.changeable[-1])
+    for key in keys:
+        column = np.asarray(ds.fields[key]).astype(np.int64)
+        top, bottom = int(column.max()), int(column.min())
+        for name, value in (("next", top + 1), ("far", max(FAR_ID, top + 1)), ("gap", top + 1000),
+                            ("negative", min(-1, bottom - 1))):
+            yield f"item_id/{name}", ds.replaced(i, {key: value})
+
+
+def as_addition(ds: Dataset, neighbour) -> object | None:
+    """The dataset with the record a replacement brought (its one changed record in ``neighbour``) added at the
+    end instead: the add/remove neighbour of the same move; None when nothing changed."""
+    other = Dataset(ds.spec_records, neighbour, ds.env)
+    changed = [i for i in range(ds.n) if any(not np.array_equal(ds.fields[k][i], other.fields[k][i]) for k in ds.fields)]
+    if len(changed) != 1:
+        return None
+    i = changed[0]
+    fields = {k: np.concatenate([v, other.fields[k][i:i + 1].astype(v.dtype, copy=False)
+                                 if np.can_cast(other.fields[k].dtype, v.dtype) else other.fields[k][i:i + 1]])
+              for k, v in ds.fields.items()}
+    return ds.data(fields)
+
+
+def removals(ds: Dataset):
+    """The dataset with one changeable record removed: the first, the middle, the last, and the ends of each
+    real column's order."""
+    if ds.n < 2 or not len(ds.changeable):
+        return
+    chosen = {int(ds.changeable[0]): "first", int(ds.changeable[len(ds.changeable) // 2]): "middle",
+              int(ds.changeable[-1]): "last"}
+    for name, _, column, values in _sort_keys(ds):
+        order = [int(i) for i in np.argsort(values, kind="stable") if i in set(ds.changeable.tolist())]
+        if order and column != "norm":
+            chosen.setdefault(order[0], f"lowest_{name}")
+            chosen.setdefault(order[-1], f"highest_{name}")
+    for i, name in chosen.items():
+        yield f"remove/{name}", ds.data({k: np.delete(v, i, axis=0) for k, v in ds.fields.items()})
