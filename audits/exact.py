@@ -46,21 +46,50 @@ from functools import cache
 import numpy as np
 
 __all__ = [
-    "exact_epsilon", "register", "discrete_epsilon", "smallest_epsilon", "hockey_stick", "laplace_epsilon",
+    "exact_epsilon", "exact_bound", "register", "discrete_epsilon", "smallest_epsilon", "hockey_stick", "laplace_epsilon",
     "geometric_epsilon", "product_epsilon", "PRODUCT_TOLERANCE", "gaussian_epsilon", "gaussian_delta",
     "svt_distribution", "noisy_max_distribution", "noisy_max_value_epsilon", "dist_epsilon", "lap_sf", "as_vector",
     "PROFILES",
 ]
 
 PROFILES: dict[str, Callable] = {}
+KIND_PROFILES: dict[tuple[str, str], Callable] = {}  # (claim kind, implementation) -> fn(data, neighbour, env)
 
 
-def register(*refs: str):
+def register(*refs: str, kind: str = "dp"):
+    """Register an exact profile of the implementations ``refs``: for ``kind`` "dp" (default) a function
+    ``(data, neighbour, env, delta) -> epsilon``; for "gdp", "zcdp" ``(data, neighbour, env) -> mu or rho`` (the
+    smallest mu or rho the pair meets)."""
     def deco(fn):
         for ref in refs:
-            PROFILES[ref] = fn
+            if kind == "dp":
+                PROFILES[ref] = fn
+            else:
+                KIND_PROFILES[(kind, ref)] = fn
         return fn
     return deco
+
+
+def exact_bound(spec, pair, claim):
+    """The exact value on ``pair`` of the parameter of ``claim`` (an :class:`.claims.Claim`) for the spec's
+    mechanism: epsilon at the claim's delta; a curve's scale max_i eps_i(delta_i) / eps_i (from the epsilon
+    profile at every delta_i); mu or rho from a profile of that kind; a Renyi list's scale max_i rho-free
+    divergences are not profiled (None). None when unknown."""
+    if claim.kind == "dp":
+        return exact_epsilon(spec, pair, claim.delta)
+    if claim.kind == "curve":
+        values = [exact_epsilon(spec, pair, d) for _, d in claim.points]
+        if any(v is None for v in values):
+            return None
+        return max(v / e for v, (e, _) in zip(values, claim.points))
+    ref = spec.implementation
+    if not ref:
+        return None
+    if (claim.kind, ref) not in KIND_PROFILES:
+        _load_profiles(ref)
+    fn = KIND_PROFILES.get((claim.kind, ref))
+    value = None if fn is None else fn(pair.data, pair.neighbour, pair.env)
+    return None if value is None else float(value)
 
 
 def exact_epsilon(spec, pair, delta: float | None = None):

@@ -53,6 +53,7 @@ import numpy as np
 from dptestbed.spec import Spec, resolve_stress_values
 
 from . import records
+from .claims import Claim, make_claim
 from .moves import parameter_points
 from .neighbours import sensitivity, violation
 from .serialize import jsonable
@@ -104,16 +105,27 @@ def _as_data(value):
     return value
 
 
-def claim(spec: Spec, env: dict) -> tuple[float, float]:
-    """(epsilon, delta) claimed by the spec at ``env``; ValueError when the claim is not a finite
-    epsilon >= 0 with 0 <= delta < 1 (an infinite claim can never be violated: nothing to audit)."""
+def claim(spec: Spec, env: dict) -> Claim:
+    """The spec's privacy claim at ``env`` (:class:`.claims.Claim`): its ``[privacy.profile]`` curve when it has
+    one, else its (epsilon, delta). ValueError when the claim is not finite (epsilon >= 0 with 0 <= delta < 1;
+    a positive mu or rho; finite points): an infinite claim can never be violated, there is nothing to audit."""
     if spec.privacy is None:
         raise ValueError(f"{spec.id}: no privacy claim: nothing to audit")
     eps, delta = float(spec.privacy.epsilon.evaluate(env)), float(spec.privacy.delta.evaluate(env))
     if not (math.isfinite(eps) and eps >= 0 and 0 <= delta < 1):
         raise ValueError(f"{spec.id}: the privacy claim (epsilon = {eps:g}, delta = {delta:g}) is not a finite epsilon "
                          "with 0 <= delta < 1: nothing to audit")
-    return eps, delta
+    profile = spec.privacy.profile
+    if profile is None:
+        return Claim("dp", eps, delta)
+    if profile.value is not None:
+        value = float(profile.value.evaluate(env))
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{spec.id}: the {profile.kind} claim {profile.value.source} = {value:g} is not a positive "
+                             "finite number: nothing to audit")
+        return Claim(profile.kind, value)
+    points = tuple((float(a.evaluate(env)), float(b.evaluate(env))) for a, b in profile.points)
+    return make_claim(profile.kind, points=points)
 
 
 def _param_values(spec: Spec, env: dict) -> dict:

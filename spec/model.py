@@ -130,6 +130,28 @@ class Privacy:
     delta: Formula
     theorem: str
     notes: str = ""
+    profile: Profile | None = None  # the curve the audit tests instead of the (epsilon, delta) point
+
+
+PROFILE_KINDS = {  # [privacy.profile]: a privacy claim as a curve (audits/privacy/claims.py)
+    "gdp": "mu-Gaussian differential privacy (Dong, Roth and Su 2022): a formula for mu",
+    "zcdp": "rho-zero-concentrated differential privacy (Bun and Steinke 2016): a formula for rho",
+    "renyi": "Renyi differential privacy (Mironov 2017) at several orders: a list of [alpha, epsilon] formulas",
+    "curve": "(epsilon, delta)-DP at several points, a privacy profile: a list of [epsilon, delta] formulas",
+}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """``[privacy.profile]``: the spec's privacy claim as a curve, one kind (:data:`PROFILE_KINDS`): ``value``
+    the formula of mu or rho, or ``points`` the formula pairs of a Renyi or (epsilon, delta) list; ``source``
+    the theorem it rests on. The (epsilon, delta) of ``[privacy]`` is then the point the paper states, which
+    the profile implies (an obligation checks it); the audit tests the whole curve."""
+
+    kind: str
+    source: str
+    value: Formula | None = None
+    points: tuple[tuple[Formula, Formula], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .model import (
     NEIGHBOUR_RELATIONS,
     OUTPUT_KINDS,
     PARAMETER_TYPES,
+    PROFILE_KINDS,
     RECORD_DOMAINS,
     SEED_FILES,
     THEOREM_KINDS,
@@ -29,6 +30,7 @@ from .model import (
     Obligation,
     Parameter,
     Privacy,
+    Profile,
     Records,
     Spec,
     SpecError,
@@ -70,6 +72,29 @@ def _read_records(file: str, table: dict, known: set) -> Records:
             raise reader.error("scales", f"{name!r} is not a parameter")
     reader.finish()
     return Records(tuple(fields), changeable, scales)
+
+
+def _read_profile(reader: _Reader, known: set) -> Profile:
+    kinds = [k for k in PROFILE_KINDS if k in reader.table]
+    if len(kinds) != 1:
+        raise reader.error("", f"must give exactly one of {', '.join(PROFILE_KINDS)}; got {', '.join(kinds) or 'none'}")
+    kind = kinds[0]
+    source = reader.text("source", required=True)
+    if kind in ("gdp", "zcdp"):
+        value = _checked(reader, kind, reader.get(kind, (str, int, float), required=True), known, False)
+        reader.finish()
+        return Profile(kind, source, value=value)
+    raw = reader.get(kind, list, required=True)
+    points = []
+    for i, point in enumerate(raw):
+        if not isinstance(point, list) or len(point) != 2:
+            raise reader.error(f"{kind}[{i}]", "must be a pair [" + ("alpha, epsilon" if kind == "renyi" else
+                                                                       "epsilon, delta") + "] of formulas")
+        points.append(tuple(_checked(reader, f"{kind}[{i}][{j}]", x, known, False) for j, x in enumerate(point)))
+    if not points:
+        raise reader.error(kind, "must list at least one point")
+    reader.finish()
+    return Profile(kind, source, points=tuple(points))
 
 
 class _Reader:
@@ -218,11 +243,13 @@ def build_spec(data: dict, file: str) -> Spec:
     privacy = None
     if "privacy" in top.table:
         reader = _Reader(file, top.get("privacy", dict), "privacy")
+        profile = reader.get("profile", dict)
         privacy = Privacy(
             epsilon=_checked(reader, "epsilon", reader.get("epsilon", (str, int, float), required=True), known, False),
             delta=_checked(reader, "delta", reader.get("delta", (str, int, float), required=True), known, False),
             theorem=reader.text("theorem", required=True),
             notes=reader.text("notes"),
+            profile=None if profile is None else _read_profile(_Reader(file, profile, "privacy.profile"), known),
         )
         reader.finish()
         if sections["neighbours"]["relation"] == "none":

@@ -23,13 +23,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dptestbed.audits.claims import Claim
 from dptestbed.audits.cli import main
 from dptestbed.audits.pairs import candidate_pairs, generated_pairs, stress_pairs
 from dptestbed.audits.privacy import IMPL_ERROR, NO_VIOLATION, VIOLATION, AuditError, audit, tight, views
 from dptestbed.audits.privacy.events import search_events
 from dptestbed.audits.privacy.views import Featurizer, lookup, quantile_edges, small_int_counts, weighted_counts
 from dptestbed.audits.runner import ImplementationError, Runner, call_batch, load_implementation
-from dptestbed.audits.stats import binomial_false_alarm_limit, predicted_eps_lower_bound
+from dptestbed.audits.stats import binomial_false_alarm_limit
 from dptestbed.spec import load_spec, spec_file
 
 REQUIRED_KEYS = {"spec", "implementation", "claim", "epsilon_lower_bound", "exact_epsilon", "confidence",
@@ -328,19 +329,19 @@ def test_no_generated_pairs_for_structured_inputs():
 def test_event_search_scores_match_the_event(s1, s2, delta):
     """The predicted bound reported for each event is the bound of that event's own frequencies."""
     a, b = np.array(s1, float), np.array(s2, float)
-    found, tried = search_events(a, b, 10_000, delta, 0.05)
+    found, tried = search_events(a, b, 10_000, Claim("dp", 1.0, delta), 0.05)
     assert tried > 0
     for orient, _family, event, pred in found:
         q1, q2 = event.indicator(a).mean(), event.indicator(b).mean()
         num, den = (q1, q2) if orient == 1 else (q2, q1)
-        assert pred == pytest.approx(float(predicted_eps_lower_bound(num, den, 10_000, delta, 0.05)), rel=1e-9)
+        assert pred == pytest.approx(float(Claim("dp", 1.0, delta).predicted(num, den, 10_000, 0.05)), rel=1e-9)
 
 
 def test_event_search_finds_disjoint_support():
     rng = np.random.default_rng(0)
     a = rng.integers(0, 5, 5000).astype(float)
     b = rng.integers(3, 8, 5000).astype(float)
-    found, _ = search_events(a, b, 10_000, 0.0, 0.05)
+    found, _ = search_events(a, b, 10_000, Claim("dp", 1.0), 0.05)
     best = max(found, key=lambda f: f[3])
     assert best[3] > 5  # {0, 1, 2} never happens under D'
 
@@ -355,7 +356,7 @@ def test_counting_matches_the_indicator(s1, s2, as_float):
     values, k1, k2 = small_int_counts(a, b)
     u, c = np.unique(np.concatenate([a, b]), return_counts=True)
     assert np.array_equal(values, u) and np.array_equal(k1 + k2, c)
-    found, _ = search_events(a, b, 10_000, 0.0, 0.05)
+    found, _ = search_events(a, b, 10_000, Claim("dp", 1.0), 0.05)
     for _orient, _family, event, _pred in found:
         assert event.count(a, (values, k1)) == event.count(a) == int(event.indicator(a).sum())
     assert small_int_counts(a + 0.5, b) is None and small_int_counts(a, np.array([np.nan])) is None
@@ -484,7 +485,7 @@ def test_row_by_bin_view_finds_a_leak_inside_one_row():
         assert text.startswith(str(row[:3].tolist()))
         lo, hi = (float(v) for v in text.split("[")[-1].rstrip(")").split(", "))
         assert lo <= row[3] < hi
-    found, _ = search_events(feat.stat("rowbin", x1), feat.stat("rowbin", x2), 10**6, 0.0, 0.05,
+    found, _ = search_events(feat.stat("rowbin", x1), feat.stat("rowbin", x2), 10**6, Claim("dp", 1.0), 0.05,
                              view="rowbin", discrete=True)
     union = [event for orient, family, event, _ in found if orient == 1 and family == "lr_union"][0]
     inside = union.indicator(feat.stat("rowbin", x1))
@@ -601,7 +602,8 @@ def test_the_pair_search_ranks_pairs_by_fraction_of_their_claim():
     from dptestbed.audits.privacy.rounds import Auditor
 
     home, moved = SimpleNamespace(source="stress"), SimpleNamespace(source="parameter")
-    aud = SimpleNamespace(pairs=[home, home, home, home], claims=[(0.5, 0.0), (1.0, 0.0), (8.0, 1e-3), (8.0, 1e-3)])
+    aud = SimpleNamespace(pairs=[home, home, home, home], claims=[Claim("dp", 0.5), Claim("dp", 1.0),
+                                                                  Claim("dp", 8.0, 1e-3), Claim("dp", 8.0, 1e-3)])
     aud.fraction = lambda i, m: Auditor.fraction(aud, i, m)
     margins = {0: -0.5, 1: -1.0, 2: -1.2, 3: -8.0}        # bounds 0, 0, 6.8, 0
     assert Auditor.rank(aud, [0, 1, 2, 3], margins) == [2, 0, 1, 3]

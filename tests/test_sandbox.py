@@ -23,8 +23,8 @@ if MODE == "exit_at_import":
 if MODE == "hang_at_import":
     time.sleep(600)
 if MODE == "patch_auditor":  # tries to silence the auditor from inside the implementation
-    import dptestbed.audits.stats as s
-    s.eps_lower_bound = lambda *a, **k: 0.0
+    import dptestbed.audits.claims as s
+    s.Claim.bound = lambda *a, **k: 0.0
 
 def noiseless(data, *, rng, epsilon, gamma):
     return np.asarray(data, dtype=float) + 0.0 * rng.random()

@@ -22,17 +22,14 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
 from dptestbed.audits import exact as ex
+from dptestbed.audits.claims import Claim
 from dptestbed.audits.stats import (
-    approx_predicted_eps_lower_bound,
     best_predicted,
     binomial_false_alarm_limit,
     bonferroni,
     clopper_pearson,
     cp_lower,
     cp_upper,
-    eps_lower_bound,
-    minimum_detectable_epsilon,
-    predicted_eps_lower_bound,
 )
 
 # --------------------------------------------------------------------------- Clopper-Pearson
@@ -73,89 +70,19 @@ def test_bounds_are_monotone_in_counts_and_level(n, data):
     assert cp_lower(0, n, 0.05) == 0.0 and cp_upper(n, n, 0.05) == 1.0
 
 
-# --------------------------------------------------------------------------- epsilon lower bound
-
-
-@given(k1=st.integers(0, 500), k2=st.integers(0, 500), delta=st.sampled_from([0.0, 1e-3, 0.05]))
-@settings(max_examples=60, deadline=None)
-def test_eps_lower_bound_formula(k1, k2, delta):
-    n, alpha = 500, 0.05
-    lb = eps_lower_bound(k1, n, k2, n, delta, alpha)
-    lo, hi = cp_lower(k1, n, alpha / 2), cp_upper(k2, n, alpha / 2)
-    if lo <= delta:
-        assert lb == -math.inf
-    else:
-        assert lb == pytest.approx(math.log((lo - delta) / hi), rel=1e-12)
-        # never above the plug-in estimate
-        assert lb <= math.log(max(k1 / n - delta, 1e-300) / max(k2 / n, 1e-300)) + 1e-12
-
-
-@pytest.mark.parametrize("eps,delta,p2,n", [(1.0, 0.0, 0.05, 60), (0.5, 0.0, 0.3, 60), (1.0, 0.02, 0.1, 50),
-                                            (2.0, 0.0, 0.01, 80), (0.1, 0.0, 0.45, 70)])
-def test_eps_lower_bound_exact_false_alarm_rate(eps, delta, p2, n):
-    """Tight pair p1 = e^eps p2 + delta: P[eps_lb > eps] <= alpha, by exact enumeration of the
-    two binomial counts (the statement the auditor's verdict rests on)."""
-    alpha = 0.2
-    p1 = math.exp(eps) * p2 + delta
-    k = np.arange(n + 1)
-    lb = eps_lower_bound(k[:, None], n, k[None, :], n, delta, alpha)
-    prob = np.outer(sps.binom.pmf(k, n, p1), sps.binom.pmf(k, n, p2))
-    rate = prob[lb > eps].sum()
-    assert rate <= alpha
-    # and the bound has some power: a 3x larger ratio is usually detected
-    prob_far = np.outer(sps.binom.pmf(k, n, min(1.0, 3 * p1)), sps.binom.pmf(k, n, p2))
-    assert prob_far[lb > eps].sum() > rate
-
-
-def test_predicted_bound_is_the_bound_at_expected_counts():
-    assert predicted_eps_lower_bound(0.3, 0.1, 1000, 0.0, 0.05) == pytest.approx(
-        eps_lower_bound(300, 1000, 100, 1000, 0.0, 0.05))
-    # tiny-probability events do not win: same ratio, far less mass -> smaller predicted bound
-    assert predicted_eps_lower_bound(3e-6, 1e-6, 10**6) < predicted_eps_lower_bound(3e-2, 1e-2, 10**6)
-    # with delta > 0 the best event is not the one with the best raw ratio
-    assert predicted_eps_lower_bound(0.02, 0.001, 10**5, delta=0.015) < predicted_eps_lower_bound(
-        0.3, 0.05, 10**5, delta=0.015)
-
-
 @given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=200),
        st.integers(100, 10**6))
 @settings(max_examples=50, deadline=None)
 def test_best_predicted_screening(pairs, n):
     p1 = np.array([a for a, _ in pairs])
     p2 = np.array([b for _, b in pairs])
-    (i, value), (i2, value2) = best_predicted([(p1, p2), (p2, p1)], n, 0.0, 0.05, screen=8)
-    assert (i2, value2) == best_predicted([(p2, p1)], n, 0.0, 0.05, screen=8)[0]  # groups scored apart
-    exact = np.asarray(predicted_eps_lower_bound(p1, p2, n, 0.0, 0.05))
+    (i, value), (i2, value2) = best_predicted([(p1, p2), (p2, p1)], n, Claim("dp", 1.0), 0.05, screen=8)
+    assert (i2, value2) == best_predicted([(p2, p1)], n, Claim("dp", 1.0), 0.05, screen=8)[0]  # groups scored apart
+    exact = np.asarray(Claim("dp", 1.0).predicted(p1, p2, n, 0.05))
     assert value == pytest.approx(float(exact[i]), nan_ok=False) or (value == -math.inf and exact[i] == -math.inf)
     assert value <= exact.max() + 1e-12
     if p1.size <= 8:
         assert value == exact.max()
-
-
-def test_wilson_screen_tracks_clopper_pearson():
-    p1 = np.array([0.3, 0.01, 0.002, 0.5])
-    p2 = np.array([0.1, 0.002, 0.0001, 0.45])
-    approx = approx_predicted_eps_lower_bound(p1, p2, 10**5, 0.0, 0.05)
-    exact = predicted_eps_lower_bound(p1, p2, 10**5, 0.0, 0.05)
-    assert np.allclose(approx, exact, atol=0.15)
-    assert np.argmax(approx) == np.argmax(exact)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.floats(1e-4, 0.9), st.sampled_from([10_000, 10**6, 10**7]), st.floats(0.1, 3.0),
-       st.sampled_from([0.0, 1e-5]))
-def test_minimum_detectable_epsilon_is_the_threshold(p1, n, claim, delta):
-    """The smallest loss the predicted bound shows above the claim: shown at it, not 1e-6 below."""
-    mde = minimum_detectable_epsilon(p1, n, claim, delta, 0.05)
-
-    def bound(eps):
-        return predicted_eps_lower_bound(p1, (p1 - delta) * math.exp(-eps), n, delta, 0.05)
-
-    if math.isinf(mde):
-        assert not (p1 > delta and bound(50.0) > claim)
-        return
-    assert claim <= mde < 50 and bound(mde) > claim
-    assert mde - 1e-6 <= claim or not bound(mde - 1e-6) > claim
 
 
 def test_bonferroni_and_false_alarm_limit():

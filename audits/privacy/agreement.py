@@ -23,8 +23,9 @@ import time
 
 import numpy as np
 
+from ..claims import Claim
 from ..runner import ImplementationError
-from ..stats import bonferroni, eps_lower_bound
+from ..stats import bonferroni
 from .events import Candidate
 from .rounds import Auditor
 
@@ -33,6 +34,7 @@ AGREEMENT_RUNS = 10_000  # runs of each sampler per pair side (halved: selection
 AGREEMENT_MIN_RUNS = 2_000
 AGREEMENT_MAX_PAIRS = 2
 AGREEMENT_MAX_SECONDS = 20.0  # under a time budget: the single-run function's share, at its measured pace
+SAME_LAW = Claim("dp", 0.0)  # two laws agree iff every event's epsilon at delta 0 is 0
 AGREEMENT_KEY = 0xA9EE  # the check's streams: SeedSequence(seed, spawn_key=(AGREEMENT_KEY, pair, side, sampler))
 
 
@@ -71,7 +73,7 @@ def check_agreement(aud: Auditor, pairs: list[int], alpha: float, timed: bool = 
                 f"the batch sampler disagrees with the function: on pair {pair.name} ({_side(side)}) each output of "
                 f"the function has shape {calls.shape[1:]}, each of the batch sampler {batch.shape[1:]}")
         h = n // 2
-        cands = aud.select(i, calls[:h], batch[:h], h, level, delta=0.0)
+        cands = aud.select(i, calls[:h], batch[:h], h, level, claim=SAME_LAW)
         cands = [c for c in cands if np.isfinite(c.rank_score)]
         if not cands:
             continue
@@ -80,7 +82,7 @@ def check_agreement(aud: Auditor, pairs: list[int], alpha: float, timed: bool = 
         k_calls = best.event.count(best.featurizer.stat(view, calls[h:]))
         k_batch = best.event.count(best.featurizer.stat(view, batch[h:]))
         k_num, k_den = (k_calls, k_batch) if best.orient == 1 else (k_batch, k_calls)
-        bound = float(eps_lower_bound(k_num, n - h, k_den, n - h, 0.0, level))
+        bound = float(SAME_LAW.bound_from_counts(k_num, n - h, k_den, n - h, level))
         worst = max(worst, bound)
         if bound > 0:
             described = best.event.describe(best.featurizer)

@@ -16,9 +16,7 @@ loss 1.16, and the verdict's rounds (8 million samples a side) bound it at 0.95-
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..stats import cp_lower, cp_upper, predicted_eps_lower_bound
+from ..stats import cp_lower, cp_upper
 from .events import Candidate
 from .rounds import RANK_SHRINK, Auditor
 from .tight import TIGHT_KEEP_PAIRS, TIGHT_SELECTION_FACTOR, estimate_once_more, select_for_size
@@ -31,15 +29,15 @@ CONFIRM_MARGIN = 1.05  # the round runs when an estimated loss is this far above
 
 
 def may_confirm(aud: Auditor, chosen: list[Candidate], tolerance: float) -> bool:
-    """No candidate's bound is above its claim, and one's estimated loss ln((p1 - delta)/p2) is
-    CONFIRM_MARGIN times its claim or more."""
-    if any(c.eps_lb > aud.claims[c.pair_index][0] + tolerance for c in chosen):
+    """No candidate's bound is above its claim, and one's estimated loss (its bound at the estimated
+    probabilities themselves, ln((p1 - delta)/p2) for an (epsilon, delta) claim) is CONFIRM_MARGIN times its
+    claim or more."""
+    if any(c.eps_lb > aud.claims[c.pair_index].value + tolerance for c in chosen):
         return False
     for c in chosen:
-        eps_claim, delta = aud.claims[c.pair_index]
+        claim = aud.claims[c.pair_index]
         k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
-        if c.n and k_num / c.n > delta and (k_den == 0 or np.log((k_num / c.n - delta) / (k_den / c.n))
-                                             >= CONFIRM_MARGIN * eps_claim + tolerance):
+        if c.n and float(claim.bound(k_num / c.n, k_den / c.n)) >= CONFIRM_MARGIN * claim.value + tolerance:
             return True
     return False
 
@@ -62,13 +60,13 @@ def confirmation_round(aud: Auditor, r: int, base: int, chosen: list[Candidate],
     base = int(min(base, n * 3 / (2 * TIGHT_KEEP_PAIRS * TIGHT_SELECTION_FACTOR)))
     best, (p1, p2), info = select_for_size(aud, chosen, r, base, alpha, n)
     record.update(train=info["train"], kept_pairs=info["kept_pairs"], samples_per_side=info["train"])
-    eps_claim, delta = aud.claims[best.pair_index]
+    claim = aud.claims[best.pair_index]
     seen = best.n or info["train"] // 2  # the rank half of the selection's training split
     shrunk1, shrunk2 = cp_lower(round(p1 * seen), seen, RANK_SHRINK), cp_upper(round(p2 * seen), seen, RANK_SHRINK)
-    predicted = float(predicted_eps_lower_bound(shrunk1, shrunk2, n, delta, alpha))
-    if not predicted > eps_claim + tolerance:
+    predicted = float(claim.predicted(shrunk1, shrunk2, n, alpha))
+    if not predicted > claim.value + tolerance:
         return None, {**record, "skipped": f"predicted bound {predicted:.3g} at {n:,} samples per side, "
-                                           f"claim {eps_claim:g}"}
+                                           f"claim {claim.value:g}"}
     final = estimate_once_more(aud, r, best, n, alpha)
     return final, {**record, "K": 1, "candidates": 1, "test": n, "samples_per_side": n + info["train"],
                    "eps_lb": final.eps_lb}

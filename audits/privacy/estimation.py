@@ -19,7 +19,7 @@ import numpy as np
 
 from ..pairs import Pair
 from ..runner import ImplementationError, call_batch, split_sizes
-from ..stats import cp_lower, cp_upper, eps_lower_bound
+from ..stats import cp_lower, cp_upper
 from .events import Candidate
 
 REPLAY_STREAM = 0x8E9A7  # the stream choosing the batch drawn again
@@ -68,13 +68,13 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
             aud.remote["sampling"] += elsewhere
             aud.progress.add(m)
     for i in test_pairs:
-        delta = aud.claims[i][1]
+        claim = aud.claims[i]
         for j, c in enumerate(c for c in chosen if c.pair_index == i):
             k_num, k_den = (counts[i][j, 0], counts[i][j, 1]) if c.orient == 1 else (counts[i][j, 1], counts[i][j, 0])
             c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), n, alpha_c
             c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))
             c.p_hi = float(cp_upper(k_den, n, alpha_c / 2))
-            c.eps_lb = float(eps_lower_bound(k_num, n, k_den, n, delta, alpha_c))
+            c.eps_lb = float(claim.bound(c.p_lo, c.p_hi))
 
 
 def _replay(aud, r: int, jobs: list, digests: list, width: int) -> None:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..claims import Claim
 from ..serialize import jsonable
-from ..stats import best_predicted, predicted_eps_lower_bound
+from ..stats import best_predicted
 from .views import Featurizer, lookup, small_int_counts
 
 MIN_SUPPORT_REPEATS = 4  # a continuous view with fewer repeated values has no support (and no atom) to test
@@ -81,7 +82,7 @@ def _threshold_grid(pooled_sorted: np.ndarray, values: np.ndarray | None, n_leve
     return np.unique(pooled_sorted[idx])
 
 
-def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, delta: float, alpha: float,
+def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, claim: Claim, alpha: float,
                   view: str = "value", discrete: bool | None = None, counted: tuple | None = None):
     """Best events on one 1-D view of the select half.
 
@@ -93,7 +94,7 @@ def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, del
     in two steps, :func:`view_groups` for every view and then one scoring call for all views.)
     """
     search = view_groups(s1, s2, view, discrete, counted)
-    return view_events(search, best_predicted(search.groups, n_test, delta, alpha), n_test, delta, alpha)
+    return view_events(search, best_predicted(search.groups, n_test, claim, alpha), n_test, claim, alpha)
 
 
 @dataclass
@@ -181,7 +182,7 @@ def view_groups(s1, s2, view: str, discrete: bool | None, counted: tuple | None)
     return ViewSearch(view, groups, shapes, grid, values, tried, sorted_sides)
 
 
-def view_events(search: ViewSearch, scored: list, n_test: int, delta: float, alpha: float):
+def view_events(search: ViewSearch, scored: list, n_test: int, claim: Claim, alpha: float):
     """``(found, tried)`` of :func:`search_events` from the best ``(index, bound)`` of each group."""
     out, view, grid, values = [], search.view, search.grid, search.values
     for orient in (1, -1):
@@ -196,13 +197,13 @@ def view_events(search: ViewSearch, scored: list, n_test: int, delta: float, alp
             out.append((orient, "lr_union", Event(view, "in", values=np.sort(values[order[: i + 1]])), pred))
     tried = search.tried
     if search.sorted_sides is not None:
-        found, n_support = _support_events(*search.sorted_sides, n_test, delta, alpha, view)
+        found, n_support = _support_events(*search.sorted_sides, n_test, claim, alpha, view)
         out += found
         tried += n_support
     return out, tried
 
 
-def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alpha: float, view: str):
+def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, claim: Claim, alpha: float, view: str):
     """Floating-point support leaks on a continuous view (sorted samples ``a`` of D, ``b`` of D'):
     the values seen on one side and never on the other, tried when those values repeat within that side.
     Continuous noise never repeats a value; a sampler on a coarse grid (float32 uniforms, rounding)
@@ -224,7 +225,7 @@ def _support_events(a: np.ndarray, b: np.ndarray, n_test: int, delta: float, alp
         tried += 1
         if vals.size:
             p_num = float(counts[only].sum() / x.size)
-            pred = float(predicted_eps_lower_bound(p_num, 0.0, n_test, delta, alpha))
+            pred = float(claim.predicted(p_num, 0.0, n_test, alpha))
             if np.isfinite(pred):
                 out.append((orient, "support", Event(view, "in", values=vals), pred))
     return out, tried

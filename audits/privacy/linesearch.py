@@ -16,11 +16,11 @@ import math
 
 import numpy as np
 
+from ..claims import Claim
 from ..moves import Line
 from ..neighbours import violation
 from ..pairs import Pair
 from ..runner import ImplementationError
-from ..stats import approx_predicted_eps_lower_bound
 from .rounds import Auditor
 from .views import as2d, quantile_edges
 
@@ -59,7 +59,7 @@ def cell_codes(x: np.ndarray, cells: dict) -> np.ndarray:
         return (columns * cells["weights"][:columns.shape[1]]).sum(axis=1)
 
 
-def cell_score(a: np.ndarray, b: np.ndarray, n: int, delta: float, alpha: float) -> float:
+def cell_score(a: np.ndarray, b: np.ndarray, n: int, claim: Claim, alpha: float) -> float:
     """The largest bound a union of cells ordered by likelihood ratio predicts for ``n`` runs a side (both
     orientations), from cell codes ``a`` (one side's runs) and ``b`` (the other's)."""
     values, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
@@ -69,7 +69,7 @@ def cell_score(a: np.ndarray, b: np.ndarray, n: int, delta: float, alpha: float)
     for num, den, nn, nd in ((k1, k2, a.size, b.size), (k2, k1, b.size, a.size)):
         order = np.argsort(-((num + 0.5) / nn) / ((den + 0.5) / nd), kind="stable")
         p1, p2 = np.cumsum(num[order]) / nn, np.cumsum(den[order]) / nd
-        found = approx_predicted_eps_lower_bound(p1, p2, n, delta, alpha)
+        found = claim.approx_predicted(p1, p2, n, alpha)
         best = max(best, float(np.max(found)) if found.size else -math.inf)
     return best
 
@@ -139,7 +139,7 @@ class _LineSampler:
         if t not in self.samples or u not in self.samples:
             return -math.inf
         self.scored += 1
-        return cell_score(self.codes(t), self.codes(u), n_score, self.claim[1], alpha) - self.claim[0]
+        return cell_score(self.codes(t), self.codes(u), n_score, self.claim, alpha) - self.claim.value
 
 
 def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[float, float, float, str]]:

@@ -25,7 +25,6 @@ from ..runner import (
     missing_reference,
 )
 from ..serialize import jsonable
-from ..stats import minimum_detectable_epsilon, predicted_eps_lower_bound
 from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
 from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
 from .events import Candidate
@@ -103,7 +102,7 @@ def _resolve_impl(spec: Spec, implementation):
 
 def _candidate_json(aud: Auditor, c: Candidate) -> dict:
     pair = aud.pairs[c.pair_index]
-    eps_claim, delta = aud.claims[c.pair_index]
+    claim = aud.claims[c.pair_index]
     n = c.n
     return {
         "pair": {**pair.to_json(), "params": pair.params},
@@ -120,11 +119,11 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
         "p_hi": c.p_hi,
         "alpha": c.alpha,
         "epsilon_lower_bound": c.eps_lb,
-        "claim": {"epsilon": eps_claim, "delta": delta},
+        "claim": claim.to_json(),
         "exact_epsilon": pair.extra.get("exact_epsilon"),
         "predicted_bound": c.rank_score,
-        "minimum_detectable_epsilon": minimum_detectable_epsilon(
-            (c.k1 if c.orient == 1 else c.k2) / n if n else 0.0, n, eps_claim, delta, c.alpha),
+        "minimum_detectable_epsilon": claim.minimum_detectable((c.k1 if c.orient == 1 else c.k2) / n, n, c.alpha)
+        if n else math.inf,
     }
 
 
@@ -182,11 +181,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
     try:
-        eps_claim, delta_claim = pair_claim(spec, env)
+        point_claim = pair_claim(spec, env)
     except ValueError as exc:
         raise AuditError(str(exc)) from None
     result = AuditResult(
-        spec=spec.id, implementation=None, claim={"epsilon": eps_claim, "delta": delta_claim},
+        spec=spec.id, implementation=None, claim=point_claim.to_json(),
         verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
         samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
         expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
@@ -280,7 +279,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             if r == 0 and search_record is not None:
                 info["line_search"] = search_record
             result.rounds.append(info)
-            if any(c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE for c in chosen):
+            if any(c.eps_lb > aud.claims[c.pair_index].value + TOLERANCE for c in chosen):
                 break
             if r + 1 == len(rounds) or not chosen:
                 break
@@ -290,13 +289,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             best = max(chosen, key=lambda c: aud.relative(c, c.eps_lb))
             k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
             n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
-            claim_eps, claim_delta = aud.claims[best.pair_index]
-            pred = float(predicted_eps_lower_bound(k_num / best.n, k_den / best.n, n_next, claim_delta,
-                                                   alpha_round / K_MAX))
+            claim = aud.claims[best.pair_index]
+            pred = float(claim.predicted(k_num / best.n, k_den / best.n, n_next, alpha_round / K_MAX))
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
-            may_violate = pred > claim_eps * ESCALATE_MARGIN + TOLERANCE
-            if power["ratio"] > 1 + AUDIT_RESOLUTION:
+            may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
+            if power["ratio"] > 1 + power["resolution"]:
                 # as many samples as power needs (at least the next round's when a violation may show)
                 sized = _power_samples(aud, power["candidate"], alpha_round, round_cap)
                 rounds[r + 1] = max(rounds[r + 1], sized) if may_violate else max(sized, N)
@@ -340,8 +338,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.timing["elsewhere"] = dict(aud.remote)  # estimation batches sampled and counted on Dask workers
     result.events_tried = aud.events_tried
     result.pairs_tried = len(aud.pairs)
-    result.pairs = [{**p.to_json(), "claim": dict(zip(("epsilon", "delta"), aud.claims[i]))}
-                    for i, p in enumerate(aud.pairs)]
+    result.pairs = [{**p.to_json(), "claim": aud.claims[i].to_json()} for i, p in enumerate(aud.pairs)]
     result.runs = runner.calls + aud.remote["runs"]
     result.samples_per_second = runner.calls / runner.cpu_seconds if runner.cpu_seconds > 0 else None
     if exact:
@@ -350,7 +347,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.timing["exact"] = time.thread_time() - cpu_exact
     result.candidates = [_candidate_json(aud, c) for c in all_chosen]
     if all_chosen:
-        violating = [c for c in all_chosen if c.eps_lb > aud.claims[c.pair_index][0] + TOLERANCE]
+        violating = [c for c in all_chosen if c.eps_lb > aud.claims[c.pair_index].value + TOLERANCE]
         best = max(violating or aud.at_point(all_chosen), key=lambda c: aud.relative(c, c.eps_lb))
         result.best = _candidate_json(aud, best)
         # the bound, its exact value and its claim all belong to one candidate: the one furthest above its own
@@ -358,7 +355,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         # violation, the one at the audit's own point furthest up
         result.epsilon_lower_bound = max(0.0, best.eps_lb)
         result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
-        if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index][0] + TOLERANCE:
+        result.claim = aud.claims[best.pair_index].to_json()
+        if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index].value + TOLERANCE:
             result.verdict = VIOLATION
             result.counterexample = result.best
         elif result.verdict == NO_VIOLATION and result.implementation != spec.implementation:
@@ -368,10 +366,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
         power = _power(aud, aud.at_point(all_chosen))
         result.power = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
-                        "resolution": AUDIT_RESOLUTION, "pair": aud.pairs[power["candidate"].pair_index].name,
+                        "resolution": power["resolution"], "pair": aud.pairs[power["candidate"].pair_index].name,
                         "event": power["candidate"].event.describe(power["candidate"].featurizer)}
-    if result.verdict == NO_VIOLATION and not (all_chosen and _power(aud, aud.at_point(all_chosen))["ratio"]
-                                               <= 1 + AUDIT_RESOLUTION):
+    if result.verdict == NO_VIOLATION and not (all_chosen and _has_power(_power(aud, aud.at_point(all_chosen)))):
         result.verdict = NO_POWER
     result.seconds = time.perf_counter() - t0
     return result
@@ -431,25 +428,31 @@ def _power(aud: Auditor, chosen: list[Candidate]) -> dict:
     closest to its pair's claim (``ratio`` = that loss / the claim; inf when none could show one)."""
     best, best_ratio, best_eps = None, math.inf, math.inf
     for c in chosen:
-        eps_claim, delta = aud.claims[c.pair_index]
+        claim = aud.claims[c.pair_index]
         p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
-        mde = minimum_detectable_epsilon(p_num, c.n, eps_claim, delta, c.alpha) if c.n else math.inf
-        ratio = mde / eps_claim if eps_claim > 0 else math.inf
+        mde = claim.minimum_detectable(p_num, c.n, c.alpha) if c.n else math.inf
+        ratio = mde / claim.value if claim.value > 0 else math.inf
         if best is None or ratio < best_ratio:
             best, best_ratio, best_eps = c, ratio, mde
-    claim = aud.claims[best.pair_index][0] if best is not None else None
-    return {"candidate": best, "ratio": best_ratio, "epsilon": best_eps, "claim": claim}
+    claim = aud.claims[best.pair_index] if best is not None else None
+    return {"candidate": best, "ratio": best_ratio, "epsilon": best_eps, "claim": None if claim is None else claim.value,
+            "resolution": AUDIT_RESOLUTION if claim is None else claim.resolution}
+
+
+def _has_power(power: dict) -> bool:
+    """The most sensitive candidate could have shown a loss its claim's resolution above the claim."""
+    return power["ratio"] <= 1 + power["resolution"]
 
 
 def _power_samples(aud: Auditor, c: Candidate, alpha: float, cap: int) -> int:
     """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
     probability) could show a loss AUDIT_RESOLUTION above its pair's claim: the fewest on a geometric
     grid up to ``cap`` (``cap`` when none does)."""
-    eps_claim, delta = aud.claims[c.pair_index]
+    claim = aud.claims[c.pair_index]
     p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
     for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
         test = int(n) - max(int(n) // 3, 200)
-        if minimum_detectable_epsilon(p_num, test, eps_claim, delta, alpha / K_MAX) <= (1 + AUDIT_RESOLUTION) * eps_claim:
+        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + claim.resolution) * claim.value:
             return int(n)
     return cap
 
@@ -471,7 +474,7 @@ def _attach_exact(spec: Spec, aud: Auditor, result: AuditResult, chosen: list[Ca
         if i not in wanted and time.perf_counter() - t0 > EXACT_BUDGET:
             break
         try:
-            value = exact_profiles.exact_epsilon(spec, pair, aud.claims[i][1])
+            value = exact_profiles.exact_bound(spec, pair, aud.claims[i])
         except Exception as exc:  # noqa: BLE001 - an exact profile must never break an audit
             value = None
             pair.extra["exact_error"] = f"{type(exc).__name__}: {exc}"

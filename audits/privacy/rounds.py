@@ -14,11 +14,12 @@ import numpy as np
 
 from dptestbed.spec import Spec
 
+from ..claims import Claim
 from ..pairs import Pair
 from ..pairs import claim as pair_claim
 from ..runner import Runner
 from ..serialize import jsonable
-from ..stats import best_predicted, bonferroni, cp_lower, cp_upper, predicted_eps_lower_bound
+from ..stats import best_predicted, bonferroni, cp_lower, cp_upper
 from .estimation import estimate_candidates
 from .events import Candidate, view_events, view_groups
 from .progress import ProgressBar
@@ -154,20 +155,20 @@ class Auditor:
         return int(np.prod(parts[0].shape[1:])), self.select(i, parts[0], parts[1], score_n, alpha_pred)
 
     # selection on training data ------------------------------------------------------
-    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False, delta=None):
+    def select(self, i, x1, x2, n_test, alpha_pred, pilot=False, claim: Claim | None = None):
         """Candidates for pair i from training outputs (select half / rank half). ``pilot``: only
         ranks the pair, without the per-coordinate views of continuous columns, the naive-Bayes
         score, and, when the integer parts of the rows repeat, the integer-only views other than
         the row (unions of rows ordered by likelihood ratio are the most powerful events on any
-        function of the row); the training selection of a kept pair has all views. ``delta``: the
-        delta events are scored at (default: pair i's claim)."""
+        function of the row); the training selection of a kept pair has all views. ``claim``: the
+        claim events are scored against (default: pair i's)."""
         t0 = time.thread_time()
         try:
-            return self._select(i, x1, x2, n_test, alpha_pred, pilot, self.claims[i][1] if delta is None else delta)
+            return self._select(i, x1, x2, n_test, alpha_pred, pilot, self.claims[i] if claim is None else claim)
         finally:
             self.charge("selection", time.thread_time() - t0)
 
-    def _select(self, i, x1, x2, n_test, alpha_pred, pilot, delta):
+    def _select(self, i, x1, x2, n_test, alpha_pred, pilot, claim):
         h1, h2 = x1.shape[0] // 2, x2.shape[0] // 2
         s1, r1, s2, r2 = x1[:h1], x1[h1:], x2[:h2], x2[h2:]
         pair = self.pairs[i]
@@ -184,11 +185,11 @@ class Auditor:
             else:
                 searches.append(view_groups(feat.stat(view, s1), feat.stat(view, s2), view, discrete, None))
         # every view's groups scored in one call
-        scored = best_predicted([g for search in searches for g in search.groups], n_test, delta, alpha_pred)
+        scored = best_predicted([g for search in searches for g in search.groups], n_test, claim, alpha_pred)
         best: dict = {}
         start = 0
         for search in searches:
-            found, tried = view_events(search, scored[start:start + len(search.groups)], n_test, delta, alpha_pred)
+            found, tried = view_events(search, scored[start:start + len(search.groups)], n_test, claim, alpha_pred)
             start += len(search.groups)
             with self._lock:
                 self.events_tried += tried
@@ -218,15 +219,15 @@ class Auditor:
             (k_num, n_num), (k_den, n_den) = (np.array(x, dtype=float).T for x in zip(*counts))
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a
             # winner among many noisy small-count events does not look better than it is
-            scores = predicted_eps_lower_bound(cp_lower(k_num, n_num, RANK_SHRINK), cp_upper(k_den, n_den, RANK_SHRINK),
-                                               n_test, delta, alpha_pred)
+            scores = claim.predicted(cp_lower(k_num, n_num, RANK_SHRINK), cp_upper(k_den, n_den, RANK_SHRINK),
+                                     n_test, alpha_pred)
             for c, score, kn, nn, kd, nd in zip(cands, np.atleast_1d(scores), k_num, n_num, k_den, n_den):
                 c.rank_score = float(score)
                 c.rank_p = (float(kn / nn), float(kd / nd))
         return cands
 
     def margin(self, c: Candidate, score: float) -> float:
-        return score - self.claims[c.pair_index][0]
+        return score - self.claims[c.pair_index].value
 
     def rank(self, pairs: list[int], margins: dict) -> list[int]:
         """The pair search's order of ``pairs``: the best by fraction of its claim, then the best by margin
@@ -255,7 +256,7 @@ class Auditor:
 
     def fraction(self, i: int, margin: float) -> float:
         """A score ``margin`` over pair i's claim as a fraction of the claim (the margin itself at a zero claim)."""
-        claim = self.claims[i][0]
+        claim = self.claims[i].value
         return (margin + claim) / claim if claim > 0 else margin
 
     def relative(self, c: Candidate, score: float) -> float:

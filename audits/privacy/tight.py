@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..stats import cp_lower, cp_upper, predicted_eps_lower_bound
+from ..claims import Claim
+from ..stats import cp_lower, cp_upper
 from .estimation import estimate_candidates
 from .events import Candidate
 from .rounds import RANK_SHRINK, Auditor
@@ -32,7 +33,7 @@ def tight_round(aud: Auditor, chosen: list[Candidate], rounds: list[int], alpha_
            if aud.runner.batched else 10 * max(rounds))
     r = len(rounds)
     best, (p1, p2), info = select_for_size(aud, chosen, r, rounds[0], alpha_round, cap, at_point=True)
-    n = _tight_samples(p1, p2, aud.claims[best.pair_index][1], alpha_round, cap)
+    n = _tight_samples(p1, p2, aud.claims[best.pair_index], alpha_round, cap)
     final = estimate_once_more(aud, r, best, n, alpha_round)
     return final, {**info, "round": r + 1, "tight": True, "samples_per_side": n + info["train"], "test": n,
                    "alpha": alpha_round, "K": 1, "eps_lb": final.eps_lb, "candidates": 1}
@@ -50,7 +51,7 @@ def select_for_size(aud: Auditor, chosen: list[Candidate], r: int, first_round: 
     info, fresh, _ = aud.run_round(r + 1, TIGHT_SELECTION_FACTOR * first_round, alpha, None,
                                    score_n=cap, keep_pairs=TIGHT_KEEP_PAIRS, estimate=False, at_point=at_point)
     pick = aud.at_point if at_point else list
-    scored = [(aud.relative(c, _bound_at(c, aud.claims[c.pair_index][1], alpha, cap)), c, True) for c in pick(chosen)]
+    scored = [(aud.relative(c, _bound_at(c, aud.claims[c.pair_index], alpha, cap)), c, True) for c in pick(chosen)]
     scored += [(aud.relative(c, c.rank_score), c, False) for c in pick(fresh)]
     _, best, tested = max(scored, key=lambda t: t[0])
     p1, p2 = (np.array((best.k1, best.k2)[:: best.orient]) / best.n) if tested else best.rank_p
@@ -66,25 +67,24 @@ def estimate_once_more(aud: Auditor, r: int, c: Candidate, n: int, alpha: float)
     return final
 
 
-def _bound_at(c: Candidate, delta: float, alpha: float, n: int) -> float:
+def _bound_at(c: Candidate, claim: Claim, alpha: float, n: int) -> float:
     """The bound the candidate would give on ``n`` fresh samples per side, predicted from its
     estimated probabilities shrunk to their one-sigma bounds (which candidate wins at the tight
     round's size: not always the one with the best bound at the verdict's size)."""
     k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
-    return float(predicted_eps_lower_bound(cp_lower(k_num, c.n, RANK_SHRINK), cp_upper(k_den, c.n, RANK_SHRINK),
-                                           n, delta, alpha))
+    return float(claim.predicted(cp_lower(k_num, c.n, RANK_SHRINK), cp_upper(k_den, c.n, RANK_SHRINK), n, alpha))
 
 
-def _tight_samples(p1: float, p2: float, delta: float, alpha: float, cap: int) -> int:
+def _tight_samples(p1: float, p2: float, claim: Claim, alpha: float, cap: int) -> int:
     """Samples per side for the tight round: the fewest on a geometric grid (from 10^6, at most
     ``cap``) at which the bound of an event with estimated probabilities ``p1`` (numerator side)
-    and ``p2`` reaches TIGHT_TARGET of its plug-in loss ln((p1 - delta)/p2); ``cap`` when none
-    does (or p2 = 0)."""
-    if not (p1 > delta and p2 > 0):
+    and ``p2`` reaches TIGHT_TARGET of its plug-in bound (the claim's bound at the probabilities
+    themselves: ln((p1 - delta)/p2) for an (epsilon, delta) claim); ``cap`` when none does (or p2 = 0)."""
+    plug = float(claim.bound(p1, p2))
+    if not (p2 > 0 and math.isfinite(plug) and plug > 0):
         return cap
-    plug = math.log((p1 - delta) / p2)
     for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
-        if predicted_eps_lower_bound(p1, p2, int(n), delta, alpha) >= TIGHT_TARGET * plug:
+        if float(claim.predicted(p1, p2, int(n), alpha)) >= TIGHT_TARGET * plug:
             return int(n)
     return cap
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..stats import cp_lower, cp_upper, wilson_bounds
+from .stats import cp_lower, cp_upper, wilson_bounds
 
 RESOLUTION = 0.05  # a loss this fraction above an epsilon or mu claim must be detectable (5% less noise)
 QUADRATIC_RESOLUTION = (1 + RESOLUTION) ** 2 - 1  # the same for rho and Renyi epsilons
@@ -206,3 +206,31 @@ def _zcdp_from_cell(p_lo, p_hi):
         a = np.maximum(a, 1 + 1e-9)
         out = (L - c / (a - 1)) / a
     return np.where((p_lo > 0) & (L > 0) & np.isfinite(out), out, -np.inf)
+
+
+KINDS = ("dp", "curve", "gdp", "zcdp", "renyi")
+
+
+def make_claim(kind: str, value: float | None = None, delta: float = 0.0, points=()) -> Claim:
+    """A checked :class:`Claim`; ValueError (one line) for a claim that is not one: an epsilon below 0 or a
+    delta outside [0, 1), a mu or rho that is not positive, an empty list, a Renyi order not above 1."""
+    if kind not in KINDS:
+        raise ValueError(f"claim kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if kind in ("curve", "renyi"):
+        points = tuple((float(a), float(b)) for a, b in points)
+        if not points:
+            raise ValueError(f"a {kind} claim needs at least one point")
+        for a, b in points:
+            if kind == "curve" and not (math.isfinite(a) and a > 0 and 0 <= b < 1):
+                raise ValueError(f"(epsilon, delta) = ({a:g}, {b:g}): needs epsilon > 0 and 0 <= delta < 1")
+            if kind == "renyi" and not (math.isfinite(a) and a > 1 and math.isfinite(b) and b > 0):
+                raise ValueError(f"(alpha, epsilon) = ({a:g}, {b:g}): needs alpha > 1 and epsilon > 0")
+        return Claim(kind, 1.0, points=points)
+    value = float(value if value is not None else math.nan)
+    if kind == "dp":
+        if not (math.isfinite(value) and value >= 0 and 0 <= float(delta) < 1):
+            raise ValueError(f"(epsilon, delta) = ({value:g}, {float(delta):g}): needs epsilon >= 0 and 0 <= delta < 1")
+        return Claim("dp", value, float(delta))
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{kind} = {value:g}: needs a positive finite number")
+    return Claim(kind, value)
