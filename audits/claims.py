@@ -234,3 +234,59 @@ def make_claim(kind: str, value: float | None = None, delta: float = 0.0, points
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"{kind} = {value:g}: needs a positive finite number")
     return Claim(kind, value)
+
+
+def implied_point(claim: Claim, delta: float = 1e-5) -> tuple[float, float]:
+    """An (epsilon, delta) point the claim implies, for reports: an (epsilon, delta) claim itself; a curve's first
+    point; for mu-GDP the epsilon with delta(epsilon) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) = delta
+    (Dong, Roth and Su, Corollary 2.13); for rho-zCDP rho + 2 sqrt(rho ln(1/delta)) (Bun and Steinke 2016,
+    Proposition 1.3); for Renyi points min_i eps_i + ln(1/delta)/(alpha_i - 1) (Mironov 2017, Proposition 3)."""
+    if claim.kind == "dp":
+        return claim.value, claim.delta
+    if claim.kind == "curve":
+        return claim.points[0]
+    if claim.kind == "zcdp":
+        return claim.value + 2 * math.sqrt(claim.value * math.log(1 / delta)), delta
+    if claim.kind == "renyi":
+        return min(e + math.log(1 / delta) / (a - 1) for a, e in claim.points), delta
+    from scipy import special
+
+    mu = claim.value
+
+    def gap(eps):
+        return special.ndtr(-eps / mu + mu / 2) - math.exp(eps) * special.ndtr(-eps / mu - mu / 2) - delta
+
+    lo, hi = 0.0, mu * mu / 2 + mu * 40
+    if gap(lo) <= 0:
+        return 0.0, delta
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if gap(mid) > 0 else (lo, mid)
+    return hi, delta
+
+
+def from_json(doc: dict | None) -> Claim:
+    """The :class:`Claim` of a claim's JSON (:meth:`Claim.to_json`; a document without ``kind`` is an (epsilon,
+    delta) claim, as results written before claims had kinds)."""
+    doc = doc or {}
+    kind = doc.get("kind", "dp")
+    if kind in ("curve", "renyi"):
+        return Claim(kind, 1.0, points=tuple(tuple(p) for p in doc.get("points", ())))
+    name = {"dp": "epsilon", "gdp": "mu", "zcdp": "rho"}.get(kind, "epsilon")
+    value = doc.get(name)
+    return Claim(kind, float("nan") if value is None else float(value), float(doc.get("delta") or 0.0))
+
+
+def bound_formula(claim: Claim, num: str, den: str) -> str:
+    """How a counterexample's bound is computed, in words: ``epsilon >= ln((p_D - delta) / p_D')`` and the like
+    (``num``, ``den``: the sides' names)."""
+    p, q = f"p_{num}", f"p_{den}"
+    if claim.kind == "dp":
+        return f"epsilon >= ln(({p} - delta) / {q}) at delta = {claim.delta:g}"
+    if claim.kind == "gdp":
+        return f"mu >= Phi^-1({p}) - Phi^-1({q}) (the Gaussian trade-off curve through the event)"
+    if claim.kind == "zcdp":
+        return f"rho >= sup_a (a ln {p} + (1 - a) ln {q}) / (a (a - 1)) (the event's Renyi divergences)"
+    if claim.kind == "curve":
+        return f"the scale of the claimed epsilons >= max_i ln(({p} - delta_i) / {q}) / epsilon_i"
+    return f"the scale of the claimed Renyi epsilons >= max_i (a_i ln {p} + (1 - a_i) ln {q}) / ((a_i - 1) epsilon_i)"

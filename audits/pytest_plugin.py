@@ -179,16 +179,19 @@ class SpecChecker:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
 
-    def audit_claim(self, mechanism, *, epsilon: float, relation: str, pairs, delta: float = 0.0,
+    def audit_claim(self, mechanism, *, relation: str, pairs, epsilon: float | None = None, delta: float = 0.0,
+                    gdp: float | None = None, zcdp: float | None = None, renyi=None, curve=None,
                     sensitivity: float = 1.0, input_kind: str = "vector", params: dict | None = None,
                     samples: int | None = None, allow=(), randomness: str = "rng") -> dict:
-        """A privacy audit of an ad-hoc claim, without a spec file (:func:`dptestbed.audits.adhoc.adhoc_spec`);
-        fails the test on any class but a pass, as :meth:`audit`."""
+        """A privacy audit of an ad-hoc claim, without a spec file (:func:`dptestbed.audits.adhoc.adhoc_spec`):
+        one of ``epsilon`` (with ``delta``), ``gdp`` (mu), ``zcdp`` (rho), ``renyi`` ([(alpha, epsilon), ...]),
+        ``curve`` ([(epsilon, delta), ...]); fails the test on any class but a pass, as :meth:`audit`."""
         from dptestbed.audits.adhoc import adhoc_spec
 
         try:
-            spec = adhoc_spec(epsilon=epsilon, delta=delta, relation=relation, sensitivity=sensitivity, pairs=pairs,
-                              input_kind=input_kind, params=params, name=getattr(mechanism, "__qualname__", str(mechanism)))
+            spec = adhoc_spec(epsilon=epsilon, delta=delta, gdp=gdp, zcdp=zcdp, renyi=renyi, curve=curve,
+                              relation=relation, sensitivity=sensitivity, pairs=pairs, input_kind=input_kind,
+                              params=params, name=getattr(mechanism, "__qualname__", str(mechanism)))
         except ValueError as exc:
             pytest.fail(f"dptestbed: {exc}", pytrace=False)
         self._allow = _allowed(allow)

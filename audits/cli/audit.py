@@ -81,6 +81,12 @@ def register(subparsers) -> None:
                             "--param NAME=VALUE then gives its own keyword arguments")
     adhoc.add_argument("--epsilon", type=positive_float, metavar="EPS", help="the claimed epsilon")
     adhoc.add_argument("--delta", type=float, default=0.0, metavar="DELTA", help="the claimed delta (default 0)")
+    adhoc.add_argument("--gdp", type=positive_float, metavar="MU",
+                       help="a mu-Gaussian DP claim instead (the whole trade-off curve G_mu)")
+    adhoc.add_argument("--zcdp", type=positive_float, metavar="RHO", help="a rho-zCDP claim instead (Renyi D_a <= rho a)")
+    adhoc.add_argument("--renyi", metavar="A:EPS,...", help="a Renyi DP claim instead, e.g. 2:0.5,8:1.5")
+    adhoc.add_argument("--curve", metavar="EPS:DELTA,...",
+                       help="an (epsilon, delta)-DP claim at several points instead, e.g. 1:1e-5,0.5:0.1")
     adhoc.add_argument("--relation", metavar="NAME", help="the neighbouring relation: vector_l1, vector_l2, "
                        "query_answers, replace_one, ... (see spec/README.md)")
     adhoc.add_argument("--sensitivity", type=positive_float, default=1.0, metavar="S",
@@ -103,14 +109,27 @@ def _import_in_background(module: str) -> None:
     threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
 
 
+def _points(flag: str, text: str | None) -> list | None:
+    """``"2:0.5,8:1.5"`` -> ``[(2.0, 0.5), (8.0, 1.5)]``; UserError (one line) for anything else."""
+    if text is None:
+        return None
+    try:
+        return [tuple(float(x) for x in item.split(":")) for item in text.split(",") if item.strip()]
+    except ValueError:
+        raise UserError(f"{flag} {text!r}: expected A:B pairs separated by commas, e.g. 2:0.5,8:1.5") from None
+
+
 def _adhoc(args):
     """The spec, implementation and parameters of ``audit --mechanism`` (an ad-hoc claim)."""
     from ..adhoc import adhoc_spec
 
     if args.id is not None or args.impl is not None:
         raise UserError("--mechanism audits an ad-hoc claim: give it without a spec id and without --impl")
-    missing = [flag for flag, value in (("--epsilon", args.epsilon), ("--relation", args.relation),
-                                        ("--pair", args.pair)) if value is None]
+    claim = {"epsilon": args.epsilon, "gdp": args.gdp, "zcdp": args.zcdp,
+             "renyi": _points("--renyi", args.renyi), "curve": _points("--curve", args.curve)}
+    missing = [flag for flag, value in (("--relation", args.relation), ("--pair", args.pair)) if value is None]
+    if all(v is None for v in claim.values()):
+        missing.insert(0, "--epsilon (or --gdp, --zcdp, --renyi, --curve)")
     if missing:
         raise UserError(f"--mechanism needs {', '.join(missing)} (the claim, the relation, the pairs)")
     pairs = []
@@ -129,9 +148,8 @@ def _adhoc(args):
         if not isinstance(params[key.strip()], int | float) or isinstance(params[key.strip()], bool):
             raise UserError(f"--param {item!r}: expected NAME=NUMBER (a keyword argument of the mechanism)")
     try:
-        spec = adhoc_spec(epsilon=args.epsilon, delta=args.delta, relation=args.relation,
-                          sensitivity=args.sensitivity, pairs=pairs, input_kind=args.input_kind, params=params,
-                          name=args.mechanism)
+        spec = adhoc_spec(delta=args.delta, relation=args.relation, sensitivity=args.sensitivity, pairs=pairs,
+                          input_kind=args.input_kind, params=params, name=args.mechanism, **claim)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return spec, args.mechanism, {}
@@ -147,8 +165,10 @@ def cmd_audit(args) -> int:
     else:
         if args.id is None:
             raise UserError("give a spec id (see 'dptestbed specs'), or --mechanism REF with an ad-hoc claim")
-        if any(v is not None for v in (args.epsilon, args.relation, args.pair)):
-            raise UserError("--epsilon, --relation and --pair state an ad-hoc claim: use them with --mechanism")
+        if any(v is not None for v in (args.epsilon, args.gdp, args.zcdp, args.renyi, args.curve, args.relation,
+                                       args.pair)):
+            raise UserError("--epsilon, --gdp, --zcdp, --renyi, --curve, --relation and --pair state an ad-hoc claim: "
+                            "use them with --mechanism")
         spec = get_spec(args)
         if args.impl is None and missing_reference(spec.implementation):
             raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
@@ -201,6 +221,7 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
+    from ..claims import from_json
     from ..report import counterexample_text
     from ..report.model import audit_claim
 
@@ -210,7 +231,8 @@ def _human(r) -> str:
     lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
     lines.append(f"  implementation: {r.implementation}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
-    lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])} at {shown}")
+    stated = from_json(claim)
+    lines.append(f"  claim: {stated.describe()} at {shown}")
     for note in r.notes:
         if not note.startswith("randomness:"):  # (said once, below)
             lines.append(f"  note: {note}")
@@ -220,7 +242,7 @@ def _human(r) -> str:
         return "\n".join(lines)
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
-    lines.append(f"  epsilon lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
+    lines.append(f"  {stated.name} lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
     if j.get("power"):
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
@@ -233,7 +255,7 @@ def _human(r) -> str:
     if exact is not None:
         extra = f"; the bound reaches {100 * j['exact_tightness']:.1f}% of it" if j["exact_tightness"] is not None else ""
         whose = "" if r.implementation == r.spec_implementation else " (of the spec's mechanism)"
-        lines.append(f"  exact epsilon on that pair{whose}: {_g(exact)}{extra}")
+        lines.append(f"  exact {stated.name} on that pair{whose}: {_g(exact)}{extra}")
     best = j["best"]
     if j.get("counterexample"):
         lines.append("  counterexample: " + str(counterexample_text(j)).replace("\n", "\n    "))

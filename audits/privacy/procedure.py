@@ -27,6 +27,7 @@ from ..runner import (
 from ..serialize import jsonable
 from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
 from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
+from .divergence import DIVERGENCE_ALPHA_SHARE, divergence_claim, divergence_round
 from .events import Candidate
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
@@ -46,6 +47,8 @@ from .rounds import K_MAX, Auditor
 from .tight import tight_round
 
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
+CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
+CALL_MAX_SAMPLES = 2_000_000  # ... and the most its second round draws for power (reproducible: no clock decides)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -236,7 +239,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             rounds = [min(1_000_000, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)),
                       min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
         else:  # a looped implementation: a second round only when a time budget sizes it
-            rounds = [100_000] + ([BUDGET_MAX_SAMPLES] if time_budget else [])
+            # a looped implementation: a second round, only when the first is short of power or may show a
+            # violation, sized for power within CALL_MAX_SAMPLES (a time budget: what fits)
+            rounds = [CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES if time_budget else CALL_MAX_SAMPLES]
     rounds = [int(n) for n in rounds]
     if pace is not None:
         note = _slow_note(runner, ref, pace, _first_round_runs(rounds[0], len(pairs)))
@@ -246,7 +251,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 bar.note(f"dptestbed: note: {note}")
     most = BUDGET_MAX_SAMPLES if time_budget else POWER_MAX_SAMPLES
     round_cap = (min(most, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
-                 else (most if time_budget else max(rounds)))
+                 else max(rounds))
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
@@ -254,8 +259,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     # an untrusted batch sampler is compared with the function users call (agreement.py): its share too
     agree = runner.batched and not is_trusted(impl)
     alpha_agree = alpha * AGREEMENT_ALPHA_SHARE if agree else 0.0
+    # a Renyi-type claim gets its divergence round (divergence.py): its share too
+    diverge = divergence_claim(point_claim)
+    alpha_diverge = alpha * DIVERGENCE_ALPHA_SHARE if diverge else 0.0
     # the tight round, if asked, is one more round
-    alpha_round = (alpha - alpha_confirm - alpha_agree) / (len(rounds) + bool(tight))
+    alpha_round = (alpha - alpha_confirm - alpha_agree - alpha_diverge) / (len(rounds) + bool(tight))
     cpu0 = time.thread_time()
     aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
     search_record = None
@@ -296,7 +304,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
             if power["ratio"] > 1 + power["resolution"]:
                 # as many samples as power needs (at least the next round's when a violation may show)
-                sized = _power_samples(aud, power["candidate"], alpha_round, round_cap)
+                sized = _power_samples(aud, power["candidate"], alpha_round, N, round_cap)
                 rounds[r + 1] = max(rounds[r + 1], sized) if may_violate else max(sized, N)
                 info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                                        "next_round_samples": rounds[r + 1]}
@@ -311,6 +319,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(time_budget))
+        if diverge and all_chosen:
+            result.divergence = divergence_round(aud, all_chosen, max(rounds), alpha_diverge)
         if confirm and all_chosen and may_confirm(aud, all_chosen, TOLERANCE):
             # streams of rounds len(rounds) + 2 and + 3: the tight round's are len(rounds) and + 1
             final, info = confirmation_round(aud, len(rounds) + 2, max(rounds), all_chosen, alpha_confirm,
@@ -368,7 +378,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.power = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                         "resolution": power["resolution"], "pair": aud.pairs[power["candidate"].pair_index].name,
                         "event": power["candidate"].event.describe(power["candidate"].featurizer)}
-    if result.verdict == NO_VIOLATION and not (all_chosen and _has_power(_power(aud, aud.at_point(all_chosen)))):
+    if result.divergence is not None:
+        _divergence_verdict(result, aud.claims[0])
+    elif result.verdict == NO_VIOLATION and not (all_chosen and _has_power(_power(aud, aud.at_point(all_chosen)))):
         result.verdict = NO_POWER
     result.seconds = time.perf_counter() - t0
     return result
@@ -439,18 +451,38 @@ def _power(aud: Auditor, chosen: list[Candidate]) -> dict:
             "resolution": AUDIT_RESOLUTION if claim is None else claim.resolution}
 
 
+def _divergence_verdict(result: AuditResult, claim) -> None:
+    """A Renyi-type claim's verdict from its divergence round (divergence.py) beside its events: a divergence
+    bound above the claim is a violation (unless an event already showed one); the power is the round's."""
+    d = result.divergence
+    result.power = {"minimum_detectable_epsilon": d["minimum_detectable"], "claim": d["power_claim"],
+                    "resolution": claim.resolution, "pair": d["pairs"][0]["pair"],
+                    "event": f"the partition of {d['pairs'][0]['view']} into {d['pairs'][0]['cells']} cells"}
+    if result.verdict in (NO_VIOLATION, DIFFERS) and d["bound"] > d["claim"] + TOLERANCE:
+        result.verdict = VIOLATION
+        result.epsilon_lower_bound = d["bound"]
+        top = next(p for p in d["pairs"] if p["pair"] == d["pair"])
+        result.counterexample = {"divergence": True, "pair": {"name": top["pair"]}, "event": result.power["event"],
+                                 "epsilon_lower_bound": top["bound"], "claim": {**result.claim, claim.name: top["claim"]},
+                                 "cells": top["cells"], "alpha": d["alpha"]}
+    elif result.verdict == NO_VIOLATION:
+        result.epsilon_lower_bound = max(result.epsilon_lower_bound, d["pairs"][0]["bound"])
+        if not _has_power(result.power | {"ratio": d["minimum_detectable"] / d["power_claim"]}):
+            result.verdict = NO_POWER
+
+
 def _has_power(power: dict) -> bool:
     """The most sensitive candidate could have shown a loss its claim's resolution above the claim."""
     return power["ratio"] <= 1 + power["resolution"]
 
 
-def _power_samples(aud: Auditor, c: Candidate, alpha: float, cap: int) -> int:
+def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int) -> int:
     """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
     probability) could show a loss AUDIT_RESOLUTION above its pair's claim: the fewest on a geometric
     grid up to ``cap`` (``cap`` when none does)."""
     claim = aud.claims[c.pair_index]
     p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
-    for n in np.unique(np.geomspace(min(10**6, cap), cap, 12).astype(np.int64)):
+    for n in np.unique(np.geomspace(min(int(1.5 * last), cap), cap, 16).astype(np.int64)):
         test = int(n) - max(int(n) // 3, 200)
         if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + claim.resolution) * claim.value:
             return int(n)

@@ -55,6 +55,7 @@ class AuditResult:
     randomness: str = "rng"  # "rng": the implementation's randomness from its rng; "own": a source of its own
     notes: list = field(default_factory=list)  # one-line remarks on how the audit ran (own randomness, a slow mechanism)
     agreement: dict | None = None  # the batch sampler compared with the single-run function (agreement.py)
+    divergence: dict | None = None  # a Renyi-type claim's divergence round (divergence.py)
 
     @property
     def reproducible(self) -> bool:
@@ -136,6 +137,7 @@ class AuditResult:
             "reproducible": self.reproducible,
             "notes": list(self.notes),
             "agreement": self.agreement,
+            "divergence": self.divergence,
         })
 
 

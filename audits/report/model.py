@@ -8,6 +8,7 @@ import math
 import re
 import zlib
 
+from ..claims import bound_formula, from_json
 from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
 
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
@@ -76,21 +77,24 @@ def counterexample_text(result: dict) -> str | None:
     def g(x):
         return "unknown" if x is None else (x if isinstance(x, str) else f"{x:.4g}")
 
-    num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
-    claim = c.get("claim") or {}
+    claim = from_json(c.get("claim"))
     conf = f"{100 * result.get('confidence', 0.95):.6g}%"
+    if c.get("divergence"):  # a Renyi-type claim broken by the divergence round (privacy/divergence.py)
+        return (f"On the neighbouring pair {c['pair'].get('name')}, {c.get('event')} shows {claim.name} >= "
+                f"{g(c.get('epsilon_lower_bound'))} (the Renyi divergences of the cells' probabilities, each bounded "
+                f"at {conf} confidence together)\n> the claimed {claim.name} {g(claim.value)}.")
+    num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
     lines = [f"On the neighbouring pair {c['pair'].get('name')}: D = {short(c['pair'].get('data'))}, "
              f"D' = {short(c['pair'].get('neighbour'))},",
              f"the event E = {c.get('event')} has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
              f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
              f"{c.get('n_per_side')} runs on D and D'),",
-             f"so epsilon >= ln((p_{num} - delta) / p_{den}) = {g(c.get('epsilon_lower_bound'))} at delta = "
-             f"{g(claim.get('delta'))}"]
+             f"so {bound_formula(claim, num, den)} = {g(c.get('epsilon_lower_bound'))}"]
     if result.get("verdict") == "differs from the spec":
-        lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact epsilon "
+        lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact {claim.name} "
                      f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
     else:
-        lines.append(f"> the claimed epsilon {g(claim.get('epsilon'))}.")
+        lines.append(f"> the claimed {claim.name} {g(claim.value)}.")
     return "\n".join(lines)
 
 
@@ -116,16 +120,18 @@ def item_rows(document: dict) -> list[dict]:
     rows = []
     for r in document.get("privacy", []):
         claim, params = audit_claim(r)
-        eps_claim = as_float(claim.get("epsilon"))
+        stated = from_json(claim)
+        eps_claim = stated.value
         eps_lb = as_float(r.get("epsilon_lower_bound"))
-        measured = f"ε_lb = {fmt_num(eps_lb)}"
+        measured = f"{stated.symbol}_lb = {fmt_num(eps_lb)}"
         if eps_lb is not None and eps_claim:
             measured += f" ({fmt_num(eps_lb / eps_claim)} × the claim)"
         if r.get("exact_epsilon") is not None:
             whose = "the reference's " if r.get("target") not in (None, "reference") else ""
-            measured += f"; {whose}exact ε on that pair = {fmt_num(as_float(r.get('exact_epsilon')))}"
+            measured += f"; {whose}exact {stated.symbol} on that pair = {fmt_num(as_float(r.get('exact_epsilon')))}"
         if r.get("minimum_detectable_epsilon") is not None:
-            measured += f"; smallest detectable ε = {fmt_num(as_float(r.get('minimum_detectable_epsilon')))}"
+            measured += (f"; smallest detectable {stated.symbol} = "
+                         f"{fmt_num(as_float(r.get('minimum_detectable_epsilon')))}")
         if r.get("samples_per_side"):
             measured += f"; {fmt_num(r['samples_per_side'])} samples/side"
         if r.get("erratum_confirmed"):
@@ -137,7 +143,8 @@ def item_rows(document: dict) -> list[dict]:
             target = "control (expected: violation)"
         claim_text = "–"
         if claim:
-            claim_text = f"ε = {fmt_num(eps_claim)}, δ = {fmt_num(as_float(claim.get('delta')))}"
+            claim_text = (f"ε = {fmt_num(eps_claim)}, δ = {fmt_num(as_float(claim.get('delta')))}" if stated.kind == "dp"
+                          else stated.describe())
             if params:
                 claim_text += f" at {point_text(params)}"
         rows.append({
