@@ -89,6 +89,12 @@ class Claim:
         return {"dp": "ε", "gdp": "μ", "zcdp": "ρ"}.get(self.kind, "s")
 
     @property
+    def stretches_tails(self) -> bool:
+        """The bound magnifies a small probability's noise (mu's Phi^-1, the Renyi cell's ln p / (a - 1)): events
+        are chosen on shrunk estimates (:func:`.stats.best_predicted`)."""
+        return self.kind in ("gdp", "zcdp", "renyi")
+
+    @property
     def resolution(self) -> float:
         return QUADRATIC_RESOLUTION if self.kind in ("zcdp", "renyi") else RESOLUTION
 

@@ -35,6 +35,7 @@ from dptestbed.spec import Catalogue
 from . import outcomes as oc
 from . import planning
 from . import theorems as thm
+from .claims import from_json
 from .discovery import load_mutants
 from .experiments import Control, check_id, experiments_for
 
@@ -121,7 +122,7 @@ def _privacy_shown(results: dict) -> dict | None:
 def _bound_over_claim(result: dict) -> float:
     bound = result.get("epsilon_lower_bound")
     bound = math.inf if bound == "inf" else float(bound or 0.0)
-    claim = ((result.get("counterexample") or {}).get("claim") or result.get("claim") or {}).get("epsilon") or 1.0
+    claim = from_json((result.get("counterexample") or {}).get("claim") or result.get("claim")).value or 1.0
     return bound / float(claim)
 
 

@@ -74,13 +74,24 @@ def _normal_quantile(q: float) -> float:
     return float(special.ndtri(q))  # without loading scipy.stats
 
 
-def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4) -> list[tuple[int, float]]:
+SELECTION_SHRINK = 0.16  # one-sided level (about one sigma) of the shrunk selection estimates of curve claims
+
+
+def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4, n_est: int | None = None) -> list[tuple[int, float]]:
     """For each group ``(p1, p2)`` of candidate arrays, ``(index, bound)`` of the candidate with
     the largest predicted bound on ``claim`` (a :class:`.claims.Claim`: ``claim.predicted``): screened
     with the Wilson approximation (``claim.approx_predicted``), the best ``screen`` of each group scored
     exactly, all groups in one exact call. (The exact bound costs 2-3 us a candidate at n = 10^6; over
-    10 audits' 2,282 groups the best of the Wilson top 4 was the best of its top 8 every time.)"""
+    10 audits' 2,282 groups the best of the Wilson top 4 was the best of its top 8 every time.)
+
+    ``n_est``: the runs the probabilities were estimated on. A claim whose bound stretches small
+    probabilities (``claim.stretches_tails``: mu's Phi^-1, the Renyi cell's ln p / (a - 1)) then has them
+    shrunk to their one-sigma Wilson bounds first, so that among a thousand thresholds the one whose few
+    tail counts fell luckily does not win (a Gaussian's mu-bound is mu at every threshold)."""
     groups = [(np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)) for p1, p2 in groups]
+    if n_est and claim.stretches_tails:
+        groups = [(wilson_bounds(p1, n_est, SELECTION_SHRINK)[0], wilson_bounds(p2, n_est, SELECTION_SHRINK)[1])
+                  for p1, p2 in groups]
     big = [g for g in groups if g[0].size > screen]
     if big:  # every group's approximation in one call
         approx = claim.approx_predicted(np.concatenate([g[0] for g in big]), np.concatenate([g[1] for g in big]),

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import profiles
+
 MAX_LENGTH = 1000
 MAX_DEPTH = 40
 MAX_LITERAL = 10**300  # larger integers do not fit a float (and could only be typos)
@@ -69,6 +71,11 @@ FUNCTIONS: dict[str, tuple] = {
     "max": (_vector_max, None, r"\max\left\{{{0}\right\}}"),
     "comb": (_comb, 2, r"\binom{{{0}}}{{{1}}}"),
     "Phi": (_phi, 1, r"\Phi\left({0}\right)"),
+    # privacy profiles (spec/profiles.py): the quantities a Gaussian-type claim is stated in
+    "gdp_delta": (profiles.gdp_delta, 2, r"\delta_{{\mathrm{{GDP}}}}\left({0}; {1}\right)"),
+    "gdp_mu": (profiles.gdp_mu, 2, r"\mu_{{\mathrm{{GDP}}}}\left({0}, {1}\right)"),
+    "dgauss_delta": (profiles.dgauss_delta, 3, r"\delta_{{\mathcal{{N}}_\mathbb{{Z}}}}\left({0}; {1}, {2}\right)"),
+    "dgauss_sigma": (profiles.dgauss_sigma, 3, r"\sigma_{{\mathcal{{N}}_\mathbb{{Z}}}}\left({0}, {1}, {2}\right)"),
 }
 
 CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf}

@@ -37,20 +37,21 @@ register("dptestbed.impl.calibration.laplace:laplace_mechanism_broken")(_laplace
 register("dptestbed.impl.calibration.mutants:laplace_30pct_more_noise")(_laplace_factory(1.3))
 
 
-def _gaussian_factory(sigma_of):
-    def profile(data, neighbour, env, delta):
-        return gaussian_epsilon(as_vector(data) - as_vector(neighbour), sigma_of(env), delta)
-    return profile
+def _gaussian(refs: tuple, sigma_of) -> None:
+    """The exact epsilon profile (Balle and Wang, Theorem 8) and the exact mu (Dong, Roth and Su, Theorem 2.7:
+    the L2 shift over sigma) of Gaussian noise of standard deviation ``sigma_of(env)``."""
+    register(*refs)(lambda data, neighbour, env, delta: gaussian_epsilon(as_vector(data) - as_vector(neighbour),
+                                                                          sigma_of(env), delta))
+    register(*refs, kind="gdp")(lambda data, neighbour, env: float(np.linalg.norm(
+        as_vector(data) - as_vector(neighbour))) / sigma_of(env))
 
 
 # gaussian_mechanism(data, *, rng, sigma); the classical spec derives sigma from (epsilon, delta, sensitivity)
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism",
-         "dptestbed.impl.calibration.gaussian:gaussian_mechanism_classical")(
-    _gaussian_factory(lambda env: float(env["sigma"])))
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken")(
-    _gaussian_factory(lambda env: 0.7 * float(env["sigma"])))
-register("dptestbed.impl.calibration.gaussian:gaussian_mechanism_analytic")(_gaussian_factory(
-    lambda env: analytic_sigma(float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"]))))
+_gaussian(("dptestbed.impl.calibration.gaussian:gaussian_mechanism",
+           "dptestbed.impl.calibration.gaussian:gaussian_mechanism_classical"), lambda env: float(env["sigma"]))
+_gaussian(("dptestbed.impl.calibration.gaussian:gaussian_mechanism_broken",), lambda env: 0.7 * float(env["sigma"]))
+_gaussian(("dptestbed.impl.calibration.gaussian:gaussian_mechanism_analytic",),
+          lambda env: analytic_sigma(float(env["epsilon"]), float(env["delta"]), float(env["sensitivity"])))
 
 
 @register("dptestbed.impl.calibration.discrete:geometric_mechanism")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..claims import from_json
 from ..serialize import jsonable
 
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
@@ -70,12 +71,12 @@ class AuditResult:
         if self.exact_epsilon_max is None:
             return None
         return any(p.get("exact_epsilon") is not None and p.get("claim") is not None
-                   and as_number(p["exact_epsilon"]) > p["claim"]["epsilon"] + TOLERANCE for p in self.pairs)
+                   and as_number(p["exact_epsilon"]) > from_json(p["claim"]).value + TOLERANCE for p in self.pairs)
 
     @property
     def tightness(self) -> float | None:
         """epsilon_lower_bound / claimed epsilon (the claim at the pair the bound was measured on)."""
-        eps = ((self.best or {}).get("claim") or self.claim).get("epsilon")
+        eps = from_json((self.best or {}).get("claim") or self.claim).value
         if self.verdict == IMPL_ERROR or not eps:
             return None
         return self.epsilon_lower_bound / eps

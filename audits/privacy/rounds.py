@@ -185,7 +185,8 @@ class Auditor:
             else:
                 searches.append(view_groups(feat.stat(view, s1), feat.stat(view, s2), view, discrete, None))
         # every view's groups scored in one call
-        scored = best_predicted([g for search in searches for g in search.groups], n_test, claim, alpha_pred)
+        scored = best_predicted([g for search in searches for g in search.groups], n_test, claim, alpha_pred,
+                                n_est=min(h1, h2))
         best: dict = {}
         start = 0
         for search in searches:

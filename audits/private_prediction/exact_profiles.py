@@ -69,15 +69,17 @@ def _laplace(data, neighbour, env, delta):
     return laplace_epsilon(_shift(data, neighbour), float(env["gamma"]) / float(env["epsilon"]), delta)
 
 
-def _gaussian_factory(sigma_of):
-    def profile(data, neighbour, env, delta):
-        sigma = sigma_of(float(env["epsilon"]), float(env["delta"]), float(env["gamma"]))
-        return gaussian_epsilon(_shift(data, neighbour), sigma, delta)
-    return profile
+def _gaussian(ref: str, sigma_of) -> None:
+    """The exact epsilon profile and the exact mu (the shift over sigma) of the Gaussian noise ``sigma_of``."""
+    def sigma(env):
+        return sigma_of(float(env["epsilon"]), float(env["delta"]), float(env["gamma"]))
+
+    register(ref)(lambda data, neighbour, env, delta: gaussian_epsilon(_shift(data, neighbour), sigma(env), delta))
+    register(ref, kind="gdp")(lambda data, neighbour, env: float(np.linalg.norm(_shift(data, neighbour))) / sigma(env))
 
 
-register(f"{PKG}.stable:stable_gaussian_prediction")(_gaussian_factory(stable.sigma_gaussian))
-register(f"{PKG}.stable:stable_gaussian_prediction_broken")(_gaussian_factory(stable.sigma_gaussian_printed))
+_gaussian(f"{PKG}.stable:stable_gaussian_prediction", stable.sigma_gaussian)
+_gaussian(f"{PKG}.stable:stable_gaussian_prediction_broken", stable.sigma_gaussian_printed)
 
 
 def erm_prediction(data, env) -> np.ndarray:

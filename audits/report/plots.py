@@ -9,6 +9,7 @@ import re
 import textwrap
 from pathlib import Path
 
+from ..claims import from_json
 from ..outfiles import write
 from .model import as_float, fmt_num
 
@@ -65,7 +66,7 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
     labels = []
     xmax = 0.0
     for y, a in enumerate(audits):
-        claim = as_float((a.get("claim") or {}).get("epsilon"))
+        claim = from_json(a.get("claim")).value
         lb = as_float(a.get("epsilon_lower_bound"))
         ex = as_float(a.get("exact_epsilon"))
         color = COLORS["control"] if a.get("expected") in ("violation", "violated") else COLORS["reference"]
