@@ -6,7 +6,7 @@ a deterministic function of the bit.
 
 Truth (privacy bug): epsilon = 1, keep probability p = e/(1+e) = 0.7311. Three calls in one process on the
 bits (0, 1, x): the first two draw r0 and r1; the third returns r_x. The event {o3 = o1 != o2} has
-probability P[r0 != r1] = 2p(1-p) = 0.3932 when x = 0 and exactly 0 when x = 1: infinite loss for the third
+probability P[r0 != r1] = p^2 + (1-p)^2 = 0.6068 when x = 0 and exactly 0 when x = 1: infinite loss for the third
 respondent. A single call in a fresh process has the spec's law.
 """
 import math
