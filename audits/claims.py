@@ -90,9 +90,10 @@ class Claim:
 
     @property
     def stretches_tails(self) -> bool:
-        """The bound magnifies a small probability's noise (mu's Phi^-1, the Renyi cell's ln p / (a - 1)): events
+        """The bound magnifies a small probability's noise (mu's Phi^-1, the Renyi cell's ln p / (a - 1), a curve's
+        1/eps_i): events
         are chosen on shrunk estimates (:func:`.stats.best_predicted`)."""
-        return self.kind in ("gdp", "zcdp", "renyi")
+        return self.kind in ("gdp", "zcdp", "renyi", "curve")
 
     @property
     def resolution(self) -> float:

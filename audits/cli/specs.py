@@ -16,6 +16,18 @@ from ..serialize import jsonable
 from .options import EXIT_HELP, UserError, catalogue, get_spec, parse_params
 
 
+def _profile_json(profile) -> dict | None:
+    """A spec's [privacy.profile] as formulas (None without one)."""
+    if profile is None:
+        return None
+    out = {"kind": profile.kind, "source": profile.source}
+    if profile.value is not None:
+        out[profile.kind] = profile.value.source
+    else:
+        out["points"] = [[a.source, b.source] for a, b in profile.points]
+    return out
+
+
 def register(subparsers) -> None:
     """Add ``specs`` and ``show`` to the ``dptestbed`` parser."""
     p = subparsers.add_parser("specs", help="list the specs", epilog=EXIT_HELP["specs"])
@@ -52,6 +64,7 @@ def spec_summary(spec: Spec) -> dict:
             "delta": spec.privacy.delta.source,
             "theorem": spec.privacy.theorem,
             "neighbours": spec.neighbours["relation"],
+            "profile": _profile_json(spec.privacy.profile),
         },
         "neighbours": jsonable(spec.neighbours),
         "theorems": [
@@ -130,6 +143,14 @@ def cmd_show(args) -> int:
         claim = spec.privacy
         print(f"  privacy ({claim.theorem}): epsilon = {claim.epsilon.source} = {_fmt(_value(claim.epsilon, env))}, "
               f"delta = {claim.delta.source} = {_fmt(_value(claim.delta, env))}")
+        profile = claim.profile
+        if profile is not None:
+            if profile.value is not None:
+                stated = f"{profile.kind} = {profile.value.source} = {_fmt(_value(profile.value, env))}"
+            else:
+                stated = f"{profile.kind} at " + ", ".join(
+                    f"({_fmt(_value(a, env))}, {_fmt(_value(b, env))})" for a, b in profile.points)
+            print(f"  audited as a curve: {stated} ({profile.source})")
     print("  theorems:")
     values = _theorem_values(spec, env)
     for t in spec.theorems:

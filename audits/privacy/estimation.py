@@ -20,7 +20,7 @@ import numpy as np
 from ..pairs import Pair
 from ..runner import ImplementationError, call_batch, split_sizes
 from ..stats import cp_lower, cp_upper
-from .events import Candidate
+from .events import Candidate, Event
 
 REPLAY_STREAM = 0x8E9A7  # the stream choosing the batch drawn again
 TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)
@@ -38,6 +38,11 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
     test_pairs = sorted({c.pair_index for c in chosen})
     aud.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
     events = {i: [(c.featurizer, c.event) for c in chosen if c.pair_index == i] for i in test_pairs}
+    # the trade-off curve's thresholds on each candidate's scalar view, counted beside (tradeoff.py; no verdict)
+    for c in chosen:
+        if c.curve_thresholds is not None:
+            events[c.pair_index] += [(c.featurizer, Event(c.event.view, "le", threshold=float(t)))
+                                     for t in c.curve_thresholds]
     jobs = [(i, side, estimation_key(r, i, side, b), m) for i in test_pairs for side in (0, 1)
             for b, m in enumerate(split_sizes(n, ESTIMATE_BATCH))]
 
@@ -69,7 +74,13 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
             aud.progress.add(m)
     for i in test_pairs:
         claim = aud.claims[i]
-        for j, c in enumerate(c for c in chosen if c.pair_index == i):
+        mine = [c for c in chosen if c.pair_index == i]
+        extra = len(mine)
+        for c in mine:
+            if c.curve_thresholds is not None:
+                c.curve_counts = counts[i][extra:extra + c.curve_thresholds.size].copy()
+                extra += c.curve_thresholds.size
+        for j, c in enumerate(mine):
             k_num, k_den = (counts[i][j, 0], counts[i][j, 1]) if c.orient == 1 else (counts[i][j, 1], counts[i][j, 0])
             c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), n, alpha_c
             c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))

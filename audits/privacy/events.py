@@ -248,4 +248,6 @@ class Candidate:
     p_lo: float = 0.0
     p_hi: float = 1.0
     alpha: float = 0.0
+    curve_thresholds: np.ndarray | None = None  # thresholds of its scalar view, counted for the trade-off curve
+    curve_counts: np.ndarray | None = None      # (thresholds, 2) counts of {view <= t} on the test split
 

@@ -11,6 +11,7 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from .. import exact as exact_profiles
+from ..claims import Claim
 from ..moves import lines
 from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs
 from ..pairs import claim as pair_claim
@@ -45,8 +46,10 @@ from .result import (
 )
 from .rounds import K_MAX, Auditor
 from .tight import tight_round
+from .tradeoff import GRID, claimed_curve, estimated_points
 
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
+POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_MAX_SAMPLES = 2_000_000  # ... and the most its second round draws for power (reproducible: no clock decides)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
@@ -57,6 +60,7 @@ MAX_PAIRS = 16  # stress cases and generated pairs
 MAX_SEARCHED = 24  # pairs of the input-space search (audits/pairs.py), on top
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
+EXACT_CURVE_DELTAS = (1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.35, 0.5)  # the exact trade-off curve's points
 LINE_SECONDS = 15.0  # the line search's sampling of a slow implementation, at its measured pace
 DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pair is in the spec's domain
 
@@ -364,6 +368,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         # pair's claim, as a fraction of it (pairs at other parameter points claim other epsilons); without a
         # violation, the one at the audit's own point furthest up
         result.epsilon_lower_bound = max(0.0, best.eps_lb)
+        result.tradeoff = _tradeoff(spec, aud, best) if exact else None
         result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
         result.claim = aud.claims[best.pair_index].to_json()
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index].value + TOLERANCE:
@@ -471,6 +476,28 @@ def _divergence_verdict(result: AuditResult, claim) -> None:
             result.verdict = NO_POWER
 
 
+def _tradeoff(spec: Spec, aud: Auditor, c: Candidate) -> dict | None:
+    """The trade-off curve of the best candidate's pair for the report (tradeoff.py): the estimated band from its
+    scalar view's thresholds, the claimed curve, and the exact curve of the spec's mechanism where known (mu's
+    G_mu, or the envelope of its exact epsilon at EXACT_CURVE_DELTAS)."""
+    if c.curve_counts is None or not c.n:
+        return None
+    pair, claim = aud.pairs[c.pair_index], aud.claims[c.pair_index]
+    exact = None
+    try:
+        if claim.kind == "gdp":
+            mu = exact_profiles.exact_bound(spec, pair, claim)
+            exact = None if mu is None else claimed_curve(Claim("gdp", mu))
+        else:
+            points = [(exact_profiles.exact_epsilon(spec, pair, d), d) for d in EXACT_CURVE_DELTAS]
+            points = [(e, d) for e, d in points if e is not None and 0 < e < math.inf]
+            exact = claimed_curve(Claim("curve", 1.0, points=tuple(points))) if points else None
+    except Exception:  # noqa: BLE001 - an exact profile must never break an audit
+        exact = None
+    return {"pair": pair.name, "view": c.event.view, "alpha": GRID.tolist(), "claimed": claimed_curve(claim),
+            "exact": exact, **estimated_points(c.curve_counts, c.n, c.orient)}
+
+
 def _has_power(power: dict) -> bool:
     """The most sensitive candidate could have shown a loss its claim's resolution above the claim."""
     return power["ratio"] <= 1 + power["resolution"]
@@ -478,13 +505,14 @@ def _has_power(power: dict) -> bool:
 
 def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int) -> int:
     """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
-    probability) could show a loss AUDIT_RESOLUTION above its pair's claim: the fewest on a geometric
-    grid up to ``cap`` (``cap`` when none does)."""
+    probability) could show a loss POWER_TARGET of the claim's resolution above its pair's claim (the next round
+    chooses its events afresh, and its best for power may be a little weaker): the fewest on a geometric grid
+    from 1.5 x the ``last`` round up to ``cap`` (``cap`` when none does)."""
     claim = aud.claims[c.pair_index]
     p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
     for n in np.unique(np.geomspace(min(int(1.5 * last), cap), cap, 16).astype(np.int64)):
         test = int(n) - max(int(n) // 3, 200)
-        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + claim.resolution) * claim.value:
+        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + POWER_TARGET * claim.resolution) * claim.value:
             return int(n)
     return cap
 

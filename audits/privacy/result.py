@@ -57,6 +57,7 @@ class AuditResult:
     notes: list = field(default_factory=list)  # one-line remarks on how the audit ran (own randomness, a slow mechanism)
     agreement: dict | None = None  # the batch sampler compared with the single-run function (agreement.py)
     divergence: dict | None = None  # a Renyi-type claim's divergence round (divergence.py)
+    tradeoff: dict | None = None  # the best pair's trade-off curve: estimated band, claimed, exact (tradeoff.py)
 
     @property
     def reproducible(self) -> bool:
@@ -139,6 +140,7 @@ class AuditResult:
             "notes": list(self.notes),
             "agreement": self.agreement,
             "divergence": self.divergence,
+            "tradeoff": self.tradeoff,
         })
 
 

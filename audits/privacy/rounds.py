@@ -23,6 +23,7 @@ from ..stats import best_predicted, bonferroni, cp_lower, cp_upper
 from .estimation import estimate_candidates
 from .events import Candidate, view_events, view_groups
 from .progress import ProgressBar
+from .tradeoff import curve_thresholds
 from .views import Featurizer, small_int_counts, weighted_counts
 
 K_MAX = 3
@@ -216,6 +217,11 @@ class Auditor:
             a, b, ca, cb = cache[view]
             k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
             counts.append(((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient])
+        if not pilot:  # scalar views: thresholds at the rank half's quantiles, for the trade-off curve (tradeoff.py)
+            for c in cands:
+                a, b = cache[c.event.view][:2]
+                if a is not None and a.dtype.kind in "iuf" and c.event.kind in ("ge", "le"):
+                    c.curve_thresholds = curve_thresholds(np.concatenate([a, b]))
         if cands:
             (k_num, n_num), (k_den, n_den) = (np.array(x, dtype=float).T for x in zip(*counts))
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a

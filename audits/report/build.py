@@ -12,7 +12,7 @@ from .html import render_html
 from .junit import write_junit
 from .markdown import render_markdown
 from .model import slug
-from .plots import plot_privacy, plot_sweep, plot_theorem
+from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff
 
 _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
 
@@ -66,6 +66,13 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             attempt(f"privacy {base}", base, f"Privacy audits of {base} and its variants: ε lower bound "
                     "(bar), exact ε (diamond) and the claim (black tick)", plot_dir / f"privacy-{slug(base)}.png",
                     plot_privacy, base, audits)
+            for a in audits:
+                if a.get("tradeoff"):
+                    attempt(f"tradeoff {a['id']}", a["spec"],
+                            f"Trade-off curve of {a['id']} on pair {a['tradeoff']['pair']}: the claimed curve (black), "
+                            "the spec's mechanism's exact curve (green, dashed) and the estimated band (blue; a point "
+                            "below the claimed curve is evidence against the claim)",
+                            plot_dir / f"tradeoff-{slug(a['id'])}.png", plot_tradeoff, a)
         by_theorem: dict[tuple[str, str], list[dict]] = {}
         for c in document.get("theorems", []):
             by_theorem.setdefault((c["spec"], c["ref"]), []).append(c)

@@ -234,3 +234,29 @@ def plot_sweep(checks: list[dict], path: Path) -> None:
     ax.legend(fontsize=7)
     _save(fig, path)
 
+
+
+def plot_tradeoff(audit: dict, path: Path) -> None:
+    """The best pair's trade-off curve (privacy/tradeoff.py): the claimed curve, the exact curve of the spec's
+    mechanism, and the estimated upper band (a point below the claimed curve is evidence against the claim)."""
+    plt = pyplot()
+    t = audit["tradeoff"]
+    fig, ax = plt.subplots(figsize=(4.8, 4.4))
+    alphas = [as_float(a) for a in t["alpha"]]
+    ax.plot(alphas, [as_float(b) for b in t["claimed"]], color=COLORS["bound"], linewidth=1.5,
+            label=textwrap.shorten(f"claimed: {from_json(audit.get('claim')).describe()}", 48))
+    if t.get("exact"):
+        ax.plot(alphas, [as_float(b) for b in t["exact"]], color=COLORS["exact"], linestyle="--", linewidth=1.2,
+                label="exact (the spec's mechanism)")
+    points = t.get("points") or []
+    if points:
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker=".", linestyle="none",
+                color=COLORS["reference"], label=f"estimated ({100 * t['confidence']:g}% DKW band)")
+    ax.plot([0, 1], [1, 0], color="#999999", linewidth=0.6, linestyle=":", label="no privacy loss")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("type I error α = P[M(D') ∈ E]")
+    ax.set_ylabel("type II error β = 1 − P[M(D) ∈ E]")
+    ax.set_title("\n".join(textwrap.wrap(f"{audit.get('spec')}: pair {t['pair']}", 52)), fontsize=8)
+    ax.legend(fontsize=7, loc="lower left")
+    _save(fig, path)
