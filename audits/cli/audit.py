@@ -243,7 +243,7 @@ def _human(r) -> str:
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
     lines.append(f"  {stated.name} lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
-    if j.get("power"):
+    if j.get("power") and cls != "claim violated":
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
