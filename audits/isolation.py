@@ -95,17 +95,27 @@ def summary() -> str:
     return DESCRIPTION[reported] + (f"; namespaces not used: {reported_why}" if reported != STRONG else "")
 
 
+def _inside(path: str, folder: str) -> bool:
+    return (path.rstrip("/") + "/").startswith(folder.rstrip("/") + "/")
+
+
 def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] = ()) -> list[str]:
-    """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``."""
+    """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``.
+    Every path in it is real (symbolic links and relative names resolved): the worker's root binds
+    folders at their real paths, so a path is masked there only under its real name. A hidden folder
+    that holds a folder the worker reads is not masked (what it reads stays readable), but a hidden
+    file always is (the signing key in the implementation's own folder)."""
     target = ref.rpartition(":")[0]
     is_file = target.endswith(".py") or "/" in target or os.sep in target
-    impl_path = os.path.realpath(os.path.expanduser(target)) if is_file else None
     cwd = os.getcwd()
-    read = [os.path.dirname(impl_path) if impl_path else cwd]
-    read += [p for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
-    hide_ = [h for h in [*_hidden, *hidden] if not (impl_path and (impl_path + "/").startswith(h.rstrip("/") + "/"))]
+    read = [os.path.dirname(os.path.realpath(os.path.expanduser(target))) if is_file else cwd]
+    read += [os.path.realpath(p) for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
+    masks = []
+    for path in dict.fromkeys(os.path.realpath(os.path.expanduser(h)) for h in [*_hidden, *hidden]):
+        if not (os.path.isdir(path) and any(_inside(r, path) for r in read)):
+            masks.append(path)
     config = {"ref": ref, "fd": fd, "parent": os.getpid(), "mode": _mode, "memory": int(memory),
-              "cpu": int(cpu), "read": read, "hidden": hide_, "cwd": cwd}
+              "cpu": int(cpu), "read": read, "hidden": masks, "cwd": cwd}
     return [sys.executable, "-P", "-m", "dptestbed.audits.confinement", json.dumps(config)]
 
 

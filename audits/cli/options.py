@@ -25,8 +25,8 @@ EXIT_HELP = {
     "mutants": "exit codes: 0 every non-equivalent mutant killed; 1 a mutant survived every check; 2 bad usage; 6 some "
                "mutants could not be checked; 130 interrupted",
     "report": "exit codes: the rendered run's own (its summary.exit_code, as the command that ran it returned), or 6 "
-              "when part of the report could not be drawn; 2 bad usage (not a results file, --out not a folder); "
-              "130 interrupted",
+              "when part of the report could not be drawn; 2 bad usage (not a results file, a results file that does "
+              "not verify as this machine's dptestbed's, --out not a folder); 130 interrupted",
     "specs": "exit codes: 0 listed; 2 bad usage (an unknown paper)",
     "show": "exit codes: 0 shown; 2 bad usage (an unknown spec, a bad parameter)",
 }

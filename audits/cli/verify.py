@@ -139,7 +139,8 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
 
 def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
-    from .. import execution, report, results, suite
+    from .. import execution, report, results, sanitize, suite
+    from ..integrity import verify
 
     try:
         document = suite.run(plan_, catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
@@ -151,10 +152,13 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     except KeyboardInterrupt:
         print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
         try:
-            report.render(json.loads((out / "results.json").read_text(encoding="utf-8")), out,
-                          plots=not args.no_plots)
+            partial = json.loads((out / "results.json").read_text(encoding="utf-8"))
+            why = verify(partial)
+            if why:
+                raise ValueError(f"results.json: {why}")
+            report.render(partial, out, plots=not args.no_plots)
         except Exception as exc:  # noqa: BLE001
-            print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
+            print(f"dptestbed: could not render the partial report: {sanitize.line(exc)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     errors = report.render(document, out, plots=not args.no_plots, jobs=min(jobs, os.cpu_count() or 1))
     if errors:
@@ -244,6 +248,7 @@ def cmd_check(args) -> int:
 
 def cmd_report(args) -> int:
     from .. import output_folder, report
+    from ..integrity import verify
     from ..outfiles import write
 
     path = Path(args.results)
@@ -256,6 +261,10 @@ def cmd_report(args) -> int:
         raise UserError(f"{path}: not JSON: {exc}") from None
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
+    why = verify(document)
+    if why:
+        raise UserError(f"{path}: {why}: not rendered (a report shows only results this machine's dptestbed "
+                        "wrote; the run's own report folder has its pages)")
     out = folder(args.out) if args.out else path.parent
     try:
         with output_folder.output_lock(out):
