@@ -340,6 +340,25 @@ class Runner:
             self.calls += n
         return out
 
+    def sample_fresh(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> np.ndarray:
+        """``n`` runs as :meth:`sample` draws them from ``rng``, in a worker process started for them alone
+        and ended after them: what a check of determinism compares with (nothing an implementation keeps
+        in a process, say its outputs by the state of ``rng``, can make a replay agree). In this process (a
+        trusted batch sampler): :meth:`sample`."""
+        if not self.isolate:
+            return self.sample(data, n, rng=rng, params=params)
+        fresh = [self._new_worker()]
+        t0 = time.perf_counter()
+        try:
+            out = self._in_workers(data, int(n), rng, dict(params or {}), None, fresh)
+        finally:
+            for w in fresh:
+                w.close()
+            self.charge(time.perf_counter() - t0)
+        with self._lock:
+            self.calls += int(n)
+        return out
+
     def draw_each(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> list[np.ndarray]:
         """``n`` runs from every worker process at once, each task from its own seed drawn from ``rng``
         (in this process: two draws one after the other): what :func:`.probes.probe_independence` compares."""
@@ -439,25 +458,28 @@ class Runner:
         return validate_stack(outs, "single-run function")
 
     # in worker processes --------------------------------------------------------------
-    def _in_workers(self, data, n, rng, params, progress):
+    def _in_workers(self, data, n, rng, params, progress, workers: list | None = None):
+        """The runs on the runner's workers (started as needed), or on ``workers`` (the caller's, left to it)."""
         mode = "batch" if self.has_batch else "loop"
         sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if self.has_batch else BLOCK, rng))
-        while len(self._workers) < min(self.n_workers, len(sizes)):
-            self._workers.append(self._new_worker())
+        own = workers is None
+        workers = self._workers if own else workers
+        while own and len(workers) < min(self.n_workers, len(sizes)):
+            workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(sizes)
         pending = list(range(len(sizes)))
         running: dict[int, int] = {}   # worker index -> task index
         row_shape = None  # every output of this call has the first answer's shape
         try:
             while pending or running:
-                for wi, w in enumerate(self._workers):
+                for wi, w in enumerate(workers):
                     if wi not in running and pending:
                         ti = pending.pop(0)
                         limit = batch_timeout(self.timeout, sizes[ti]) if mode == "batch" else self.timeout
                         w.submit((mode, data, sizes[ti], int(seeds[ti]), params), limit)
                         running[wi] = ti
                 for wi in list(running):
-                    msg = self._workers[wi].result(row_shape)
+                    msg = workers[wi].result(row_shape)
                     if msg is None:
                         continue
                     ti = running.pop(wi)
@@ -469,11 +491,12 @@ class Runner:
                     if progress:
                         progress(sizes[ti])
                 if running:
-                    _wait([self._workers[wi] for wi in running], 0.05)
+                    _wait([workers[wi] for wi in running], 0.05)
         except BaseException:
-            for w in self._workers:
+            for w in workers:
                 w.kill()
-            self._workers = []
+            if own:
+                self._workers = []
             raise
         shapes = {r.shape[1:] for r in results}
         if len(shapes) > 1:
