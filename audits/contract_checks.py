@@ -57,7 +57,8 @@ def load_implementation(ref: str) -> Callable:
     if target.endswith(".py") or os.sep in target or "/" in target:
         path = Path(target).expanduser().resolve()
         if not path.is_file():
-            raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
+            what = "not a regular file" if path.exists() else "no such file"
+            raise ImplementationError(f"implementation {ref!r}: {what} {str(path)!r}")
         module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
         module_spec = importlib.util.spec_from_file_location(module_name, path)
         if module_spec is None or module_spec.loader is None:

@@ -20,6 +20,7 @@ import math
 import sys
 import threading
 
+from .. import sanitize
 from ..outcomes import audit_class, class_exit_code
 from ..schemas import FORMATS
 from .options import (
@@ -30,6 +31,7 @@ from .options import (
     executor_args,
     executor_of,
     get_spec,
+    implementation,
     isolation_arg,
     jobs_of,
     parse_params,
@@ -103,6 +105,16 @@ def _import_in_background(module: str) -> None:
     threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
 
 
+MAX_PAIR_DEPTH = 8  # lists inside lists of an ad-hoc --pair
+
+
+def _depth(value, level: int = 0) -> int:
+    """How many lists deep ``value`` is (a number: 0); stops counting past MAX_PAIR_DEPTH."""
+    if not isinstance(value, list) or level > MAX_PAIR_DEPTH:
+        return level
+    return max((_depth(v, level + 1) for v in value), default=level + 1)
+
+
 def _adhoc(args):
     """The spec, implementation and parameters of ``audit --mechanism`` (an ad-hoc claim)."""
     from ..adhoc import adhoc_spec
@@ -116,9 +128,15 @@ def _adhoc(args):
     pairs = []
     for k, (data, neighbour) in enumerate(args.pair):
         try:
-            pairs.append((json.loads(data), json.loads(neighbour)))
+            pair = (json.loads(data), json.loads(neighbour))
         except json.JSONDecodeError as exc:
-            raise UserError(f"--pair {k + 1}: not a JSON value: {exc.msg} in {data!r} / {neighbour!r}") from None
+            raise UserError(f"--pair {k + 1}: not a JSON value: {exc.msg} in {data[:80]!r} / {neighbour[:80]!r}") from None
+        except RecursionError:
+            pair = None
+        if pair is None or max(_depth(pair[0]), _depth(pair[1])) > MAX_PAIR_DEPTH:
+            raise UserError(f"--pair {k + 1}: nested more than {MAX_PAIR_DEPTH} lists deep (a vector, a dataset of "
+                            "records or a list of those is at most a few)")
+        pairs.append(pair)
     params = {}
     for item in args.param or []:
         key, sep, raw = item.partition("=")
@@ -138,11 +156,11 @@ def _adhoc(args):
 
 
 def cmd_audit(args) -> int:
-    _import_in_background("scipy.special")
     from ..privacy import AuditError, audit
     from ..runner import missing_reference
 
     if args.mechanism is not None:
+        implementation(args.mechanism, "--mechanism")
         spec, impl, params = _adhoc(args)
     else:
         if args.id is None:
@@ -150,6 +168,8 @@ def cmd_audit(args) -> int:
         if any(v is not None for v in (args.epsilon, args.relation, args.pair)):
             raise UserError("--epsilon, --relation and --pair state an ad-hoc claim: use them with --mechanism")
         spec = get_spec(args)
+        if args.impl is not None:
+            implementation(args.impl)
         if args.impl is None and missing_reference(spec.implementation):
             raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
                             f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
@@ -160,6 +180,8 @@ def cmd_audit(args) -> int:
         raise UserError(f"--confidence {args.confidence}: must be strictly between 0 and 1")
     if not args.timeout > 0:
         raise UserError(f"--timeout {args.timeout}: must be positive")
+    # (after every check of the input: an interpreter that exits while a thread imports may crash)
+    _import_in_background("scipy.special")
     # user code may print; keep stdout for our output
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as stack:
         batches = None
@@ -208,7 +230,7 @@ def _human(r) -> str:
     cls = audit_class(j)
     claim, params = audit_claim(j)
     lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
-    lines.append(f"  implementation: {r.implementation}")
+    lines.append(f"  implementation: {sanitize.line(r.implementation)}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])} at {shown}")
     for note in r.notes:

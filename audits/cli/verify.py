@@ -36,10 +36,13 @@ from .options import (
     catalogue,
     executor_of,
     folder,
+    implementation,
     isolation_arg,
     jobs_of,
     out_dir,
+    out_option,
     parse_params,
+    plain,
     positive_float,
     run_options,
     tight_option,
@@ -107,8 +110,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)",
                               epilog=EXIT_HELP["report"])
     p.add_argument("results", help="path to results.json")
-    p.add_argument("--out", metavar="DIR",
-                   help="output folder (default: the folder of RESULTS); RESULTS is copied into it")
+    out_option(p, "output folder (default: the folder of RESULTS); RESULTS is copied into it")
     p.set_defaults(func=cmd_report)
 
 
@@ -119,6 +121,9 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
+    if len(plan_.items) > MAX_ITEMS:
+        raise UserError(f"{len(plan_.items):,} items planned, more than a run may hold ({MAX_ITEMS:,}; the full "
+                        "catalogue plans under 500): select fewer specs")
     plan_.randomness = args.randomness
     out = out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
@@ -169,6 +174,7 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     return code
 
 
+MAX_ITEMS = 5000  # items of one run
 CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
 
 
@@ -228,6 +234,7 @@ def cmd_check(args) -> int:
     from .. import isolation
 
     isolation.require(args.isolation)
+    implementation(args.impl)
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
@@ -251,7 +258,7 @@ def cmd_report(args) -> int:
     from ..integrity import verify
     from ..outfiles import write
 
-    path = Path(args.results)
+    path = Path(plain(args.results, "RESULTS"))
     try:
         raw = path.read_bytes()
         document = json.loads(raw)
@@ -265,7 +272,7 @@ def cmd_report(args) -> int:
     if why:
         raise UserError(f"{path}: {why}: not rendered (a report shows only results this machine's dptestbed "
                         "wrote; the run's own report folder has its pages)")
-    out = folder(args.out) if args.out else path.parent
+    out = folder(args.out or str(path.parent), args.force)
     try:
         with output_folder.output_lock(out):
             errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))
