@@ -9,6 +9,7 @@ elsewhere the functions see no descendants and measure nothing).
 * :func:`kill_tree` ends a tree however its processes fork: it stops every process it finds
   (SIGSTOP: a stopped process forks no more), walks again until no new process appears, then
   SIGKILLs them all, through pidfds where the system has them (a pid reused meanwhile is never hit);
+  :func:`kill_user` does the same to every process of one user (a run's own, at the lower levels);
 * :func:`become_subreaper` (orphans of descendants come back to this process instead of init, so
   :func:`kill_tree` finds them) and :func:`die_with_parent` (``PR_SET_PDEATHSIG``);
 * :func:`fork_context`: how to start a child process without forking a process that has threads.
@@ -145,6 +146,43 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
         todo = [p for p in descendants(pid) if p not in held]
         if not todo:
             break
+    for p, handle in held.items():
+        _signal(p, handle, signal.SIGKILL)
+        if handle is not None:
+            os.close(handle)
+    return len(held)
+
+
+def user_processes(uid: int) -> list[int]:
+    """The processes whose real or effective uid is ``uid`` (as this process's /proc shows them)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                row = next(line for line in fh if line.startswith("Uid:"))
+        except (OSError, StopIteration):
+            continue
+        if str(uid) in row.split()[1:3]:
+            found.append(int(entry))
+    return found
+
+
+def kill_user(uid: int) -> int:
+    """SIGKILL every process of the user ``uid`` (root only: a run's own user), each stopped first and the
+    processes looked up again until no new one appears, as :func:`kill_tree` does; how many were signalled."""
+    held: dict[int, int | None] = {}
+    for _ in range(KILL_ROUNDS):
+        todo = [p for p in user_processes(uid) if p not in held and p != os.getpid()]
+        if not todo:
+            break
+        for p in todo:
+            try:
+                held[p] = _hold(p)
+            except ProcessLookupError:
+                continue
+            _signal(p, held[p], signal.SIGSTOP)
     for p, handle in held.items():
         _signal(p, handle, signal.SIGKILL)
         if handle is not None:

@@ -160,7 +160,7 @@ def cmd_audit(args) -> int:
     from ..runner import missing_reference
 
     if args.mechanism is not None:
-        implementation(args.mechanism, "--mechanism")
+        implementation(args.mechanism, "--mechanism", args.isolation)
         spec, impl, params = _adhoc(args)
     else:
         if args.id is None:
@@ -169,7 +169,7 @@ def cmd_audit(args) -> int:
             raise UserError("--epsilon, --relation and --pair state an ad-hoc claim: use them with --mechanism")
         spec = get_spec(args)
         if args.impl is not None:
-            implementation(args.impl)
+            implementation(args.impl, "--impl", args.isolation)
         if args.impl is None and missing_reference(spec.implementation):
             raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
                             f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
