@@ -477,7 +477,8 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
         _guard_parent(supervisor)  # after the uid changed, which clears the death signal
     target = cfg["ref"].rpartition(":")[0]
     if not (target.endswith(".py") or "/" in target or os.sep in target):
-        sys.path.insert(0, cfg["cwd"])  # a module reference is found from the current folder, as before
+        # a module reference is found where the auditor says (the pytest plugin's), then from the current folder
+        sys.path[0:0] = [*cfg.get("path", []), cfg["cwd"]]
     sandbox.serve(_channel(cfg), cfg["ref"], level=level, why=why)
 
 

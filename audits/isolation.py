@@ -70,6 +70,7 @@ WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a worker at the unpri
 MODES = ("auto", "strict", "uid", "process")
 _mode = "auto"
 _hidden: list[str] = []
+_imports: list[str] = []  # folders a worker imports a module reference from (the pytest plugin's callables)
 _user: int | None = None
 reported: str | None = None  # the level of the last worker that started in this process
 reported_why = ""  # why it is not the strongest
@@ -92,6 +93,15 @@ def hide(path) -> None:
     real = os.path.realpath(path)
     if real not in _hidden:
         _hidden.append(real)
+
+
+def import_from(folders) -> None:
+    """Workers started from now on find a module reference in ``folders`` too (before the current
+    folder), which they may read: where the pytest plugin's callables are imported from anew."""
+    for folder in folders:
+        real = os.path.realpath(folder)
+        if os.path.isdir(real) and real not in _imports:
+            _imports.append(real)
 
 
 def run_user() -> int | None:
@@ -223,13 +233,16 @@ def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] =
     is_file = target.endswith(".py") or "/" in target or os.sep in target
     cwd = os.getcwd()
     read = [os.path.dirname(os.path.realpath(os.path.expanduser(target))) if is_file else cwd]
+    if not is_file:
+        read += _imports
     read += [os.path.realpath(p) for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
     masks = []
     for path in dict.fromkeys(os.path.realpath(os.path.expanduser(h)) for h in [*_hidden, *hidden]):
         if not (os.path.isdir(path) and any(_inside(r, path) for r in read)):
             masks.append(path)
     config = {"ref": ref, "fd": fd, "parent": os.getpid(), "mode": _mode, "memory": int(memory),
-              "cpu": int(cpu), "read": read, "hidden": masks, "cwd": cwd, "user": run_user()}
+              "cpu": int(cpu), "read": read, "hidden": masks, "cwd": cwd, "user": run_user(),
+              "path": [] if is_file else _imports}
     return [sys.executable, "-P", "-m", "dptestbed.audits.confinement", json.dumps(config)]
 
 

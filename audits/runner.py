@@ -558,7 +558,8 @@ def call_batch(impl: Callable | str, data: Any, n: int, *, rng: np.random.Genera
 
 
 @atexit.register
-def _close_cached() -> None:
+def close_cached() -> None:
+    """Close every cached runner (its workers end with everything they started)."""
     while _CACHE:
         _CACHE.popitem()[1].close()
 
