@@ -14,18 +14,20 @@ ends. Then it starts the worker at the strongest level the system allows:
     /lib, /etc without its secrets, the interpreter's prefixes, every ``sys.path`` entry, the
     packages of dptestbed, the implementation's folder), a private /tmp and /dev/shm (tmpfs), a
     /dev of five harmless devices, a fresh /proc, and empty folders over the paths given to
-    :func:`hide` (the output folder) that lie inside; ``pivot_root`` leaves nothing else
-    reachable. No network (a new network namespace has only a loopback that is down). Process 1
+    :func:`hide` (the output folder; every path at its real path) that lie inside; ``pivot_root``
+    leaves nothing else reachable. Run by root, the sandbox's uid 0 is the run's own user on the host
+    (:func:`run_user`). No network (a new network namespace has only a loopback that is down). Process 1
     of the new PID namespace is a small init of this module (never user code): when it ends,
     the kernel kills every process of the namespace however it forked, and it ends with the
     supervisor (``PR_SET_PDEATHSIG``, which user code cannot clear in another process). The
     worker itself drops every capability (bounding set, ambient, securebits locked) and sets
     ``no_new_privs``.
 ``unprivileged-uid``
-    (root, no namespaces) the worker drops to the user ``nobody``, which clears its
-    capabilities: it cannot write what root owns, raise its limits or signal the run's other
-    processes; it keeps a private temporary folder (``TMPDIR``) and can write world-writable
-    folders. Orphans come back to the supervisor (a subreaper), which kills them.
+    (root, no namespaces) the worker drops to the run's own user (:func:`run_user`), which clears
+    its capabilities: it cannot write what root owns, raise its limits or signal the processes of
+    this run's auditor or of any other run; it keeps a private temporary folder (``TMPDIR``) and can
+    write world-writable folders, whose files of its user are removed when the run ends
+    (:func:`end_run`). Orphans come back to the supervisor (a subreaper), which kills them.
 ``process``
     (neither) a process of the same user with the limits above and ``no_new_privs``: bounded in
     time and memory and killed with the run, but not confined.

@@ -131,11 +131,11 @@ def _signal(pid: int, handle: int | None, sig: int) -> None:
             signal.pidfd_send_signal(handle, sig)
 
 
-def kill_tree(pid: int, include_root: bool = True) -> int:
-    """SIGKILL ``pid`` (with ``include_root``) and every descendant, however they fork (see the
-    module docstring); returns how many processes were signalled."""
+def _stop_then_kill(first: list[int], found) -> int:
+    """SIGSTOP ``first`` and then, walk after walk, every process ``found()`` lists that is not stopped yet,
+    until a walk finds no new one (a stopped process forks no more); then SIGKILL them all. How many."""
     held: dict[int, int | None] = {}
-    todo = [pid] if include_root else []
+    todo = list(first)
     for _ in range(KILL_ROUNDS):
         for p in todo:
             try:
@@ -143,7 +143,7 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
             except ProcessLookupError:
                 continue
             _signal(p, held[p], signal.SIGSTOP)
-        todo = [p for p in descendants(pid) if p not in held]
+        todo = [p for p in found() if p not in held]
         if not todo:
             break
     for p, handle in held.items():
@@ -151,6 +151,12 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
         if handle is not None:
             os.close(handle)
     return len(held)
+
+
+def kill_tree(pid: int, include_root: bool = True) -> int:
+    """SIGKILL ``pid`` (with ``include_root``) and every descendant, however they fork (see the
+    module docstring); returns how many processes were signalled."""
+    return _stop_then_kill([pid] if include_root else [], lambda: descendants(pid))
 
 
 def user_processes(uid: int) -> list[int]:
@@ -170,24 +176,9 @@ def user_processes(uid: int) -> list[int]:
 
 
 def kill_user(uid: int) -> int:
-    """SIGKILL every process of the user ``uid`` (root only: a run's own user), each stopped first and the
-    processes looked up again until no new one appears, as :func:`kill_tree` does; how many were signalled."""
-    held: dict[int, int | None] = {}
-    for _ in range(KILL_ROUNDS):
-        todo = [p for p in user_processes(uid) if p not in held and p != os.getpid()]
-        if not todo:
-            break
-        for p in todo:
-            try:
-                held[p] = _hold(p)
-            except ProcessLookupError:
-                continue
-            _signal(p, held[p], signal.SIGSTOP)
-    for p, handle in held.items():
-        _signal(p, handle, signal.SIGKILL)
-        if handle is not None:
-            os.close(handle)
-    return len(held)
+    """SIGKILL every process of the user ``uid`` (root only: a run's own user) as :func:`kill_tree` does a
+    tree's; how many were signalled."""
+    return _stop_then_kill([], lambda: [p for p in user_processes(uid) if p != os.getpid()])
 
 
 def kill_descendants() -> int:

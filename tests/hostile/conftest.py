@@ -24,6 +24,7 @@ import pytest
 from dptestbed.audits import integrity, isolation
 
 HERE = Path(__file__).parent
+HONEST = HERE.parents[1] / "examples" / "ci" / "mechanism.py"  # not an attack: a correct Laplace mechanism
 
 
 @dataclass
@@ -93,7 +94,7 @@ def shelf():
 @pytest.fixture
 def hostile(tmp_path, shelf):
     """``hostile(attack, *args, command="check", deadline=..., kill_after=None, env=, cwd=, out=, where=, spec=)``:
-    the command line run on ``ATTACK.py:laplace`` (copied from this folder into ``shelf``) by a ``dptestbed``
+    the command line run on ``ATTACK.py:laplace`` (copied from this folder into ``shelf``; "honest": :data:`HONEST`) by a ``dptestbed``
     script of its own (the attack's target), with the checks of the module docstring; a :class:`Run`.
     ``env``: more environment variables; ``cwd``: where it runs; ``out``: the output folder; ``where``: the
     implementation's folder (default ``shelf``)."""
@@ -112,7 +113,7 @@ def hostile(tmp_path, shelf):
         impl = (where or shelf) / f"{attack}.py"
         if not impl.exists():
             impl.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            shutil.copy(HERE / f"{attack}.py", impl)
+            shutil.copy(HONEST if attack == "honest" else HERE / f"{attack}.py", impl)
             impl.chmod(0o644)
         argv = [str(script), command, spec, "--impl", f"{impl}:laplace", *args]
         if command == "check":

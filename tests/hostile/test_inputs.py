@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
+HONEST = HERE.parents[1] / "examples" / "ci" / "mechanism.py"  # a correct Laplace mechanism
 LAPLACE = ["laplace_mechanism", "--param", "epsilon=1", "--param", "gamma=1", "--param", "p=1"]
 
 
@@ -36,7 +37,7 @@ def _one_line_exit_2(code, out, err, *words):
 def _honest(folder: Path) -> Path:
     folder.mkdir(mode=0o755, parents=True, exist_ok=True)
     impl = folder / "impl.py"
-    impl.write_text((HERE / "honest.py").read_text())
+    impl.write_text(HONEST.read_text())
     impl.chmod(0o644)
     return impl
 

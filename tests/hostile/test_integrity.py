@@ -16,6 +16,7 @@ import pytest
 
 from dptestbed.audits import integrity
 
+HONEST = Path(__file__).parents[2] / "examples" / "ci" / "mechanism.py"  # a correct Laplace mechanism
 LEVELS = ["auto"] + (["uid"] if os.geteuid() == 0 else [])
 
 
@@ -77,7 +78,7 @@ def finished(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("finished")
     root.chmod(0o755)
-    (root / "impl.py").write_text((Path(__file__).parent / "honest.py").read_text())
+    (root / "impl.py").write_text(HONEST.read_text())
     (root / "specs").mkdir()
     (root / "specs" / "laplace_mechanism.toml").write_text(spec_file("laplace_mechanism").read_text())
     code, out, err = _cli(*RUN, "--isolation", "process", cwd=root)

@@ -19,6 +19,7 @@ import pytest
 from dptestbed.audits import isolation
 
 HERE = Path(__file__).parent
+HONEST = HERE.parents[1] / "examples" / "ci" / "mechanism.py"  # a correct Laplace mechanism
 ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="the levels of root")
 LEVELS = ["auto"] + (["uid"] if os.geteuid() == 0 else [])
 
@@ -39,7 +40,7 @@ def test_a_worker_cannot_end_another_runs_workers(hostile, shelf, monkeypatch):
 
     mark = uuid.uuid4().hex
     victim = shelf / f"victim_{mark}.py"
-    shutil.copy(HERE / "honest.py", victim)
+    shutil.copy(HONEST, victim)
     victim.chmod(0o644)
     monkeypatch.setattr(isolation, "_mode", "uid")
     worker = SandboxWorker(f"{victim}:laplace")  # a worker of this test's own run
