@@ -63,7 +63,7 @@ class Progress:
                 f"{item.label}: {text} [{seconds:.1f}s] {mark}")
         reason = result.get("error") or (result.get("reason") if verdict in ("error", "implementation error") else None)
         if reason:
-            line += f"\n        {reason}"
+            line += f"\n        {sanitize.line(reason)}"
         print(line, file=self.stream, flush=True)
 
 

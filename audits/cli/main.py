@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         # numpy's floating-point warnings about values an implementation returned (an overflow of 1e308 - -1e308)
         # are neither the user's business nor safe text: results say what was measured
         warnings.filterwarnings("ignore", category=RuntimeWarning)
-    if top:
+    if top and args.command in ("check", "audit"):
         isolation.run_user()  # (root) chosen before the items fork, so that they share it
     try:
         return _dispatch(args)

@@ -26,6 +26,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from .. import sanitize
 from ..outcomes import EXIT_INTERRUPTED
 from .options import (
     EXIT_HELP,
@@ -144,7 +145,7 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
 
 def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
-    from .. import execution, report, results, sanitize, suite
+    from .. import execution, report, results, suite
     from ..integrity import verify
 
     try:
@@ -179,7 +180,8 @@ CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be lon
 
 
 def _line(text: str) -> str:
-    return text if len(text) <= CONSOLE_WIDTH else text[: CONSOLE_WIDTH - 3] + "..."
+    """One console line: never two (a message may hold a newline), at most CONSOLE_WIDTH characters."""
+    return sanitize.line(text, CONSOLE_WIDTH)
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
