@@ -341,22 +341,17 @@ class Runner:
         return out
 
     def sample_fresh(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> np.ndarray:
-        """``n`` runs as :meth:`sample` draws them from ``rng``, in a worker process started for them alone
-        and ended after them: what a check of determinism compares with (nothing an implementation keeps
-        in a process, say its outputs by the state of ``rng``, can make a replay agree). In this process (a
-        trusted batch sampler): :meth:`sample`."""
+        """``n`` runs as :meth:`sample` draws them from ``rng``, by a worker process started for them alone
+        and ended after them (a runner of its own): what a check of determinism compares with, so that
+        nothing an implementation keeps in a process (its outputs by the state of ``rng``, say) can make
+        a replay agree. In this process (a trusted batch sampler): :meth:`sample`."""
         if not self.isolate:
             return self.sample(data, n, rng=rng, params=params)
-        fresh = [self._new_worker()]
-        t0 = time.perf_counter()
-        try:
-            out = self._in_workers(data, int(n), rng, dict(params or {}), None, fresh)
-        finally:
-            for w in fresh:
-                w.close()
-            self.charge(time.perf_counter() - t0)
+        with Runner(self.impl, timeout=self.timeout, workers=1, isolate=True) as fresh:
+            out = fresh.sample(data, n, rng=rng, params=params)
+        self.charge(fresh.cpu_seconds)
         with self._lock:
-            self.calls += int(n)
+            self.calls += fresh.calls
         return out
 
     def draw_each(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> list[np.ndarray]:
@@ -458,28 +453,25 @@ class Runner:
         return validate_stack(outs, "single-run function")
 
     # in worker processes --------------------------------------------------------------
-    def _in_workers(self, data, n, rng, params, progress, workers: list | None = None):
-        """The runs on the runner's workers (started as needed), or on ``workers`` (the caller's, left to it)."""
+    def _in_workers(self, data, n, rng, params, progress):
         mode = "batch" if self.has_batch else "loop"
         sizes, seeds = zip(*_blocks(n, BATCH_BLOCK if self.has_batch else BLOCK, rng))
-        own = workers is None
-        workers = self._workers if own else workers
-        while own and len(workers) < min(self.n_workers, len(sizes)):
-            workers.append(self._new_worker())
+        while len(self._workers) < min(self.n_workers, len(sizes)):
+            self._workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(sizes)
         pending = list(range(len(sizes)))
         running: dict[int, int] = {}   # worker index -> task index
         row_shape = None  # every output of this call has the first answer's shape
         try:
             while pending or running:
-                for wi, w in enumerate(workers):
+                for wi, w in enumerate(self._workers):
                     if wi not in running and pending:
                         ti = pending.pop(0)
                         limit = batch_timeout(self.timeout, sizes[ti]) if mode == "batch" else self.timeout
                         w.submit((mode, data, sizes[ti], int(seeds[ti]), params), limit)
                         running[wi] = ti
                 for wi in list(running):
-                    msg = workers[wi].result(row_shape)
+                    msg = self._workers[wi].result(row_shape)
                     if msg is None:
                         continue
                     ti = running.pop(wi)
@@ -491,12 +483,11 @@ class Runner:
                     if progress:
                         progress(sizes[ti])
                 if running:
-                    _wait([workers[wi] for wi in running], 0.05)
+                    _wait([self._workers[wi] for wi in running], 0.05)
         except BaseException:
-            for w in workers:
+            for w in self._workers:
                 w.kill()
-            if own:
-                self._workers = []
+            self._workers = []
             raise
         shapes = {r.shape[1:] for r in results}
         if len(shapes) > 1:

@@ -42,6 +42,7 @@ from .options import (
 )
 
 DEADLINE = 1800.0  # seconds: the full suite's time limit of one audit
+MAX_PAIR_DEPTH = 8  # lists inside lists of an ad-hoc --pair
 
 
 def register(subparsers) -> None:
@@ -103,16 +104,6 @@ def _import_in_background(module: str) -> None:
             importlib.import_module(module)
 
     threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
-
-
-MAX_PAIR_DEPTH = 8  # lists inside lists of an ad-hoc --pair
-
-
-def _depth(value, level: int = 0) -> int:
-    """How many lists deep ``value`` is (a number: 0); stops counting past MAX_PAIR_DEPTH."""
-    if not isinstance(value, list) or level > MAX_PAIR_DEPTH:
-        return level
-    return max((_depth(v, level + 1) for v in value), default=level + 1)
 
 
 def _adhoc(args):
@@ -290,3 +281,10 @@ def _human(r) -> str:
 def _short(value, limit: int = 60) -> str:
     text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _depth(value, level: int = 0) -> int:
+    """How many lists deep ``value`` is (a number: 0); stops counting past MAX_PAIR_DEPTH."""
+    if not isinstance(value, list) or level > MAX_PAIR_DEPTH:
+        return level
+    return max((_depth(v, level + 1) for v in value), default=level + 1)
