@@ -316,7 +316,7 @@ def sandboxed(implementation: Implementation) -> Implementation:
     if why:
         pytest.fail(f"dptestbed: the implementation {qualname or fn!r} cannot be imported again in the sandbox: it "
                     f"{why}; define it at the top level of a module, or give 'path/to/file.py:function'", pytrace=False)
-    parts, path = name.split("."), os.path.realpath(file)
+    parts, path = str(name).split("."), os.path.realpath(str(file))
     stem = os.path.dirname(path) if os.path.basename(path) == "__init__.py" else os.path.splitext(path)[0]
     if stem.split(os.sep)[-len(parts):] != parts:  # a module under a name of pytest's own: by its file
         return f"{path}:{qualname}"
