@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import platform  # (imported before the sandbox's user may no longer read the standard library's folder)
 import select
 import signal
 import sys
@@ -75,8 +76,6 @@ def _readonly(target: str) -> None:
 
 
 def _pivot_root(new: str, old: str) -> None:
-    import platform
-
     number = SYS_PIVOT_ROOT.get(platform.machine())
     if number is None:
         raise OSError(38, f"pivot_root: unknown system call number on {platform.machine()}")
@@ -133,12 +132,18 @@ def main(argv: list[str]) -> None:
     status_r, pipe_w = os.pipe()
     status_w: int | None = pipe_w
     if sys.platform.startswith("linux") and cfg["mode"] in ("auto", "strict"):
+        go_r, go_w = os.pipe()  # the supervisor's answer once it wrote the child's id maps
         child = os.fork()
         if child == 0:
             os.close(status_r)
-            _namespaced(cfg, pipe_w, me)
+            os.close(go_w)
+            _namespaced(cfg, pipe_w, me, go_r)
+        os.close(go_r)
         word = _read_line(status_r, pipe_w)
         status_w = None
+        if word == "map":  # root: the sandbox's uid 0 is the run's own user on the host
+            word = _map_ids(child, cfg["user"], go_w) or _read_line(status_r)
+        os.close(go_w)
         if word == "ok":
             level = STRONG
         else:
@@ -204,18 +209,47 @@ def _read_line(fd: int, close: int | None = None) -> str:
     return data.decode("utf-8", "replace").strip()
 
 
-def _namespaced(cfg: dict, status_w: int, supervisor: int) -> None:
-    """The child that enters the new namespaces and builds the root; its child is init."""
+def _map_ids(child: int, user: int, go_w: int) -> str | None:
+    """(The supervisor, as root.) Map the namespaced ``child``'s uid and gid 0 to ``user`` on the host, then
+    let it go on; why not, or None."""
+    try:
+        for name in ("uid_map", "gid_map"):
+            with open(f"/proc/{child}/{name}", "w") as fh:
+                fh.write(f"0 {user} 1")
+        os.write(go_w, b"1")
+    except OSError as exc:
+        return f"mapping the sandbox's user: {exc.strerror or exc}"
+    return None
+
+
+def _namespaced(cfg: dict, status_w: int, supervisor: int, go_r: int) -> None:
+    """The child that enters the new namespaces and builds the root; its child is init. Run by root, it
+    drops its groups, has the supervisor map its uid 0 to the run's own user (:func:`.isolation.run_user`),
+    and opens what the root binds before it becomes that user, who may not look inside root's folders."""
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
     _guard_parent(supervisor)
     try:
         uid, gid = os.geteuid(), os.getegid()
+        user = cfg.get("user") if uid == 0 else None
+        if user is not None:
+            os.setgroups([])
         _check(_libc().unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
                                | CLONE_NEWUTS), "unshare")
-        for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
-            with open(f"/proc/self/{name}", "w") as fh:
-                fh.write(text)
-        _build_root(cfg)
+        paths = _paths(cfg)  # resolved (and then opened) while this process is still its user on the host
+        if user is None:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as fh:
+                    fh.write(text)
+            sources = None
+        else:
+            sources = {real: os.open(real, os.O_PATH | os.O_CLOEXEC) for _, real in paths}
+            os.write(status_w, b"map\n")
+            if os.read(go_r, 1) != b"1":
+                os._exit(1)
+            os.setresgid(0, 0, 0)
+            os.setresuid(0, 0, 0)
+        os.close(go_r)
+        _build_root(cfg, paths, sources)
     except OSError as exc:
         os.write(status_w, f"{exc.strerror or exc}\n".encode())
         os._exit(1)
@@ -283,11 +317,12 @@ def _mask(target: str, null: str) -> None:
         _mount(null, target, None, MS_BIND)
 
 
-def _build_root(cfg: dict) -> None:
+def _build_root(cfg: dict, paths: list[tuple[str, str]], sources: dict[str, int] | None) -> None:
     """The new root (module docstring), built bwrap-style: a tmpfs base becomes the root with the
     old one under /old, and the new root is assembled under /new from /old (:func:`_enter_root` then
-    makes it the root and detaches the old one)."""
-    paths = _paths(cfg)  # resolved while the old root is still "/"
+    makes it the root and detaches the old one). ``paths``: :func:`_paths`; ``sources``: a descriptor
+    (O_PATH) of each real path, opened by root, to bind it through /proc (the sandbox's user may not
+    pass root's folders on the way to it), or None."""
     binds = sorted({real for _, real in paths})
     binds = [r for i, r in enumerate(binds) if not any((r + "/").startswith(q + "/") for q in binds[:i])]
     links = [(p, real) for p, real in paths if p != real]
@@ -303,17 +338,20 @@ def _build_root(cfg: dict) -> None:
     os.mkdir(new + "/tmp")  # the private /tmp first: a folder bound below it lies on top of it
     _mount("tmpfs", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={TMP_SIZE},mode=1777")
     for real in binds:
-        source, target = "/old" + real, new + real
+        source = "/old" + real if sources is None else f"/old/proc/self/fd/{sources[real]}"
+        target = new + real
         if os.path.isdir(source):
-            os.makedirs(target, exist_ok=True)
+            os.makedirs(target, mode=0o755, exist_ok=True)
         else:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
             open(target, "w").close()
         _mount(source, target, None, MS_BIND | MS_REC)
         _readonly(target)
+    for fd in (sources or {}).values():
+        os.close(fd)
     for path, real in links:
         if not os.path.lexists(new + path):
-            os.makedirs(os.path.dirname(new + path), exist_ok=True)
+            os.makedirs(os.path.dirname(new + path), mode=0o755, exist_ok=True)
             os.symlink(real, new + path)
     dev = new + "/dev"
     os.makedirs(dev, exist_ok=True)
@@ -389,20 +427,24 @@ def _drop_capabilities() -> None:
     _check(_libc().capset(ctypes.byref(header), ctypes.byref(data)), "capset")
 
 
-def _drop_to_nobody(tmp: str) -> None:
-    """Become the user nobody (every uid non-zero: the capabilities are cleared), owner of ``tmp``."""
+def _drop_to(user: int | None, tmp: str) -> None:
+    """Become the run's own user ``user`` (:func:`.isolation.run_user`; else nobody), owner of ``tmp``: every
+    uid non-zero, so the capabilities are cleared."""
     import pwd
 
-    try:
-        entry = pwd.getpwnam("nobody")
-        uid, gid = entry.pw_uid, entry.pw_gid
-    except KeyError:
-        uid = gid = 65534
-    os.chown(tmp, uid, gid)
+    if user is None:
+        try:
+            entry = pwd.getpwnam("nobody")
+            user, gid = entry.pw_uid, entry.pw_gid
+        except KeyError:
+            user = gid = 65534
+    else:
+        gid = user
+    os.chown(tmp, user, gid)
     os.environ["TMPDIR"] = tmp
     os.setgroups([])
     os.setresgid(gid, gid, gid)
-    os.setresuid(uid, uid, uid)
+    os.setresuid(user, user, user)
 
 
 def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | None) -> None:
@@ -418,7 +460,7 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
 
     if level == UID and tmp is not None:  # the supervisor made tmp for this level
         try:
-            _drop_to_nobody(tmp)
+            _drop_to(cfg.get("user"), tmp)
             resource.setrlimit(resource.RLIMIT_NPROC, (NPROC_LIMIT, NPROC_LIMIT))
         except OSError as exc:  # no such user in a user namespace, no CAP_SETUID: the process level
             level, why = PROCESS, f"{why}; no unprivileged uid: {exc.strerror or exc}"
@@ -435,7 +477,8 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
         _guard_parent(supervisor)  # after the uid changed, which clears the death signal
     target = cfg["ref"].rpartition(":")[0]
     if not (target.endswith(".py") or "/" in target or os.sep in target):
-        sys.path.insert(0, cfg["cwd"])  # a module reference is found from the current folder, as before
+        # a module reference is found where the auditor says (the pytest plugin's), then from the current folder
+        sys.path[0:0] = [*cfg.get("path", []), cfg["cwd"]]
     sandbox.serve(_channel(cfg), cfg["ref"], level=level, why=why)
 
 

@@ -56,8 +56,16 @@ def load_implementation(ref: str) -> Callable:
         raise ImplementationError(f"implementation {ref!r}: {name!r} is not a function name")
     if target.endswith(".py") or os.sep in target or "/" in target:
         path = Path(target).expanduser().resolve()
-        if not path.is_file():
-            raise ImplementationError(f"implementation {ref!r}: no such file {str(path)!r}")
+        try:
+            if not path.is_file():
+                what = "not a regular file" if path.exists() else "no such file"
+                raise ImplementationError(f"implementation {ref!r}: {what} {str(path)!r}")
+            with open(path, "rb"):
+                pass
+        except PermissionError:
+            raise ImplementationError(
+                f"implementation {ref!r}: the sandbox's user may not read {str(path)!r} (run by root, the sandbox is a "
+                "user of its own: make the file and its folder readable by others)") from None
         module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
         module_spec = importlib.util.spec_from_file_location(module_name, path)
         if module_spec is None or module_spec.loader is None:

@@ -14,18 +14,20 @@ ends. Then it starts the worker at the strongest level the system allows:
     /lib, /etc without its secrets, the interpreter's prefixes, every ``sys.path`` entry, the
     packages of dptestbed, the implementation's folder), a private /tmp and /dev/shm (tmpfs), a
     /dev of five harmless devices, a fresh /proc, and empty folders over the paths given to
-    :func:`hide` (the output folder) that lie inside; ``pivot_root`` leaves nothing else
-    reachable. No network (a new network namespace has only a loopback that is down). Process 1
+    :func:`hide` (the output folder; every path at its real path) that lie inside; ``pivot_root``
+    leaves nothing else reachable. Run by root, the sandbox's uid 0 is the run's own user on the host
+    (:func:`run_user`). No network (a new network namespace has only a loopback that is down). Process 1
     of the new PID namespace is a small init of this module (never user code): when it ends,
     the kernel kills every process of the namespace however it forked, and it ends with the
     supervisor (``PR_SET_PDEATHSIG``, which user code cannot clear in another process). The
     worker itself drops every capability (bounding set, ambient, securebits locked) and sets
     ``no_new_privs``.
 ``unprivileged-uid``
-    (root, no namespaces) the worker drops to the user ``nobody``, which clears its
-    capabilities: it cannot write what root owns, raise its limits or signal the run's other
-    processes; it keeps a private temporary folder (``TMPDIR``) and can write world-writable
-    folders. Orphans come back to the supervisor (a subreaper), which kills them.
+    (root, no namespaces) the worker drops to the run's own user (:func:`run_user`), which clears
+    its capabilities: it cannot write what root owns, raise its limits or signal the processes of
+    this run's auditor or of any other run; it keeps a private temporary folder (``TMPDIR``) and can
+    write world-writable folders, whose files of its user are removed when the run ends
+    (:func:`end_run`). Orphans come back to the supervisor (a subreaper), which kills them.
 ``process``
     (neither) a process of the same user with the limits above and ``no_new_privs``: bounded in
     time and memory and killed with the run, but not confined.
@@ -41,6 +43,7 @@ in the auditor's process).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -49,7 +52,8 @@ from collections.abc import Sequence
 STRONG, UID, PROCESS = "namespaces", "unprivileged-uid", "process"
 DESCRIPTION = {
     STRONG: "namespaces (user, mount, PID, network; read-only file system, private /tmp, no capabilities)",
-    UID: "unprivileged uid (root without namespaces: the worker runs as nobody, without capabilities)",
+    UID: "unprivileged uid (root without namespaces: the worker runs as a user of the run's own, without "
+         "capabilities)",
     PROCESS: "process only (no namespaces, no unprivileged uid: limits and no_new_privs; the file system is not "
              "protected)",
 }
@@ -62,9 +66,14 @@ SECRETS = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc
            "/etc/ssh", "/etc/ssl/private", "/etc/security")
 READ_ENV = "DPTESTBED_SANDBOX_READ"  # further folders a worker may read, os.pathsep-separated
 
+USER_BASE, USER_SPAN = 0x5D000000, 1 << 24  # the uids a run of root may take for its workers (no account's)
+WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a worker at the unprivileged-uid level may leave files
+
 MODES = ("auto", "strict", "uid", "process")
 _mode = "auto"
 _hidden: list[str] = []
+_imports: list[str] = []  # folders a worker imports a module reference from (the pytest plugin's callables)
+_user: int | None = None
 reported: str | None = None  # the level of the last worker that started in this process
 reported_why = ""  # why it is not the strongest
 
@@ -88,6 +97,123 @@ def hide(path) -> None:
         _hidden.append(real)
 
 
+def import_from(folders) -> None:
+    """Workers started from now on find a module reference in ``folders`` too (before the current
+    folder), which they may read: where the pytest plugin's callables are imported from anew."""
+    for folder in folders:
+        real = os.path.realpath(folder)
+        if os.path.isdir(real) and real not in _imports:
+            _imports.append(real)
+
+
+def run_user() -> int | None:
+    """When this command line runs as root, the host uid (and gid) of its workers: one of its own, that no
+    account and no process has, chosen once and inherited by its forks (the items); else None (and None when
+    this process's user namespace maps no such id). At the namespaces level the sandbox's uid 0 is this uid
+    on the host (its processes count against their limit, root's do not), at the unprivileged-uid level the
+    worker's uid: one run's workers cannot signal another's, and what they leave is found by owner
+    (:func:`end_run`)."""
+    global _user
+    if _user is None and os.geteuid() == 0:
+        import pwd
+        import random
+
+        from .proctree import user_processes
+
+        spans = _mapped_ids()
+        draw = random.SystemRandom()
+        for _ in range(1000):
+            lo, hi = max(spans, key=lambda span: span[1] - span[0], default=(0, 0))
+            if (lo, hi) != (0, 0) and lo <= USER_BASE and USER_BASE + USER_SPAN <= hi:
+                lo, hi = USER_BASE, USER_BASE + USER_SPAN
+            lo = max(lo, min(hi - 1, 1000))  # (above the system's accounts when it can)
+            if hi <= lo:
+                break
+            uid = draw.randrange(lo, hi)
+            if uid in (65534, 65535):
+                continue
+            try:
+                pwd.getpwuid(uid)
+            except KeyError:
+                if not user_processes(uid):
+                    _user = uid
+                    break
+    return _user
+
+
+def _mapped_ids() -> list[tuple[int, int]]:
+    """The ranges [lo, hi) of ids that are both uids and gids of this process's user namespace."""
+    def spans(name: str) -> list[tuple[int, int]]:
+        try:
+            with open(f"/proc/self/{name}") as fh:
+                rows = [row.split() for row in fh]
+            return [(int(r[0]), int(r[0]) + int(r[2])) for r in rows if len(r) == 3]
+        except (OSError, ValueError):
+            return [(0, 1 << 32)] if not sys.platform.startswith("linux") else []
+
+    return [(max(a, c), min(b, d)) for a, b in spans("uid_map") for c, d in spans("gid_map") if max(a, c) < min(b, d)]
+
+
+def end_run() -> None:
+    """After a run of root: every process of its user killed, and what that user left in the world-writable
+    folders (:data:`WORLD_WRITABLE`) removed; a no-op otherwise."""
+    if _user is None:
+        return
+    from .proctree import kill_user
+
+    kill_user(_user)
+    for top in WORLD_WRITABLE:
+        _remove_owned(top, _user)
+    _remove_ipc(_user)
+
+
+def _remove_ipc(uid: int) -> None:
+    """Remove the System V shared memory segments, message queues and semaphore sets that ``uid`` owns (they
+    outlive their processes; a namespaced worker has an IPC namespace of its own)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return
+    remove = {"shm": lambda i: libc.shmctl(i, 0, None), "msg": lambda i: libc.msgctl(i, 0, None),
+              "sem": lambda i: libc.semctl(i, 0, 0)}  # IPC_RMID
+    for kind, rm in remove.items():
+        try:
+            with open(f"/proc/sysvipc/{kind}") as fh:
+                header, *rows = [row.split() for row in fh]
+            column, ident = header.index("uid"), header.index({"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind])
+        except (OSError, ValueError):
+            continue
+        for row in rows:
+            if len(row) > column and row[column] == str(uid):
+                rm(int(row[ident]))
+
+
+def _remove_owned(folder: str, uid: int) -> None:
+    """Remove the entries below ``folder`` that ``uid`` owns, looking only where it could have made one
+    (folders anyone may write to); symbolic links are removed, never followed."""
+    import shutil
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_uid == uid:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and info.st_mode & 0o002:
+            _remove_owned(entry.path, uid)
+
+
 def summary() -> str:
     """The level of this process's workers as the output states it."""
     if reported is None:
@@ -95,17 +221,30 @@ def summary() -> str:
     return DESCRIPTION[reported] + (f"; namespaces not used: {reported_why}" if reported != STRONG else "")
 
 
+def _inside(path: str, folder: str) -> bool:
+    return (path.rstrip("/") + "/").startswith(folder.rstrip("/") + "/")
+
+
 def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] = ()) -> list[str]:
-    """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``."""
+    """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``.
+    Every path in it is real (symbolic links and relative names resolved): the worker's root binds
+    folders at their real paths, so a path is masked there only under its real name. A hidden folder
+    that holds a folder the worker reads is not masked (what it reads stays readable), but a hidden
+    file always is (the signing key in the implementation's own folder)."""
     target = ref.rpartition(":")[0]
     is_file = target.endswith(".py") or "/" in target or os.sep in target
-    impl_path = os.path.realpath(os.path.expanduser(target)) if is_file else None
     cwd = os.getcwd()
-    read = [os.path.dirname(impl_path) if impl_path else cwd]
-    read += [p for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
-    hide_ = [h for h in [*_hidden, *hidden] if not (impl_path and (impl_path + "/").startswith(h.rstrip("/") + "/"))]
+    read = [os.path.dirname(os.path.realpath(os.path.expanduser(target))) if is_file else cwd]
+    if not is_file:
+        read += _imports
+    read += [os.path.realpath(p) for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]
+    masks = []
+    for path in dict.fromkeys(os.path.realpath(os.path.expanduser(h)) for h in [*_hidden, *hidden]):
+        if not (os.path.isdir(path) and any(_inside(r, path) for r in read)):
+            masks.append(path)
     config = {"ref": ref, "fd": fd, "parent": os.getpid(), "mode": _mode, "memory": int(memory),
-              "cpu": int(cpu), "read": read, "hidden": hide_, "cwd": cwd}
+              "cpu": int(cpu), "read": read, "hidden": masks, "cwd": cwd, "user": run_user(),
+              "path": [] if is_file else _imports}
     return [sys.executable, "-P", "-m", "dptestbed.audits.confinement", json.dumps(config)]
 
 

@@ -10,6 +10,8 @@ import os
 import tempfile
 from pathlib import Path
 
+TEMP_PREFIX = ".dptestbed-"  # a temporary file is TEMP_PREFIX + the file's name + "-" + 8 characters + ".tmp"
+
 
 def _umask() -> int:
     """The process's umask, read without changing it (Linux); elsewhere set and restored at once."""
@@ -28,7 +30,7 @@ def _umask() -> int:
 def write(path: Path, data: bytes, *, sync: bool = False) -> None:
     """Write ``data`` to ``path`` as described above (``sync``: flushed to disk before the rename)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             os.fchmod(fh.fileno(), 0o666 & ~_umask())

@@ -2,7 +2,8 @@
 randomness comes from and whether they have the spec's encoding.
 
 ``probe_contract(runner, data, params)`` runs on the runner's own workers. With ``randomness="rng"`` (the
-default) two runs from generators of one seed must agree (every random number comes from ``rng``); with
+default) two runs from generators of one seed must agree, the second in a worker process started for it
+(every random number comes from ``rng``, not from what a process remembers); with
 ``"own"`` (:data:`.runner.RANDOMNESS`) :func:`probe_independence` checks the opposite, that draws from
 different workers and tasks never repeat. Against a reference implementation, the outputs must have its
 shape and, where its outputs are integers, integer values.
@@ -42,11 +43,13 @@ def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callab
         runs = [probe_independence(lambda n, rng: runner.draw_each(data, n, rng=rng, params=params),
                                    where=runner.where)]
     else:
-        runs = [runner.sample(data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params) for _ in range(2)]
+        runs = [draw(data, PROBE_RUNS, rng=np.random.default_rng(PROBE_SEED), params=params)
+                for draw in (runner.sample, runner.sample_fresh)]
         if runs[0].shape != runs[1].shape or not np.array_equal(runs[0], runs[1], equal_nan=True):
             raise ImplementationError(
-                "contract violation: randomness not from rng: two runs with generators of the same seed gave "
-                "different outputs (draw every random number from the rng argument, not from np.random, random or "
+                "contract violation: randomness not from rng: two runs with generators of the same seed, in two "
+                "processes, gave different outputs (draw every random number from the rng argument, not from "
+                "np.random, random or "
                 "the OS; or audit it as it is with --randomness own, randomness=\"own\" in the pytest plugin)")
     if reference is None:
         return runs[0]

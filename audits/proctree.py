@@ -9,6 +9,7 @@ elsewhere the functions see no descendants and measure nothing).
 * :func:`kill_tree` ends a tree however its processes fork: it stops every process it finds
   (SIGSTOP: a stopped process forks no more), walks again until no new process appears, then
   SIGKILLs them all, through pidfds where the system has them (a pid reused meanwhile is never hit);
+  :func:`kill_user` does the same to every process of one user (a run's own, at the lower levels);
 * :func:`become_subreaper` (orphans of descendants come back to this process instead of init, so
   :func:`kill_tree` finds them) and :func:`die_with_parent` (``PR_SET_PDEATHSIG``);
 * :func:`fork_context`: how to start a child process without forking a process that has threads.
@@ -130,11 +131,11 @@ def _signal(pid: int, handle: int | None, sig: int) -> None:
             signal.pidfd_send_signal(handle, sig)
 
 
-def kill_tree(pid: int, include_root: bool = True) -> int:
-    """SIGKILL ``pid`` (with ``include_root``) and every descendant, however they fork (see the
-    module docstring); returns how many processes were signalled."""
+def _stop_then_kill(first: list[int], found) -> int:
+    """SIGSTOP ``first`` and then, walk after walk, every process ``found()`` lists that is not stopped yet,
+    until a walk finds no new one (a stopped process forks no more); then SIGKILL them all. How many."""
     held: dict[int, int | None] = {}
-    todo = [pid] if include_root else []
+    todo = list(first)
     for _ in range(KILL_ROUNDS):
         for p in todo:
             try:
@@ -142,7 +143,7 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
             except ProcessLookupError:
                 continue
             _signal(p, held[p], signal.SIGSTOP)
-        todo = [p for p in descendants(pid) if p not in held]
+        todo = [p for p in found() if p not in held]
         if not todo:
             break
     for p, handle in held.items():
@@ -150,6 +151,34 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
         if handle is not None:
             os.close(handle)
     return len(held)
+
+
+def kill_tree(pid: int, include_root: bool = True) -> int:
+    """SIGKILL ``pid`` (with ``include_root``) and every descendant, however they fork (see the
+    module docstring); returns how many processes were signalled."""
+    return _stop_then_kill([pid] if include_root else [], lambda: descendants(pid))
+
+
+def user_processes(uid: int) -> list[int]:
+    """The processes whose real or effective uid is ``uid`` (as this process's /proc shows them)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                row = next(line for line in fh if line.startswith("Uid:"))
+        except (OSError, StopIteration):
+            continue
+        if str(uid) in row.split()[1:3]:
+            found.append(int(entry))
+    return found
+
+
+def kill_user(uid: int) -> int:
+    """SIGKILL every process of the user ``uid`` (root only: a run's own user) as :func:`kill_tree` does a
+    tree's; how many were signalled."""
+    return _stop_then_kill([], lambda: [p for p in user_processes(uid) if p != os.getpid()])
 
 
 def kill_descendants() -> int:

@@ -23,13 +23,20 @@ power with the smallest detectable loss, an implementation that raises, hangs (p
 returns the wrong shape with the reason; ``allow=("differs", "no-power")`` lets those two pass. Each
 call returns the JSON results (each item with its ``class``), for further assertions.
 
+A callable runs as ``dptestbed check`` runs a file: never in the test process, only in sandboxed workers
+(docs/isolation.md), fresh interpreters that import it anew by its module and qualified name (the
+module found where the test process found it, which the workers may read), so nothing it starts
+outlives the session. It must be defined at the top level of a module (``from mypkg import my_svt``,
+or a function of the test module); a lambda, a function made inside another, a method or a
+``functools.partial`` fails the test in one line: give it a name in a module, or a reference string.
+What the test does to it at run time (``fn.batch = ...`` inside a test) the workers do not see. The
+module's top-level code has run in the test process already when the test imported it. A callable of
+dptestbed's own (``dptestbed.impl``) is trusted and runs as the reference implementations do.
+
 Code that draws its own randomness (a library's OS entropy, ``np.random``) is audited as it is with
 ``randomness="own"`` (``check``, ``audit``, ``audit_claim``, ``theorems``): no determinism probe and no
-replay check, the same statistics and confidence; the result says it is not reproducible. A callable
-runs in forks of the test process, each of which seeds the global numpy and ``random`` generators
-from OS entropy; a generator a library created at import would be copied into every fork, which the
-independence probe reports: give such an implementation as a reference string
-(``"path/to/file.py:function"``), whose workers are fresh interpreters.
+replay check, the same statistics and confidence; the result says it is not reproducible. Every worker
+seeds the global numpy and ``random`` generators from OS entropy before it imports the implementation.
 
 Statistics: the checks of one call form one family; its false-alarm rate (a correct
 implementation failing the test) is at most ``--dptestbed-alpha`` (default 1e-3): Holm
@@ -112,6 +119,18 @@ def pytest_report_header(config: pytest.Config) -> str:
             f"alpha {setting(config, 'alpha'):g} (false-alarm rate of one check call)")
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session ends: every worker the checks started ends with everything it started (and, for root,
+    every process and file of the run's own user, :func:`dptestbed.audits.isolation.end_run`)."""
+    import sys
+
+    if "dptestbed.audits.runner" in sys.modules:
+        from dptestbed.audits import isolation, runner
+
+        runner.close_cached()
+        isolation.end_run()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "dptestbed" in getattr(item, "fixturenames", ()):
@@ -136,6 +155,7 @@ class SpecChecker:
         class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``.
         ``randomness="own"``: the implementation draws from a source of its own (see the module docstring)."""
         spec = self._spec(spec_id)
+        implementation = sandboxed(implementation)
         self._allow = _allowed(allow)
         self._randomness = _randomness(randomness)
         from dptestbed.audits.cpulimit import deadline
@@ -166,6 +186,7 @@ class SpecChecker:
         """The privacy audit alone; fails the test on any class but a pass (with the counterexample
         for a claim violated)."""
         spec = self._spec(spec_id)
+        implementation = sandboxed(implementation)
         self._allow = _allowed(allow)
         self._randomness = _randomness(randomness)
         if spec.privacy is None:
@@ -194,6 +215,7 @@ class SpecChecker:
                               params=params, name=getattr(mechanism, "__qualname__", str(mechanism)))
         except ValueError as exc:
             pytest.fail(f"dptestbed: {exc}", pytrace=False)
+        mechanism = sandboxed(mechanism)
         self._allow = _allowed(allow)
         self._randomness = _randomness(randomness)
         problems: list[str] = []
@@ -266,6 +288,46 @@ class SpecChecker:
             else:
                 problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}) could not run: {r['error']}")
         return results
+
+
+def sandboxed(implementation: Implementation) -> Implementation:
+    """What the checks run for ``implementation`` (module docstring): a reference string, or a callable of
+    dptestbed's own, as it is; any other callable as the reference a sandboxed worker imports it anew by
+    (``module:name``, the folders the test process imports from given to the workers; the file's path
+    when the module's name does not say where its file lies); the test fails in one line when it cannot
+    be imported anew."""
+    import os
+    import sys
+
+    from dptestbed.audits import isolation
+    from dptestbed.audits.runner import is_trusted
+
+    if isinstance(implementation, str) or is_trusted(implementation):
+        return implementation
+    fn = implementation
+    name, qualname = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    file = getattr(module, "__file__", None)
+    if not callable(fn) or not isinstance(qualname, str) or not qualname.isidentifier():
+        why = "is not a function defined at the top level of a module (a lambda, a function made inside another, a method)"
+    elif name == "__main__" or not file:
+        why = f"lives in {name!r}, which has no file to import it from"
+    elif getattr(module, qualname, None) is not fn:
+        why = f"is not what {name}.{qualname} names (it was made or replaced at run time)"
+    else:
+        why = None
+    if why:
+        pytest.fail(f"dptestbed: the implementation {qualname or fn!r} cannot be imported again in the sandbox: it "
+                    f"{why}; define it at the top level of a module, or give 'path/to/file.py:function'", pytrace=False)
+    parts, path = str(name).split("."), os.path.realpath(str(file))
+    stem = os.path.dirname(path) if os.path.basename(path) == "__init__.py" else os.path.splitext(path)[0]
+    if stem.split(os.sep)[-len(parts):] != parts:  # a module under a name of pytest's own: by its file
+        return f"{path}:{qualname}"
+    root = stem
+    for _ in parts:
+        root = os.path.dirname(root)
+    isolation.import_from([root, *(p for p in sys.path if p)])
+    return f"{name}:{qualname}"
 
 
 def _randomness(value: str) -> str:

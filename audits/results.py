@@ -103,13 +103,24 @@ def _isolation_level() -> str | None:
     return isolation.reported
 
 
+def run_identity(plan_: Plan) -> dict:
+    """What a run's results are bound to beyond its options (``run`` fields; :mod:`.integrity`): the
+    SHA-256 of the implementation's file, of every spec file, and the digest of dptestbed's code."""
+    from .integrity import code_digest, file_digest, implementation_file
+
+    impl_file = implementation_file(plan_.implementation)
+    return {"implementation_sha256": file_digest(impl_file) if impl_file else None,
+            "specs_sha256": {s.id: file_digest(s.file) for s in plan_.specs},
+            "code": code_digest()}
+
+
 def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
              command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
-             errata: list[dict] | None = None, executor: str = "local") -> dict:
+             errata: list[dict] | None = None, executor: str = "local", identity: dict | None = None) -> dict:
     """The results document (``results.json``), with the multiple-testing correction applied
     to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
     ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
-    is confirmed (see audits/errata.py)."""
+    is confirmed (see audits/errata.py). ``identity``: :func:`run_identity` (computed once a run)."""
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
     family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
@@ -151,6 +162,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "versions": versions(), "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
+            **(identity if identity is not None else run_identity(plan_)),
             "isolation": _isolation_level(), "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
             "randomness": plan_.randomness, "reproducible": plan_.reproducible,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
@@ -196,8 +208,8 @@ def comparable(document: dict) -> dict:
 
 
 def write_json_atomic(path: Path, document: dict) -> None:
-    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, every
-    item signed (:func:`.integrity.seal`: ``--resume`` re-uses only what this command line wrote)."""
+    """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, signed
+    (:func:`.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote)."""
     from .integrity import seal
     from .outfiles import write
 
@@ -212,21 +224,34 @@ class ResumeError(ValueError):
 
 
 def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
-    """The finished items of an earlier run's ``document`` that this run may re-use: the earlier
-    run must be the same command, suite, seed, implementation, tight setting and plan (the same item ids), and
-    the same commit when both runs know theirs (a git checkout; an installed package has none);
-    items whose verdict was ``error`` (a crash, a time limit, an interruption) are run again.
-    Raises :class:`ResumeError` saying what differs."""
+    """The finished items of an earlier run's ``document`` that this run may re-use: the document must
+    verify (:func:`.integrity.verify`: written by this machine's dptestbed, unchanged since), and the
+    earlier run must be the same command, suite, seed, implementation (reference and file content), spec
+    files, isolation level, dptestbed code, tight setting and plan (the same item ids), and the same
+    commit when both runs know theirs; items whose verdict was ``error`` (a crash, a time limit, an
+    interruption) are run again. Raises :class:`ResumeError` saying what differs, in one line."""
+    from .integrity import verify
+
     run_ = document.get("run") if isinstance(document, dict) else None
     if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise ResumeError("not a dptestbed results file")
+    why = verify(document)
+    if why:
+        raise ResumeError(f"{why}; run without --resume")
     mine = {"command": command, "suite": plan_.suite, "seed": seed, "implementation": plan_.implementation,
             "tight": plan_.tight, "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
             "randomness": plan_.randomness}
-    defaults = {"tight": False, "randomness": "rng"}  # (absent from results files written before them)
     for key, value in mine.items():
-        if run_.get(key, defaults.get(key)) != value:
+        if run_.get(key) != value:
             raise ResumeError(f"it was run with {key} {run_.get(key)!r}, this run has {value!r}")
+    identity = {**run_identity(plan_), "isolation": _isolation_level()}
+    what = {"implementation_sha256": "the implementation's file changed since (SHA-256 {} then, {} now)",
+            "specs_sha256": "a spec file changed since (SHA-256 by spec: {} then, {} now)",
+            "code": "it was computed by other dptestbed code (digest {} then, {} now)",
+            "isolation": "its implementation ran at the isolation level {}, this run's runs at {}"}
+    for key, text in what.items():
+        if run_.get(key) != identity[key]:
+            raise ResumeError(text.format(json.dumps(run_.get(key)), json.dumps(identity[key])))
     commit = git_commit()
     if run_.get("commit") and commit and run_["commit"] != commit:
         raise ResumeError(f"it was computed by commit {run_['commit']}, this is {commit}")
@@ -235,12 +260,4 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     by_id = {item.id: item for item in plan_.items}
     if ids != by_id.keys():
         raise ResumeError(f"its plan differs from this one ({len(ids ^ by_id.keys())} items are in one plan only)")
-    from .integrity import unverified
-
-    forged = unverified(document)
-    if forged:
-        raise ResumeError(f"{len(forged)} of its items (e.g. {forged[0]!r}) do not carry the signature dptestbed gave "
-                          "them here: the file was changed after it was written, or written on another machine; run "
-                          "without --resume")
     return [(by_id[r["id"]], r) for r in earlier if r.get("verdict") != "error"]
-

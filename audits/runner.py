@@ -352,6 +352,20 @@ class Runner:
             self.calls += n
         return out
 
+    def sample_fresh(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> np.ndarray:
+        """``n`` runs as :meth:`sample` draws them from ``rng``, by a worker process started for them alone
+        and ended after them (a runner of its own): what a check of determinism compares with, so that
+        nothing an implementation keeps in a process (its outputs by the state of ``rng``, say) can make
+        a replay agree. In this process (a trusted batch sampler): :meth:`sample`."""
+        if not self.isolate:
+            return self.sample(data, n, rng=rng, params=params)
+        with Runner(self.impl, timeout=self.timeout, workers=1, isolate=True) as fresh:
+            out = fresh.sample(data, n, rng=rng, params=params)
+        self.charge(fresh.cpu_seconds)
+        with self._lock:
+            self.calls += fresh.calls
+        return out
+
     def draw_each(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> list[np.ndarray]:
         """``n`` runs from every worker process at once, each task from its own seed drawn from ``rng``
         (in this process: two draws one after the other): what :func:`.probes.probe_independence` compares."""
@@ -574,7 +588,8 @@ def call_batch(impl: Callable | str, data: Any, n: int, *, rng: np.random.Genera
 
 
 @atexit.register
-def _close_cached() -> None:
+def close_cached() -> None:
+    """Close every cached runner (its workers end with everything they started)."""
     while _CACHE:
         _CACHE.popitem()[1].close()
 

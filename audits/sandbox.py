@@ -47,7 +47,7 @@ import numpy as np
 from . import isolation, sanitize
 from .contract_checks import ImplementationError, describe, load_implementation, validate_batch, validate_stack
 from .cpulimit import CallClock
-from .integrity import key_dir
+from .integrity import secret_paths
 from .proctree import children, descendants, kill_tree
 
 MAGIC = b"DPTB"
@@ -219,7 +219,7 @@ class SandboxWorker:
         self.sock.settimeout(FRAME_SECONDS)  # a worker that stops reading cannot block a send
         try:
             self.proc = subprocess.Popen(
-                isolation.command(ref, child.fileno(), memory=MEMORY_LIMIT, cpu=CPU_LIMIT, hidden=[str(key_dir())]),
+                isolation.command(ref, child.fileno(), memory=MEMORY_LIMIT, cpu=CPU_LIMIT, hidden=secret_paths()),
                 pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w,
                 start_new_session=True, close_fds=True)
         finally:

@@ -23,7 +23,7 @@ from . import sanitize
 from . import theorems as thm
 from .execution import LocalExecutor, execute
 from .planning import Item, Plan
-from .results import ResumeError, assemble, resumable, spec_record, write_json_atomic
+from .results import ResumeError, assemble, resumable, run_identity, spec_record, write_json_atomic
 from .serialize import jsonable
 
 
@@ -63,7 +63,7 @@ class Progress:
                 f"{item.label}: {text} [{seconds:.1f}s] {mark}")
         reason = result.get("error") or (result.get("reason") if verdict in ("error", "implementation error") else None)
         if reason:
-            line += f"\n        {reason}"
+            line += f"\n        {sanitize.line(reason)}"
         print(line, file=self.stream, flush=True)
 
 
@@ -115,7 +115,7 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
     records = sanitize.tree([spec_record(s, plan_) for s in plan_.specs])  # a spec's text is not ours
     bar = Progress(len(plan_.items), enabled=progress, done=len(done))
     fixed = {"seed": seed, "started": started, "command": command, "jobs": jobs, "spec_records": records,
-             "executor": executor.name if isolate else "in-process"}
+             "executor": executor.name if isolate else "in-process", "identity": run_identity(plan_)}
     write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
     def on_result(item, result):

@@ -104,7 +104,7 @@ def find_spec(spec_id: str, directory: str | Path | None = None) -> Spec:
     when no such file holds it, the whole catalogue is loaded (for its validation errors and the
     close-match hints of an unknown id)."""
     root = Path(directory) if directory is not None else CATALOGUE_DIR
-    if root.is_dir() and re.fullmatch(r"[A-Za-z0-9_-]+", spec_id):
+    if root.is_dir() and re.fullmatch(r"[A-Za-z0-9_-]{1,200}", spec_id):  # (a longer name is no file's)
         for path in sorted(root.rglob(f"{spec_id}.toml")):
             relative = path.relative_to(root)
             spec = load_spec(path, paper=relative.parts[0] if len(relative.parts) > 1 else "")

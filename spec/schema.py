@@ -45,6 +45,10 @@ REF_PATTERN = re.compile(
     r" [A-Za-z0-9.\-]+( \(.+\))?$"
 )
 IMPL_PATTERN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+# the most entries an array or table of a spec may hold (each audit point is a privacy audit of a run; the
+# catalogue's largest: 2 audit points, 14 stress cases, 10 theorems)
+MAX_ENTRIES = 256
+MAX_ENTRIES_OF = {"audit_points": 32, "stress_cases": 64, "theorems": 64}
 
 # --------------------------------------------------------------------------- building
 
@@ -120,7 +124,10 @@ class _Reader:
         value = self.table.pop(name)
         if types is not None and (not isinstance(value, types) or isinstance(value, bool) and bool not in _tuple(types)):
             names = "/".join(t.__name__ for t in _tuple(types))
-            raise self.error(name, f"must be {names}, got {type(value).__name__} {value!r}")
+            raise self.error(name, f"must be {names}, got {type(value).__name__} {str(value)[:80]!r}")
+        most = MAX_ENTRIES_OF.get(name, MAX_ENTRIES)
+        if isinstance(value, (list, dict)) and len(value) > most:
+            raise self.error(name, f"has {len(value):,} entries; a spec has at most {most}")
         return value
 
     def number(self, name: str) -> int | float | None:

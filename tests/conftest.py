@@ -31,6 +31,15 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: LAST.index(item.path.name) + 1 if item.path.name in LAST else 0)
 
 
+@pytest.fixture(autouse=True)
+def _readable_tmp_path(request):
+    """Run as root, dptestbed's sandbox is an unprivileged user of the run's own: an implementation a test
+    writes into its ``tmp_path`` (or its pytester's folder) must be readable by others, as a user's would."""
+    for name, folder in (("tmp_path", lambda f: f), ("pytester", lambda f: f.path)):
+        if os.geteuid() == 0 and name in request.fixturenames:
+            folder(request.getfixturevalue(name)).chmod(0o755)
+
+
 @pytest.fixture
 def check_transcripts():
     """``check(exact, batch, data, n, rng, **params)``: the Monte Carlo transcript law of a batch

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,21 +94,24 @@ def test_a_worker_whose_limits_were_raised_is_refused():
         proc.wait()
 
 
-def test_signed_items_verify_and_edited_ones_do_not(tmp_path, monkeypatch):
+def test_a_signed_results_file_verifies_and_an_edited_one_does_not(tmp_path, monkeypatch):
     monkeypatch.setenv("DPTESTBED_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setattr(integrity, "_key", None)
     doc = {"format": "dptestbed-results/1", "run": {"command": "check", "suite": "quick", "seed": 0},
-           "privacy": [{"id": "a", "verdict": "violation"}, {"id": "b", "verdict": "violation"}], "theorems": []}
+           "privacy": [{"id": "a", "verdict": "violation"}, {"id": "b", "verdict": "violation"}], "theorems": [],
+           "by_number": {1: (0.5, -0.0)}}
     path = tmp_path / "results.json"
     suite.write_json_atomic(path, doc)
     assert (tmp_path / "state" / "results-key").stat().st_mode & 0o077 == 0
     again = json.loads(path.read_text())
-    assert integrity.unverified(again) == []
+    assert integrity.verify(again) is None
     again["privacy"][1]["verdict"] = "no violation found"
-    assert integrity.unverified(again) == ["b"]
+    assert "does not verify" in integrity.verify(again)
     again["privacy"][1]["verdict"] = "violation"
-    again["run"]["seed"] = 1  # moved to another run
-    assert integrity.unverified(again) == ["a", "b"]
+    again["run"]["seed"] = 1  # taken for another run
+    assert "does not verify" in integrity.verify(again)
+    del again["integrity"]
+    assert "no signature" in integrity.verify(again)
 
 
 @pytest.mark.slow
@@ -125,13 +127,13 @@ def test_resume_refuses_a_results_file_whose_items_were_edited(tmp_path, capsys)
     capsys.readouterr()
     assert main([*args, "--resume"]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "2 of its items" in err and "signature" in err
+    assert len(err.splitlines()) == 1 and "signature does not verify" in err
 
 
 def test_report_waits_for_a_run_that_holds_the_folder(tmp_path, capsys):
     doc = {"format": "dptestbed-results/1", "run": {"command": "verify", "complete": True}, "summary": {"exit_code": 0},
            "privacy": [], "theorems": [], "specs": [], "not_checked": [], "family": {"statement": ""}}
-    (tmp_path / "results.json").write_text(json.dumps(doc))
+    (tmp_path / "results.json").write_text(json.dumps(integrity.seal(doc)))
     with output_folder.output_lock(tmp_path):
         assert main(["report", str(tmp_path / "results.json")]) == 2
     err = capsys.readouterr().err.strip()
@@ -250,5 +252,7 @@ def test_the_worker_environment_keeps_the_key_out(tmp_path, monkeypatch):
     monkeypatch.setattr(integrity, "_key", None)
     key = integrity._load_key()
     assert key.hex() not in json.dumps(dict(os.environ))
-    cmd = isolation.command("x.py:f", 3, memory=1, cpu=1, hidden=[str(integrity.key_dir())])
-    assert key.hex() not in " ".join(cmd) and str(Path(tmp_path / "s")) in cmd[-1]
+    cmd = isolation.command("x.py:f", 3, memory=1, cpu=1, hidden=integrity.secret_paths())
+    assert key.hex() not in " ".join(cmd)
+    assert json.loads(cmd[-1])["hidden"][-2:] == [os.path.realpath(tmp_path / "s"),
+                                                   os.path.realpath(tmp_path / "s" / "results-key")]

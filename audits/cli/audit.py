@@ -20,6 +20,7 @@ import math
 import sys
 import threading
 
+from .. import sanitize
 from ..outcomes import audit_class, class_exit_code
 from ..schemas import FORMATS
 from .options import (
@@ -30,6 +31,7 @@ from .options import (
     executor_args,
     executor_of,
     get_spec,
+    implementation,
     isolation_arg,
     jobs_of,
     parse_params,
@@ -40,6 +42,7 @@ from .options import (
 )
 
 DEADLINE = 1800.0  # seconds: the full suite's time limit of one audit
+MAX_PAIR_DEPTH = 8  # lists inside lists of an ad-hoc --pair
 
 
 def register(subparsers) -> None:
@@ -135,9 +138,15 @@ def _adhoc(args):
     pairs = []
     for k, (data, neighbour) in enumerate(args.pair):
         try:
-            pairs.append((json.loads(data), json.loads(neighbour)))
+            pair = (json.loads(data), json.loads(neighbour))
         except json.JSONDecodeError as exc:
-            raise UserError(f"--pair {k + 1}: not a JSON value: {exc.msg} in {data!r} / {neighbour!r}") from None
+            raise UserError(f"--pair {k + 1}: not a JSON value: {exc.msg} in {data[:80]!r} / {neighbour[:80]!r}") from None
+        except RecursionError:
+            pair = None
+        if pair is None or max(_depth(pair[0]), _depth(pair[1])) > MAX_PAIR_DEPTH:
+            raise UserError(f"--pair {k + 1}: nested more than {MAX_PAIR_DEPTH} lists deep (a vector, a dataset of "
+                            "records or a list of those is at most a few)")
+        pairs.append(pair)
     params = {}
     for item in args.param or []:
         key, sep, raw = item.partition("=")
@@ -156,11 +165,11 @@ def _adhoc(args):
 
 
 def cmd_audit(args) -> int:
-    _import_in_background("scipy.special")
     from ..privacy import AuditError, audit
     from ..runner import missing_reference
 
     if args.mechanism is not None:
+        implementation(args.mechanism, "--mechanism", args.isolation)
         spec, impl, params = _adhoc(args)
     else:
         if args.id is None:
@@ -170,6 +179,8 @@ def cmd_audit(args) -> int:
             raise UserError("--epsilon, --gdp, --zcdp, --renyi, --curve, --relation and --pair state an ad-hoc claim: "
                             "use them with --mechanism")
         spec = get_spec(args)
+        if args.impl is not None:
+            implementation(args.impl, "--impl", args.isolation)
         if args.impl is None and missing_reference(spec.implementation):
             raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
                             f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")
@@ -180,6 +191,8 @@ def cmd_audit(args) -> int:
         raise UserError(f"--confidence {args.confidence}: must be strictly between 0 and 1")
     if not args.timeout > 0:
         raise UserError(f"--timeout {args.timeout}: must be positive")
+    # (after every check of the input: an interpreter that exits while a thread imports may crash)
+    _import_in_background("scipy.special")
     # user code may print; keep stdout for our output
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as stack:
         batches = None
@@ -229,7 +242,7 @@ def _human(r) -> str:
     cls = audit_class(j)
     claim, params = audit_claim(j)
     lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
-    lines.append(f"  implementation: {r.implementation}")
+    lines.append(f"  implementation: {sanitize.line(r.implementation)}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     stated = from_json(claim)
     lines.append(f"  claim: {stated.describe()} at {shown}")
@@ -290,3 +303,10 @@ def _human(r) -> str:
 def _short(value, limit: int = 60) -> str:
     text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _depth(value, level: int = 0) -> int:
+    """How many lists deep ``value`` is (a number: 0); stops counting past MAX_PAIR_DEPTH."""
+    if not isinstance(value, list) or level > MAX_PAIR_DEPTH:
+        return level
+    return max((_depth(v, level + 1) for v in value), default=level + 1)

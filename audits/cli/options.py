@@ -7,12 +7,14 @@ import argparse
 import difflib
 import math
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
 
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
+from .. import sanitize
 from ..outcomes import ALLOWABLE, EXIT_USAGE, HELP
 
 # the exit codes of each command, shown by its --help (the codes themselves: audits/outcomes.py)
@@ -25,8 +27,8 @@ EXIT_HELP = {
     "mutants": "exit codes: 0 every non-equivalent mutant killed; 1 a mutant survived every check; 2 bad usage; 6 some "
                "mutants could not be checked; 130 interrupted",
     "report": "exit codes: the rendered run's own (its summary.exit_code, as the command that ran it returned), or 6 "
-              "when part of the report could not be drawn; 2 bad usage (not a results file, --out not a folder); "
-              "130 interrupted",
+              "when part of the report could not be drawn; 2 bad usage (not a results file, a results file that does "
+              "not verify as this machine's dptestbed's, --out not a folder); 130 interrupted",
     "specs": "exit codes: 0 listed; 2 bad usage (an unknown paper)",
     "show": "exit codes: 0 shown; 2 bad usage (an unknown spec, a bad parameter)",
 }
@@ -76,15 +78,67 @@ def bounded_int(lo: int, hi: int):
 
 seed_value = bounded_int(0, 2**63 - 1)
 
+def plain(text: str, flag: str) -> str:
+    """``text`` (a name a flag gives) unless it holds characters that act on a terminal or a file's format
+    (a newline, an escape sequence: :mod:`..sanitize`), which is a usage error naming ``flag``."""
+    if sanitize.text(text) != text or "\n" in text or "\t" in text:
+        raise UserError(f"{flag} {sanitize.line(text, 80)}: the name holds control characters (a newline, an "
+                        "escape sequence); rename it")
+    return text
+
+
+def spec_folder(args) -> str | None:
+    """``--dir``, when given (a plain name)."""
+    folder = getattr(args, "dir", None)
+    return plain(folder, "--dir") if folder is not None else None
+
+
 def catalogue(args) -> Catalogue:
-    return load_catalogue(getattr(args, "dir", None))
+    return load_catalogue(spec_folder(args))
 
 
 def get_spec(args) -> Spec:
     try:
-        return find_spec(args.id, getattr(args, "dir", None))
+        return find_spec(args.id, spec_folder(args))
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
+
+
+def implementation(text: str, flag: str = "--impl", isolation: str = "auto") -> str:
+    """An implementation reference of the command line, checked before anything runs: a plain name;
+    ``path/to/file.py:function`` names a regular file it can read (not a FIFO, a folder, a device, nor
+    anything under /dev or /proc; run by root, a file others may read in a folder others may enter, as the
+    sandbox's user is not root unless ``isolation`` is "process"), ``package.module:function`` a dotted
+    name. A usage error otherwise."""
+    plain(text, flag)
+    target, sep, name = text.rpartition(":")
+    if not sep or not name.isidentifier():
+        raise UserError(f"{flag} {text}: expected path/to/file.py:function or package.module:function")
+    if not (target.endswith(".py") or "/" in target or os.sep in target):
+        if not all(part.isidentifier() for part in target.split(".")):
+            raise UserError(f"{flag} {text}: {target!r} is not a module name (package.module)")
+        return text
+    given, real = os.path.abspath(os.path.expanduser(target)), os.path.realpath(os.path.expanduser(target))
+    if any(path.split(os.sep)[1:2] in (["dev"], ["proc"], ["sys"]) for path in (given, real)):
+        raise UserError(f"{flag} {text}: a device or a process's file, not a Python file")
+    try:
+        info = os.stat(real)
+    except FileNotFoundError:
+        raise UserError(f"{flag} {text}: no such file") from None
+    except OSError as exc:
+        raise UserError(f"{flag} {text}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UserError(f"{flag} {text}: not a regular file (a folder, a FIFO or a device)")
+    if not os.access(real, os.R_OK):
+        raise UserError(f"{flag} {text}: cannot be read")
+    # the folders the sandbox's user passes: the file's own at the namespaces level, every one without them
+    folders = [os.path.dirname(real)] if isolation != "uid" else list(Path(real).parents)
+    if os.geteuid() == 0 and isolation != "process" and not (
+            info.st_mode & stat.S_IROTH and all(os.stat(f).st_mode & stat.S_IXOTH for f in folders)):
+        raise UserError(f"{flag} {text}: run by root, the sandbox is a user of its own, who may not read it: make "
+                        "the file readable by others and its folder open to them (chmod o+r, o+x), or use "
+                        "--isolation process")
+    return text
 
 
 def parse_params(pairs: list[str] | None, spec: Spec) -> dict:
@@ -165,7 +219,7 @@ def executor_args(p, what: str) -> None:
 
 def run_options(p) -> None:
     """The options of the commands that run items and write a report folder (verify, check, mutants)."""
-    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/<command>-<suite>-<time>)")
+    out_option(p, "output folder (default: reports/<command>-<suite>-<time>)")
     p.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0); every item derives its own stream")
     executor_args(p, "the items")
     p.add_argument("--call-timeout", type=positive_float, default=60.0, metavar="S",
@@ -184,11 +238,24 @@ def run_options(p) -> None:
                         "items are kept, the others run (items that ended in an error run again)")
 
 
-def folder(text: str) -> Path:
-    """``--out DIR``: a folder, or a path where one can be made (never an existing file)."""
-    out = Path(text)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {text}: exists and is not a folder")
+def out_option(p, text: str) -> None:
+    """``--out`` and ``--force``."""
+    p.add_argument("--out", metavar="DIR", help=text)
+    p.add_argument("--force", action="store_true",
+                   help="write into --out even when it is not empty and not a dptestbed output folder, or is the "
+                        "root, your home or a project's root (dptestbed's files there are replaced; nothing else "
+                        "is deleted)")
+
+
+def folder(text: str, force: bool = False) -> Path:
+    """``--out DIR``: a folder, or a path where one can be made, that may become an output folder
+    (:func:`..output_folder.check_folder`; ``force``: ``--force``)."""
+    from ..output_folder import check_folder
+
+    out = Path(plain(text, "--out"))
+    why = check_folder(out, force=force)
+    if why:
+        raise UserError(f"--out {text}: {why}")
     return out
 
 
@@ -197,7 +264,7 @@ def out_dir(args, command: str) -> Path:
     if args.resume and not args.out:
         raise UserError("--resume needs --out: the folder of the run to continue")
     if args.out:
-        return folder(args.out)
+        return folder(args.out, args.force)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path(DEFAULT_REPORTS) / f"{command}-{args.suite}-{stamp}"
 

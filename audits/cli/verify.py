@@ -26,6 +26,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from .. import sanitize
 from ..outcomes import EXIT_INTERRUPTED
 from .options import (
     EXIT_HELP,
@@ -36,10 +37,13 @@ from .options import (
     catalogue,
     executor_of,
     folder,
+    implementation,
     isolation_arg,
     jobs_of,
     out_dir,
+    out_option,
     parse_params,
+    plain,
     positive_float,
     run_options,
     tight_option,
@@ -107,8 +111,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("report", help="re-render a report from a results.json (runs nothing)",
                               epilog=EXIT_HELP["report"])
     p.add_argument("results", help="path to results.json")
-    p.add_argument("--out", metavar="DIR",
-                   help="output folder (default: the folder of RESULTS); RESULTS is copied into it")
+    out_option(p, "output folder (default: the folder of RESULTS); RESULTS is copied into it")
     p.set_defaults(func=cmd_report)
 
 
@@ -119,6 +122,9 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
+    if len(plan_.items) > MAX_ITEMS:
+        raise UserError(f"{len(plan_.items):,} items planned, more than a run may hold ({MAX_ITEMS:,}; the full "
+                        "catalogue plans under 500): select fewer specs")
     plan_.randomness = args.randomness
     out = out_dir(args, command)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
@@ -140,6 +146,7 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
 def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
     from .. import execution, report, results, suite
+    from ..integrity import verify
 
     try:
         document = suite.run(plan_, catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
@@ -151,10 +158,13 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     except KeyboardInterrupt:
         print(f"dptestbed: interrupted; rendering the partial results in {out}", file=sys.stderr)
         try:
-            report.render(json.loads((out / "results.json").read_text(encoding="utf-8")), out,
-                          plots=not args.no_plots)
+            partial = json.loads((out / "results.json").read_text(encoding="utf-8"))
+            why = verify(partial)
+            if why:
+                raise ValueError(f"results.json: {why}")
+            report.render(partial, out, plots=not args.no_plots)
         except Exception as exc:  # noqa: BLE001
-            print(f"dptestbed: could not render the partial report: {exc}", file=sys.stderr)
+            print(f"dptestbed: could not render the partial report: {sanitize.line(exc)}", file=sys.stderr)
         return EXIT_INTERRUPTED
     errors = report.render(document, out, plots=not args.no_plots, jobs=min(jobs, os.cpu_count() or 1))
     if errors:
@@ -165,11 +175,13 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     return code
 
 
+MAX_ITEMS = 5000  # items of one run
 CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
 
 
 def _line(text: str) -> str:
-    return text if len(text) <= CONSOLE_WIDTH else text[: CONSOLE_WIDTH - 3] + "..."
+    """One console line: never two (a message may hold a newline), at most CONSOLE_WIDTH characters."""
+    return sanitize.line(text, CONSOLE_WIDTH)
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
@@ -224,6 +236,7 @@ def cmd_check(args) -> int:
     from .. import isolation
 
     isolation.require(args.isolation)
+    implementation(args.impl, "--impl", args.isolation)
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
@@ -244,9 +257,10 @@ def cmd_check(args) -> int:
 
 def cmd_report(args) -> int:
     from .. import output_folder, report
+    from ..integrity import verify
     from ..outfiles import write
 
-    path = Path(args.results)
+    path = Path(plain(args.results, "RESULTS"))
     try:
         raw = path.read_bytes()
         document = json.loads(raw)
@@ -256,7 +270,11 @@ def cmd_report(args) -> int:
         raise UserError(f"{path}: not JSON: {exc}") from None
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):
         raise UserError(f"{path}: not a dptestbed results file (no 'format: dptestbed-results/...')")
-    out = folder(args.out) if args.out else path.parent
+    why = verify(document)
+    if why:
+        raise UserError(f"{path}: {why}: not rendered (a report shows only results this machine's dptestbed "
+                        "wrote; the run's own report folder has its pages)")
+    out = folder(args.out or str(path.parent), args.force)
     try:
         with output_folder.output_lock(out):
             errors = report.render(document, out, jobs=max(1, min(2, os.cpu_count() or 1)))

@@ -4,7 +4,8 @@ Clopper-Pearson bounds.
 
 Randomness checked throughout: every batch keeps a digest of its first sampling call's outputs, and
 after the counts one batch of the second half (chosen from the audit's seed) has that call drawn
-again from the same stream; different outputs mean the implementation draws from somewhere other
+again from the same stream, in a worker process started for it, and the values compared (by dtype,
+never by padding bytes: :func:`_digest`); different outputs mean the implementation draws from somewhere other
 than ``rng`` after the contract probe (say, global entropy from its 50th call on): an implementation
 error, reported before any verdict. An audit of an implementation with its own randomness
 (``randomness="own"``) skips it: its draws are not meant to repeat."""
@@ -89,14 +90,15 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
 
 
 def _replay(aud, r: int, jobs: list, digests: list, width: int) -> None:
-    """Draw the first sampling call of one late batch again from its stream and compare (module doc)."""
+    """Draw the first sampling call of one late batch again from its stream, in a worker process of its
+    own, and compare (module doc)."""
     late = list(range(len(jobs) // 2, len(jobs)))
     k = late[int(np.random.default_rng([aud.seed, r, REPLAY_STREAM]).integers(len(late)))]
     i, side, key, m = jobs[k]
     pair = aud.pairs[i]
     rng = np.random.default_rng(np.random.SeedSequence(aud.seed, spawn_key=key))
-    x = aud.runner.sample(pair.data if side == 0 else pair.neighbour, min(_chunk(width), m), rng=rng,
-                          params=pair.params)
+    x = aud.runner.sample_fresh(pair.data if side == 0 else pair.neighbour, min(_chunk(width), m), rng=rng,
+                                params=pair.params)
     if _digest(x) != digests[k]:
         raise ImplementationError(
             f"randomness not from rng: estimation batch {k + 1} of {len(jobs)} (round {r + 1}), drawn again from "
@@ -109,8 +111,22 @@ def _chunk(width: int) -> int:
 
 
 def _digest(x: np.ndarray) -> str:
+    """A digest of the values of ``x``, its dtype and shape: a floating-point type wider than 8 bytes (np.longdouble)
+    by each value's exponent and significand (exact, in parts of 52 bits), never by the bytes that hold
+    it, whose padding no computation writes."""
     x = np.ascontiguousarray(x)
-    return hashlib.blake2b(x.data.cast("B"), digest_size=16).hexdigest() + str(x.dtype) + str(x.shape)
+    h = hashlib.blake2b(digest_size=16)
+    if x.dtype.kind == "f" and x.dtype.itemsize > 8:
+        significand, exponent = np.frexp(x)
+        h.update(exponent.astype(np.int64).tobytes())
+        for _ in range(-(-(np.finfo(x.dtype).nmant + 1) // 52)):
+            significand = significand * 2**52
+            part = np.floor(significand)
+            significand = significand - part
+            h.update(part.astype(np.float64).tobytes())
+    else:
+        h.update(x.data.cast("B"))
+    return h.hexdigest() + str(x.dtype) + str(x.shape)
 
 
 def estimation_key(r: int, i: int, side: int, b: int) -> tuple:

@@ -1,14 +1,41 @@
-"""``report.md``: the summary table and the kill matrix, for terminals and code review."""
+"""``report.md``: the summary table and the kill matrix, for terminals and code review.
+
+CI systems and code-review tools render report.md, so no text in it may act: every string that is not
+the testbed's own vocabulary or a number (an implementation's messages, a spec's text, parameter
+values) is written as it is only when it holds nothing Markdown or HTML gives a meaning to
+(:func:`cell`), and as an inert code span otherwise: no image, link, autolink, HTML, emphasis or
+table row can come from it.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from .. import sanitize
 from .model import exit_code, fmt_num, item_rows, reproducibility_text, status_text
+
+# characters that mean nothing in Markdown (GitHub's included) or HTML; "_" only inside a word
+_PLAIN = re.compile(r"[\w .,;:=+\-−–×≤≥∞%/()·'\"]*")
+_LIVE = re.compile(r"www\.|://|(?<![^\W_])_|_(?![^\W_])", re.IGNORECASE)
 
 
 def md(text) -> str:
+    """The testbed's own text (its vocabulary, numbers) in a table cell."""
     return str(text if text is not None else "–").replace("|", "\\|").replace("\n", " ")
+
+
+def cell(text) -> str:
+    """Text from outside the testbed, inert in report.md (module docstring): on one line, and as a code
+    span (delimited by more backticks than it holds in a row, its "|" escaped for the table) unless it
+    holds only characters with no meaning."""
+    if text is None or text == "":
+        return "–"
+    text = sanitize.line(text)
+    if _PLAIN.fullmatch(text) and not _LIVE.search(text):
+        return text
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {text.replace('|', chr(92) + '|')} {fence}"
 
 
 def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: Path) -> str:
@@ -33,30 +60,32 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
-        measured = row["measured"] + (f" ({row['error']})" if row.get("error") else "")
+        if row.get("error"):
+            row = {**row, "measured": f"{row['measured']} ({row['error']})"}
         outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**", "no power": "**no power**"}.get(
             row["outcome"], row["outcome"])
-        lines.append(f"| {md(paper_of.get(row['spec'], ''))} | {md(row['spec'])} | {md(row['item'])} | {md(row['target'])} | {md(row['claim'])} | "
-                     f"{md(measured)} | {md(row['class'])} | {md(row['expected'] or '–')} | {outcome} |")
+        lines.append(f"| {cell(paper_of.get(row['spec'], ''))} | {cell(row['spec'])} | {cell(row['item'])} | "
+                     f"{cell(row['target'])} | {cell(row['claim'])} | {cell(row['measured'])} | {md(row['class'])} | "
+                     f"{md(row['expected'] or '–')} | {outcome} |")
     if errors:
-        lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
+        lines += ["", "## Report errors", ""] + [f"- {cell(e['item'])}: {cell(e['error'])}" for e in errors]
     if document.get("errata"):
         lines += ["", "## Errata settled by measurement (printed beside corrected)", "",
                   "| erratum | printed | corrected | measurement | verdict |", "|---|---|---|---|---|"]
         for e in document["errata"]:
-            lines.append(f"| {md(e.get('id'))} | {md(e.get('printed'))}: `{md(e.get('printed_formula') or '')}` | "
-                         f"{md(e.get('corrected'))}: `{md(e.get('corrected_formula') or '')}` | "
-                         f"{md(e.get('measurement'))} (deciding: {md(e.get('deciding') or '–')}) | "
-                         f"**{md(e.get('verdict'))}** |")
+            lines.append(f"| {cell(e.get('id'))} | {cell(e.get('printed'))}: {cell(e.get('printed_formula'))} | "
+                         f"{cell(e.get('corrected'))}: {cell(e.get('corrected_formula'))} | "
+                         f"{cell(e.get('measurement'))} (deciding: {cell(e.get('deciding'))}) | "
+                         f"**{cell(e.get('verdict'))}** |")
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
     if notc:
-        lines += ["", "## Theorems not yet checked", ""] + [f"- {n['spec']}: {n['ref']} ({n['kind']}): {n['status']}"
-                                                              for n in notc]
+        lines += ["", "## Theorems not yet checked", ""] + [
+            f"- {cell(n['spec'])}: {cell(n['ref'])} ({cell(n['kind'])}): {cell(n['status'])}" for n in notc]
     if figures:
         lines += ["", "## Plots", ""]
         for _spec_id, figs in figures.items():
             for caption, path in figs:
-                lines.append(f"- [{path.name}](plots/{path.name}): {caption}")
+                lines.append(f"- [{path.name}](plots/{path.name}): {cell(caption)}")  # (names: slugs)
     lines.append("")
     return "\n".join(lines)
 
@@ -77,13 +106,13 @@ def _kill_matrix_md(matrix: dict) -> list[str]:
              "| spec | mutants | killed | equivalent | kill rate |", "|---|---|---|---|---|"]
     for spec, r in (matrix.get("rates") or {}).items():
         shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
-        lines.append(f"| {md(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
+        lines.append(f"| {cell(spec)} | {r['mutants']} | {r['killed']} | {r['equivalent']} | {shown} |")
     lines += ["", "| mutant | breaks (declared) | privacy loss measured | status | kill class | killed by |",
               "|---|---|---|---|---|---|"]
     for r in matrix.get("rows", []):
         shown = r.get("privacy_shown")
         measured = (f"{fmt_num(shown['epsilon_lower_bound'])} ({shown['audit']})" if shown
                     else f"exact {r['privacy_exact']}" if r.get("privacy_exact") else "–")
-        lines.append(f"| {md(r['id'])} | {r['breaks']} | {md(measured)} | {r['status']} | {md(r.get('kill_class') or '–')} | "
-                     f"{md(', '.join(r['killed_by']) or (r['equivalent'] or '–'))} |")
+        lines.append(f"| {cell(r['id'])} | {r['breaks']} | {cell(measured)} | {r['status']} | {md(r.get('kill_class') or '–')} | "
+                     f"{cell(', '.join(r['killed_by']) or r['equivalent'])} |")
     return lines + [""]

@@ -1,8 +1,8 @@
 """Hostile implementations (one file per attack in this folder) run through the command line as a
-user would run them. Each attack must end with a named outcome (a violation, or an implementation
-error) within its deadline; 2 s after the command line exits no process of the run is alive; no file
-outside the output folder changed; and the console, the exit code and results.json agree (every
-item signed by this machine's dptestbed)."""
+user would run them (the ``hostile`` fixture, conftest.py). Each attack must end with a named outcome
+(a violation, or an implementation error) within its deadline; 2 s after the command line exits no
+process of the run is alive; no file outside the output folder changed; and the console, the exit
+code and results.json agree (results.json signed by this machine's dptestbed)."""
 
 from __future__ import annotations
 
@@ -10,156 +10,36 @@ import json
 import os
 import shutil
 import signal
-import site
-import subprocess
-import sys
-import tempfile
 import time
-import uuid
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from dptestbed.audits import integrity, isolation, sanitize
+from dptestbed.audits import sanitize
 
 pytest_plugins = ["pytester"]
 HERE = Path(__file__).parent
 CONTROL = [chr(c) for c in range(32) if chr(c) not in "\t\n"] + ["\x7f", "\x9b", "\u202e"]
 
 
-@dataclass
-class Run:
-    code: int
-    stdout: str
-    stderr: str
-    seconds: float
-    out: Path
-
-    @property
-    def document(self) -> dict:
-        return json.loads((self.out / "results.json").read_text())
-
-
-def _alive(mark: str) -> list[int]:
-    """Live (non-zombie) processes whose environment holds the run's mark."""
-    needle = f"DPTESTBED_HOSTILE_MARK={mark}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                if needle not in fh.read():
-                    continue
-            with open(f"/proc/{entry}/stat") as fh:
-                if fh.read().rpartition(")")[2].split()[0] != "Z":
-                    found.append(int(entry))
-        except OSError:
-            continue
-    return found
-
-
-def _snapshot(folders: list[Path], skip: Path) -> dict:
-    """Every file below ``folders`` (but ``skip``) with its size and modification time."""
-    state = {}
-    for folder in folders:
-        for root, dirs, files in os.walk(folder):
-            dirs[:] = [d for d in dirs if Path(root, d) != skip]
-            for name in files:
-                path = Path(root, name)
-                try:
-                    st = path.lstat()
-                except OSError:
-                    continue
-                state[str(path)] = (st.st_size, st.st_mtime_ns)
-    return state
-
-
-@pytest.fixture
-def hostile(tmp_path):
-    """``hostile(attack, *args, command="check", deadline=..., kill_after=None)``: the command line run on
-    ``tests/hostile/ATTACK.py:laplace`` by a ``dptestbed`` script of its own (the attack's target), with
-    the checks of the module docstring; a :class:`Run`. The implementation lies in a folder anyone may
-    read (the unprivileged-uid level runs it as nobody)."""
-    mark = uuid.uuid4().hex
-    shelf = Path(tempfile.mkdtemp(prefix="dptestbed-hostile-"))
-    shelf.chmod(0o755)
-    bin_ = tmp_path / f"bin-{mark}"
-    bin_.mkdir()
-    script = bin_ / "dptestbed"
-    script.write_text(f"#!{sys.executable}\nimport sys\nfrom dptestbed.__main__ import main\nsys.exit(main())\n")
-    script.chmod(0o755)
-    pth = [Path(p) / f"zz_dptestbed_hostile_{mark}.pth" for p in site.getsitepackages()]
-    out = tmp_path / "out"
-
-    def run(attack: str, *args, command: str = "check", deadline: float = 120.0, kill_after: float | None = None):
-        impl = shelf / f"{attack}.py"
-        shutil.copy(HERE / f"{attack}.py", impl)
-        impl.chmod(0o644)
-        argv = [str(script), command, "laplace_mechanism", "--impl", f"{impl}:laplace", *args]
-        if command == "check":
-            argv += ["--out", str(out), "--quiet"]
-        before = _snapshot([tmp_path, shelf], out)
-        env = {**os.environ, "DPTESTBED_HOSTILE_MARK": mark, "HOSTILE_OUT": str(out)}
-        t0 = time.monotonic()
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                start_new_session=True, errors="surrogateescape")
-        try:
-            if kill_after is not None:
-                time.sleep(kill_after)
-                os.killpg(proc.pid, signal.SIGKILL)
-            stdout, stderr = proc.communicate(timeout=deadline)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            pytest.fail(f"{attack}: no outcome within {deadline} s")
-        seconds = time.monotonic() - t0
-        end = time.monotonic() + 2.0
-        while (survivors := _alive(mark)) and time.monotonic() < end:
-            time.sleep(0.05)
-        for pid in survivors:  # never leave them behind, even when the test fails
-            os.kill(pid, signal.SIGKILL)
-        assert not survivors, f"{attack}: {len(survivors)} processes of the run alive 2 s after it exited"
-        assert not any(p.exists() for p in pth), f"{attack}: wrote a .pth file into site-packages"
-        changed = {k: v for k, v in _snapshot([tmp_path, shelf], out).items() if before.get(k) != v}
-        assert not changed, f"{attack}: changed files outside the output folder: {sorted(changed)}"
-        return Run(proc.returncode, stdout, stderr, seconds, out)
-
-    yield run
-    for p in pth:
-        p.unlink(missing_ok=True)
-    shutil.rmtree(shelf, ignore_errors=True)
-
-
 # the levels this machine can show: the strongest, and the unprivileged uid when the tests run as root
 LEVELS = ["auto"] + (["uid"] if os.geteuid() == 0 else [])
 
 
-def _agree(run: Run, code: int) -> dict:
-    """The exit code, the console's last line and results.json say the same; every item verifies."""
-    doc = run.document
-    assert run.code == code == doc["summary"]["exit_code"], (run.code, run.stdout[-500:], run.stderr[-2000:])
-    assert run.stdout.rstrip().splitlines()[-1].split(" (exit ")[1].startswith(f"{code})")
-    assert not integrity.unverified(doc)
-    assert doc["run"]["isolation"] in isolation.DESCRIPTION
-    return doc
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_forged_pass_is_neither_written_nor_shown(hostile, level):
+def test_a_forged_pass_is_neither_written_nor_shown(hostile, agree, level):
     run = hostile("forged_pass", "--isolation", level)
-    doc = _agree(run, 1)
+    doc = agree(run, 1)
     assert "PASS" not in run.stdout and all(r["verdict"] == "violation" for r in doc["privacy"])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_fork_hopping_daemon_dies_with_the_run(hostile, level):
+def test_a_fork_hopping_daemon_dies_with_the_run(hostile, agree, level):
     run = hostile("fork_hopper", "--isolation", level)
-    _agree(run, 1)
+    agree(run, 1)
     html = (run.out / "index.html").read_text()
     time.sleep(3)  # past the moment the daemon would have struck
     assert run.document["summary"]["exit_code"] == 1 and (run.out / "index.html").read_text() == html
@@ -168,8 +48,8 @@ def test_a_fork_hopping_daemon_dies_with_the_run(hostile, level):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_daemon_cannot_edit_the_results_during_the_run(hostile, level):
-    doc = _agree(hostile("double_fork_daemon", "--isolation", level), 1)
+def test_a_daemon_cannot_edit_the_results_during_the_run(hostile, agree, level):
+    doc = agree(hostile("double_fork_daemon", "--isolation", level), 1)
     assert all(r["verdict"] == "violation" for r in doc["privacy"])
 
 
@@ -210,8 +90,8 @@ def test_a_closed_channel_is_an_implementation_error(hostile):
 
 
 @pytest.mark.slow
-def test_limits_cannot_be_raised(hostile):
-    _agree(hostile("raises_limits"), 1)
+def test_limits_cannot_be_raised(hostile, agree):
+    agree(hostile("raises_limits"), 1)
 
 
 @pytest.mark.slow
@@ -221,9 +101,9 @@ def test_dying_while_imported_says_so(hostile):
 
 
 @pytest.mark.slow
-def test_control_characters_are_inert_in_every_output(hostile):
+def test_control_characters_are_inert_in_every_output(hostile, agree):
     run = hostile("control_characters")
-    doc = _agree(run, 5)
+    doc = agree(run, 5)
     for text in (run.stdout, run.stderr, (run.out / "report.md").read_text(), (run.out / "index.html").read_text(),
                  json.dumps(doc, ensure_ascii=False)):
         assert not any(c in text for c in CONTROL), repr([c for c in CONTROL if c in text])
