@@ -222,6 +222,80 @@ def lines(spec: Spec, anchors: list) -> list[Line]:
     return out
 
 
+def vector_patterns(relation: str, d: int, delta: float, base: np.ndarray):
+    """(name, neighbour) of the relation's patterns for a numeric vector ``base`` of length ``d`` moved by
+    ``delta`` (the sensitivity): one entry, the last, all, half up and half down, StatDP's mixed directions."""
+    e0, e_last, ones = np.zeros(d), np.zeros(d), np.ones(d)
+    e0[0] = 1.0
+    e_last[-1] = 1.0
+    half = np.where(np.arange(d) < (d + 1) // 2, 1.0, -1.0)
+    if relation == "vector_l1":
+        yield "first_up", base + delta * e0
+        yield "first_down", base - delta * e0
+        if d > 1:
+            yield "last_up", base + delta * e_last
+            yield "all_up", base + delta / d * ones
+            yield "all_down", base - delta / d * ones
+            yield "half_up_half_down", base + delta / d * half
+    elif relation == "vector_l2":
+        yield "first_up", base + delta * e0
+        yield "first_down", base - delta * e0
+        if d > 1:
+            yield "all_up", base + delta / np.sqrt(d) * ones
+    elif relation == "query_answers":
+        yield "one_up", base + delta * e0
+        yield "one_down", base - delta * e0
+        if d > 1:
+            yield "all_up", base + delta * ones
+            yield "all_down", base - delta * ones
+            yield "half_up_half_down", base + delta * half
+            yield "first_up_rest_down", base + delta * (2 * e0 - ones)
+            yield "first_down_rest_up", base - delta * (2 * e0 - ones)
+            yield "last_down_rest_up", base + delta * (ones - 2 * e_last)
+            yield "last_up_rest_down", base - delta * (ones - 2 * e_last)
+            yield "last_up", base + delta * e_last
+            yield "last_down", base - delta * e_last
+
+
+
+VOTE_PATTERNS = {  # per-row directions: +1 one vote from the mode to the runner-up, -1 back, 0 unchanged
+    "all_to_runner_up": lambda r: np.ones(r), "all_to_mode": lambda r: -np.ones(r),
+    "last_back": lambda r: np.where(np.arange(r) == r - 1, -1.0, 1.0),
+    "last_forward": lambda r: np.where(np.arange(r) == r - 1, 1.0, -1.0),
+    "every_third_back": lambda r: np.where(np.arange(r) % 3 == 2, -1.0, 1.0),
+    "halves": lambda r: np.where(np.arange(r) < (r + 1) // 2, 1.0, -1.0),
+    "alternate": lambda r: np.where(np.arange(r) % 2 == 0, 1.0, -1.0),
+}
+
+
+def patterns(spec: Spec, data, env: dict):
+    """``(name, neighbour)`` of ``data`` by the relation's patterns of several entries at once (mixed
+    directions: StatDP's for answers; for vote rows, one vote moved in each row, toward the runner-up in some
+    and back toward the mode in others), inside the input's domain: the structural moves a search applies where
+    its lines found the implementation's sensitive region."""
+    relation = spec.neighbours["relation"]
+    moved, _ = moved_part(spec, data)
+    if moved is None or moved.size < 2:
+        return
+    if relation in UNIT_RELATIONS:
+        flat = moved.astype(float).ravel()
+        for name, nb in vector_patterns(relation, flat.size, sensitivity(spec, env), flat):
+            if domain_violation(spec, nb) is None:
+                yield name, _with_moved(spec, data, nb.reshape(moved.shape))
+    elif relation in VOTE_KINDS and moved.ndim == 2 and moved.shape[0] >= 2 and moved.shape[1] >= 2:
+        rows = moved.astype(np.int64)
+        order = np.argsort(-rows, axis=1, kind="stable")
+        mode, runner = order[:, 0], order[:, 1]
+        r = np.arange(rows.shape[0])
+        for name, direction in VOTE_PATTERNS.items():
+            d = direction(rows.shape[0]).astype(np.int64)
+            nb = rows.copy()
+            nb[r, mode] -= d
+            nb[r, runner] += d
+            if nb.min() >= 0:
+                yield name, _with_moved(spec, data, nb)
+
+
 # --------------------------------------------------------------------------- parameter points
 
 SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger and smaller

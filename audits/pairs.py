@@ -54,7 +54,7 @@ from dptestbed.spec import Spec, resolve_stress_values
 
 from . import records
 from .claims import Claim, make_claim
-from .moves import parameter_points
+from .moves import parameter_points, vector_patterns
 from .neighbours import sensitivity, violation
 from .serialize import jsonable
 
@@ -190,40 +190,6 @@ def _fit_length(spec: Spec, case: str, data, env: dict):
     return np.concatenate([data, np.zeros(length - data.size, dtype=data.dtype)]) if data.size < length else data
 
 
-def _patterns(relation: str, d: int, delta: float, base: np.ndarray):
-    """(name, neighbour) for a numeric vector ``base`` of length ``d``."""
-    e0, e_last, ones = np.zeros(d), np.zeros(d), np.ones(d)
-    e0[0] = 1.0
-    e_last[-1] = 1.0
-    half = np.where(np.arange(d) < (d + 1) // 2, 1.0, -1.0)
-    if relation == "vector_l1":
-        yield "first_up", base + delta * e0
-        yield "first_down", base - delta * e0
-        if d > 1:
-            yield "last_up", base + delta * e_last
-            yield "all_up", base + delta / d * ones
-            yield "all_down", base - delta / d * ones
-            yield "half_up_half_down", base + delta / d * half
-    elif relation == "vector_l2":
-        yield "first_up", base + delta * e0
-        yield "first_down", base - delta * e0
-        if d > 1:
-            yield "all_up", base + delta / np.sqrt(d) * ones
-    elif relation == "query_answers":
-        yield "one_up", base + delta * e0
-        yield "one_down", base - delta * e0
-        if d > 1:
-            yield "all_up", base + delta * ones
-            yield "all_down", base - delta * ones
-            yield "half_up_half_down", base + delta * half
-            yield "first_up_rest_down", base + delta * (2 * e0 - ones)
-            yield "first_down_rest_up", base - delta * (2 * e0 - ones)
-            yield "last_down_rest_up", base + delta * (ones - 2 * e_last)
-            yield "last_up_rest_down", base - delta * (ones - 2 * e_last)
-            yield "last_up", base + delta * e_last
-            yield "last_down", base - delta * e_last
-
-
 def _moves(relation: str, base: np.ndarray):
     d = base.shape[0]
     if d < 2:
@@ -252,7 +218,7 @@ def generated_pairs(spec: Spec, anchors: list[Pair], max_generated: int = 12) ->
         if not isinstance(base, np.ndarray) or base.ndim != 1 or base.size == 0 or base.dtype.kind not in "biuf":
             continue
         if relation in ("vector_l1", "vector_l2", "query_answers"):
-            gen = _patterns(relation, base.shape[0], sensitivity(spec, anchor.env), base.astype(float))
+            gen = vector_patterns(relation, base.shape[0], sensitivity(spec, anchor.env), base.astype(float))
         elif relation in ("votes_one_move", "histogram_one_move"):
             gen = _moves(relation, base)
         else:

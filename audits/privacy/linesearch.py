@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from ..claims import Claim
-from ..moves import Line
+from ..moves import Line, patterns
 from ..neighbours import violation
 from ..pairs import Pair
 from ..runner import ImplementationError
@@ -32,6 +32,7 @@ LOCATE = 3         # intervals between grid points bisected per line
 CLIMB_STEPS = 6    # pairs tried by the climb per line
 KEEP_PER_LINE = 2  # neighbouring pairs a line contributes (its best ones)
 MAX_FOUND = 12     # pairs the search adds to the round's pair search
+PATTERN_ANCHORS = 3  # of them, the best whose first input gets the relation's mixed-direction patterns
 
 
 CELL_BINS = 16  # quantile bins of a continuous column's (and the row sum's) cells
@@ -229,5 +230,23 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
             extra={"move": how, "line": line.name, "pilot_margin": margin}))
         if len(out) == MAX_FOUND:
             break
+    out += _patterns_at(aud, out[:PATTERN_ANCHORS], record)
     record["found"] = [p.name for p in out]
     return out, record
+
+
+def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
+    """The relation's mixed-direction patterns (:func:`..moves.patterns`) applied at the data side of the best
+    pairs the lines found: where the implementation's sensitive region is, the pattern that spreads a move over
+    every entry (votes moved back in some rows and forward in others) leaks most."""
+    out: list[Pair] = []
+    for pair in found:
+        for name, nb in patterns(aud.spec, pair.data, pair.env):
+            if violation(aud.spec, pair.data, nb, pair.env):
+                record["rejected"] += 1
+                continue
+            out.append(Pair(name=f"{pair.name}/{name}", data=pair.data, neighbour=nb, params=pair.params,
+                            env=pair.env, source="search",
+                            description=f"{pair.description}; then the pattern {name} from its first input",
+                            extra={**pair.extra, "move": f"{pair.extra.get('move')}, pattern {name}"}))
+    return out
