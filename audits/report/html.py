@@ -165,7 +165,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     h.append('<details class="section" id="statistics"><summary>Statistics: how to read the verdicts</summary><ul>'
              f"<li>{esc(family.get('statement', ''))}.</li>"
              "<li><b>bound</b> checks: one-sided exact binomial test of H0: P[failure] ≤ β (scipy binomtest); "
-             "Clopper-Pearson intervals (statsmodels, method beta); <b>violated</b> iff the Holm-corrected test "
+             "Clopper-Pearson intervals (beta quantiles, scipy); <b>violated</b> iff the Holm-corrected test "
              "rejects; <b>inconclusive</b> when not rejected but the test's power at the per-check level against "
              "a failure rate of 2β is below 50%; otherwise <b>consistent</b>.</li>"
              "<li><b>calibration</b> checks: exact two-sided (equal-tailed) binomial test of each cell's rate against "
