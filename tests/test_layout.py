@@ -109,7 +109,7 @@ def test_entry_point_quiets_openblas_spinning_unless_the_user_chose(monkeypatch,
 def test_the_runtime_dependencies_are_what_the_runtime_imports():
     """``pip install dptestbed`` pulls exactly the distributions its modules import (statsmodels, which
     only the tests import, is in the test extra); the modules of an extra (the pytest plugin, the Dask
-    executor) import that extra's distributions."""
+    executor, the schemas' validate()) import that extra's distributions."""
     import ast
     import importlib.metadata as md
 
@@ -124,7 +124,7 @@ def test_the_runtime_dependencies_are_what_the_runtime_imports():
                          [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
                 for name in {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"dptestbed"}:
                     for dist in owners.get(name, [name]):
-                        imported.setdefault(Requirement(dist).name.lower(), set()).add(path.stem)
+                        imported.setdefault(Requirement(dist).name.lower(), set()).add(path.relative_to(ROOT).with_suffix("").as_posix())
     requires = [Requirement(r) for r in md.requires("dptestbed") or []]
     runtime = {r.name.lower() for r in requires if r.marker is None}
     extras = set()  # the extras' distributions, with those of their own extras (dask[distributed])
@@ -135,4 +135,5 @@ def test_the_runtime_dependencies_are_what_the_runtime_imports():
             extras |= {q.name.lower() for q in own if q.marker and any(q.marker.evaluate({"extra": e}) for e in r.extras)}
     assert runtime == {d for d in imported if d not in extras}, imported
     assert {d: sorted(m) for d, m in imported.items() if d in extras} == {
-        "pytest": ["pytest_plugin"], "dask": ["dask_executor"], "distributed": ["dask_executor"]}, imported
+        "pytest": ["audits/pytest_plugin"], "dask": ["audits/dask_executor"], "distributed": ["audits/dask_executor"],
+        "jsonschema": ["audits/schemas/__init__"]}, imported

@@ -4,8 +4,8 @@ Exit codes (:mod:`..outcomes`): 0 pass; 1 claim violated (with a counterexample)
 (unknown spec, bad parameter, spec without a privacy claim); 3 differs from the spec; 4 no power;
 5 implementation error (it raised, returned a wrong type, NaN, or hung past ``--timeout``); 130
 interrupted. ``--json`` prints one JSON object
-(:meth:`dptestbed.audits.privacy.AuditResult.to_json` with ``format: dptestbed-audit/1``; schema
-``audits/schemas/audit.schema.json``); anything a user implementation
+(:meth:`dptestbed.audits.privacy.AuditResult.to_json`: ``format: dptestbed-audit/1``, the ``class``;
+schema ``audits/schemas/audit.schema.json``); anything a user implementation
 prints goes to stderr, so the JSON stays parseable. ``--executor dask`` / ``--scheduler ADDRESS``
 spreads the audit's estimation batches over a Dask cluster (:class:`..dask_executor.DaskBatches`):
 the same result, faster for large ``--samples``.
@@ -20,8 +20,7 @@ import math
 import sys
 import threading
 
-from ..outcomes import audit_class, class_exit_code
-from ..schemas import FORMATS
+from ..outcomes import class_exit_code
 from .options import (
     EXIT_HELP,
     UserError,
@@ -184,10 +183,10 @@ def cmd_audit(args) -> int:
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps({"format": FORMATS["audit"], **result.to_json(), "isolation": isolation.reported}, indent=2))
+        print(json.dumps({**result.to_json(), "isolation": isolation.reported}, indent=2))
     else:
         print(_human(result) + f"\n  isolation: {isolation.summary()}")
-    return class_exit_code([audit_class(result.to_json())], allowed(args))
+    return class_exit_code([result.to_json()["class"]], allowed(args))
 
 
 def _g(x, digits=4) -> str:
@@ -205,7 +204,7 @@ def _human(r) -> str:
     from ..report.model import audit_claim
 
     j = r.to_json()
-    cls = audit_class(j)
+    cls = j["class"]
     claim, params = audit_claim(j)
     lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
     lines.append(f"  implementation: {r.implementation}")
