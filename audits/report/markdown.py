@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .model import exit_code, fmt_num, item_rows, reproducibility_text, status_text
+from .model import exit_code, expected_text, fmt_num, item_rows, report_title, reproducibility_text, status_text
 
 
 def md(text) -> str:
@@ -15,7 +15,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     run = document.get("run", {})
     summary = document.get("summary", {})
     code = exit_code(document, errors)
-    lines = [f"# dptestbed {run.get('command', 'verify')} report", "",
+    lines = [f"# {report_title(document)}", "",
              f"suite **{run.get('suite')}**, seed {run.get('seed')}, commit {run.get('commit') or 'unknown'}, "
              f"{fmt_num(run.get('seconds'))} s", "",
              f"**{status_text(document, code)}** (exit code {code}): {summary.get('items', 0)} items, "
@@ -37,7 +37,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
         outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**", "no power": "**no power**"}.get(
             row["outcome"], row["outcome"])
         lines.append(f"| {md(paper_of.get(row['spec'], ''))} | {md(row['spec'])} | {md(row['item'])} | {md(row['target'])} | {md(row['claim'])} | "
-                     f"{md(measured)} | {md(row['class'])} | {md(row['expected'] or '–')} | {outcome} |")
+                     f"{md(measured)} | {md(row['class'])} | {md(expected_text(row['expected']))} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {e['item']}: {e['error']}" for e in errors]
     if document.get("errata"):
@@ -55,7 +55,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     if figures:
         lines += ["", "## Plots", ""]
         for _spec_id, figs in figures.items():
-            for caption, path in figs:
+            for caption, _alt, path in figs:
                 lines.append(f"- [{path.name}](plots/{path.name}): {caption}")
     lines.append("")
     return "\n".join(lines)
