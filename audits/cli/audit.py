@@ -139,7 +139,7 @@ def _adhoc(args):
 def cmd_audit(args) -> int:
     _import_in_background("scipy.special")
     from ..privacy import AuditError, audit
-    from ..runner import missing_reference
+    from ..runner import ImplementationError, check_loadable, missing_reference
 
     if args.mechanism is not None:
         spec, impl, params = _adhoc(args)
@@ -175,6 +175,11 @@ def cmd_audit(args) -> int:
 
         isolation.require(args.isolation)
         try:
+            if impl is not None:  # a mistyped reference is bad usage, one line (as for check)
+                try:
+                    check_loadable(impl)
+                except ImplementationError as exc:
+                    raise UserError(f"{'--mechanism' if args.mechanism else '--impl'}: {exc.reason}") from None
             with deadline(args.deadline, "the audit"):
                 result = audit(spec, implementation=impl, params=params, samples=args.samples,
                                confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,

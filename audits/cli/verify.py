@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -125,8 +126,9 @@ def run_items(args, command: str, plan_, summary=None) -> int:
     jobs = jobs_of(args)
     executor = executor_of(args, jobs)
     if progress:
-        print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
-              f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
+        audits = sum(1 for i in plan_.items if i.kind == "audit")
+        print(f"dptestbed {command}: {len(plan_.items)} items ({audits} privacy audits and {len(plan_.items) - audits} "
+              f"theorem checks; {sum(1 for i in plan_.items if i.expected)} of them negative controls), suite {plan_.suite}, "
               + (f"{jobs} job(s)" if executor.name == "local" else executor.name)
               + f", writing to {out}", file=sys.stderr, flush=True)
     try:
@@ -165,11 +167,15 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
     return code
 
 
-CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
+CONSOLE_WIDTH = 120  # paragraphs of the summary are wrapped at this width
 
 
 def _line(text: str) -> str:
-    return text if len(text) <= CONSOLE_WIDTH else text[: CONSOLE_WIDTH - 3] + "..."
+    """A line of the summary: cut with "..." at the terminal's width on a terminal, whole in a file or a pipe."""
+    if not sys.stdout.isatty():
+        return text
+    width = shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
