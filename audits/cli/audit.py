@@ -184,7 +184,7 @@ def cmd_audit(args) -> int:
                 result = audit(spec, implementation=impl, params=params, samples=args.samples,
                                confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
                                tight=args.tight, batches=batches, time_budget=args.time_budget,
-                               randomness=args.randomness, workers=None if batches is not None else args.jobs)
+                               randomness=args.randomness, jobs=None if batches is not None else args.jobs)
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
@@ -206,7 +206,7 @@ def _g(x, digits=4) -> str:
 
 def _human(r) -> str:
     from ..report import counterexample_text
-    from ..report.model import audit_claim
+    from ..report.model import audit_claim, event_text
 
     j = r.to_json()
     cls = j["class"]
@@ -229,8 +229,9 @@ def _human(r) -> str:
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
-                     + ("no power: a violation below it is invisible at this sample size" if cls == "no power" else
-                        f"within its resolution of {100 * p['resolution']:g}% above the claim"))
+                     + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): no power, a "
+                        "violation below it is invisible at this sample size" if cls == "no power" else
+                        f"at most {100 * p['resolution']:g}% above the claim (the audit's resolution)"))
     elif cls == "no power":
         lines.append("  no power: no event was measured on fresh samples")
     exact = j["exact_epsilon"]
@@ -245,7 +246,7 @@ def _human(r) -> str:
         pair = best["pair"]
         label = "counterexample" if r.verdict == "violation" else "best event"
         lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
-        lines.append(f"    event {best['event']}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
+        lines.append(f"    event E: {event_text(best)}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
                      f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")
         num = "D" if best["numerator"] == "data" else "D'"
         den = "D'" if num == "D" else "D"
