@@ -205,13 +205,15 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
+    from ..adhoc import ADHOC_ID
     from ..report import counterexample_text
     from ..report.model import audit_claim, event_text
 
     j = r.to_json()
     cls = j["class"]
     claim, params = audit_claim(j)
-    lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
+    name = f"{r.implementation} (ad-hoc claim)" if r.spec == ADHOC_ID else r.spec
+    lines = [f"{name}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
     lines.append(f"  implementation: {r.implementation}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     lines.append(f"  claim: epsilon = {_g(claim['epsilon'])}, delta = {_g(claim['delta'])} at {shown}")
