@@ -72,8 +72,8 @@ def _view_text(view: str) -> str:
                 f"the position of the output's first entry equal to {value} (counting from 0; its length if none)")
     return {"value": "the output",
             "sum": "the sum of the output's coordinates",
-            "row": "the output's integer-valued entries",
-            "rowbin": "the output's integer-valued entries, with the range of the sum of its other entries",
+            "row": "the row of the output's integer-valued entries",
+            "rowbin": "the row of the output's integer-valued entries, with the range of the sum of the others,",
             "meandiff": "a weighted sum of the output's real-valued entries (the weights: the difference of its means "
                         "on D and D', from other samples)",
             "nb": "a naive-Bayes score of the output (how much likelier it is on D than on D', entry by entry, "
