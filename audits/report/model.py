@@ -265,7 +265,7 @@ def report_title(document: dict) -> str:
     specs = ", ".join(ran[:3]) + (f" and {len(ran) - 3} more specs" if len(ran) > 3 else "")
     return {"check": f"dptestbed check of {specs}: {run.get('implementation')}",
             "mutants": f"dptestbed mutants of {specs}: how good are the checks?"}.get(
-        run.get("command"), f"dptestbed verification report: {specs}")
+        str(run.get("command")), f"dptestbed verification report: {specs}")
 
 
 def status_text(document: dict, code: int) -> str:
