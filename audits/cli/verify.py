@@ -182,7 +182,7 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     """One line per item (its outcome first), and for an item that did not end as expected one more
     line with the reason: what was measured and the claim, or the error."""
     from ..report import item_rows, status_text
-    from ..report.model import reproducibility_text
+    from ..report.model import classes_text, reproducibility_text
 
     for r in item_rows(document):
         mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
@@ -191,8 +191,8 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
             print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
     print(textwrap.fill(document["family"]["statement"], CONSOLE_WIDTH))
-    classes = ", ".join(f"{n} {c}" for c, n in (s.get("classes") or {}).items() if n)
-    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
+    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items "
+                        f"({classes_text(s)}): "
                         f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
                         f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
     if document["run"].get("isolation"):

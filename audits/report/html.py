@@ -14,6 +14,7 @@ from dptestbed.spec.model import source_text
 from .formulas import Formulas
 from .model import (
     as_float,
+    classes_text,
     counterexample_text,
     esc,
     exit_code,
@@ -72,11 +73,6 @@ def _outcome_html(outcome: str) -> str:
     return '<span class="bad">error</span>'
 
 
-def _classes_text(summary: dict) -> str:
-    counts = summary.get("classes") or {}
-    return ", ".join(f"{n} {c}" for c, n in counts.items() if n)
-
-
 def _img(path: Path, alt: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img class="plot" src="data:image/png;base64,{data}" alt="{esc(alt)}">'
@@ -117,7 +113,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                  f'{esc(summary.get("items", 0))} check runs</div>')
     else:
         h.append(f'<div class="status s{code}"><b>{esc(status_text(document, code))}</b> (exit code {code}) · '
-                 f'{summary.get("items", 0)} items ({esc(_classes_text(summary))}): {summary.get("as_expected", 0)} as '
+                 f'{summary.get("items", 0)} items ({esc(classes_text(summary))}): {summary.get("as_expected", 0)} as '
                  f'expected, {summary.get("unexpected", 0)} unexpected, {summary.get("no_power", 0)} without power, '
                  f'{summary.get("errors", 0)} errors'
                  + (f", {len(errors)} report errors" if errors else "") +

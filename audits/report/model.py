@@ -258,6 +258,16 @@ def reproducibility_text(run: dict) -> str | None:
     return "Not reproducible: " + "; ".join(why) + ". Another run with the same seed draws other samples."
 
 
+def classes_text(summary: dict) -> str:
+    """The summary's class counts, saying which items they cover (they leave out the theorem checks'
+    negative controls), so that the counts add up: ``4 besides 2 controls of the checks: 1 pass, 2 claim
+    violated, 1 differs from the spec``."""
+    counts = {c: n for c, n in (summary.get("classes") or {}).items() if n}
+    shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "none"
+    others = summary.get("items", 0) - sum(counts.values())
+    return f"{sum(counts.values())} besides {others} controls of the checks: {shown}" if others else shown
+
+
 def report_title(document: dict) -> str:
     """A report's title, naming what ran: ``dptestbed check of laplace_mechanism: mine.py:laplace``."""
     run = document.get("run") or {}
