@@ -36,6 +36,15 @@ class ImplementationError(Exception):
 
 
 _REFS: dict[int, str] = {}
+BAD_REFERENCE = "implementation "  # how the reason of a reference naming no loadable function starts
+
+
+def bad_reference(reason: str) -> bool:
+    """Whether an :class:`ImplementationError`'s reason says that a reference names no function (a
+    mistyped path, module or name: bad usage) rather than that the implementation failed (it raised or
+    died while imported: an implementation error). The reasons of :func:`load_implementation` say so by
+    their first word, also when a sandboxed worker relays them."""
+    return reason.startswith(BAD_REFERENCE)
 
 
 def implementation_ref(impl: Callable | str) -> str:
@@ -74,7 +83,9 @@ def load_implementation(ref: str) -> Callable:
         try:
             module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
-            raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+            if exc.name and (target == exc.name or target.startswith(exc.name + ".")):
+                raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+            raise ImplementationError(f"importing {target} raised {describe(exc)}") from None  # a module it imports
         except BaseException as exc:  # noqa: BLE001
             raise ImplementationError(f"importing {target} raised {describe(exc)}") from None
     fn = getattr(module, name, None)

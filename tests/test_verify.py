@@ -157,6 +157,17 @@ def test_check_and_audit_with_a_bad_reference_are_a_user_error(tmp_path, capsys)
         assert main([command, "laplace_mechanism", "--impl", str(tmp_path / "nope.py") + ":f"]) == 2
         err = capsys.readouterr().err
         assert "--impl: implementation" in err and "no such file" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_an_implementation_that_fails_while_imported_is_an_implementation_error(tmp_path, capsys):
+    """A reference that names code which raises when imported is no usage error: exit 5 from both."""
+    (tmp_path / "fails.py").write_text("raise RuntimeError('broken at import')\n")
+    for command in ("check", "audit"):
+        assert main([command, "laplace_mechanism", "--impl", f"{tmp_path / 'fails.py'}:f",
+                     *(["--out", str(tmp_path / "out"), "--no-controls", "--no-plots", "--quiet"]
+                       if command == "check" else [])]) == 5
+        assert "broken at import" in capsys.readouterr().out
     (tmp_path / "mine.py").write_text("def other(data, *, rng):\n    return 0.0\n")
     assert main(["audit", "--mechanism", f"{tmp_path / 'mine.py'}:mean", "--epsilon", "1", "--relation", "vector_l1",
                  "--pair", "[0]", "[1]"]) == 2

@@ -138,6 +138,7 @@ def _adhoc(args):
 
 def cmd_audit(args) -> int:
     _import_in_background("scipy.special")
+    from ..contract_checks import bad_reference
     from ..privacy import AuditError, audit
     from ..runner import ImplementationError, check_loadable, missing_reference
 
@@ -179,7 +180,8 @@ def cmd_audit(args) -> int:
                 try:
                     check_loadable(impl)
                 except ImplementationError as exc:
-                    raise UserError(f"{'--mechanism' if args.mechanism else '--impl'}: {exc.reason}") from None
+                    if bad_reference(exc.reason):
+                        raise UserError(f"{'--mechanism' if args.mechanism else '--impl'}: {exc.reason}") from None
             with deadline(args.deadline, "the audit"):
                 result = audit(spec, implementation=impl, params=params, samples=args.samples,
                                confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,

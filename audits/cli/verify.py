@@ -220,6 +220,7 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from .. import planning
+    from ..contract_checks import bad_reference
     from ..runner import ImplementationError, check_loadable
 
     cat = catalogue(args)
@@ -233,7 +234,9 @@ def cmd_check(args) -> int:
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
-        raise UserError(f"--impl: {exc.reason}") from None
+        if bad_reference(exc.reason):
+            raise UserError(f"--impl: {exc.reason}") from None
+        # (an implementation that raises or dies while imported: every item says so, an implementation error)
     except isolation.IsolationUnavailable as exc:
         raise UserError(str(exc)) from None
     try:
