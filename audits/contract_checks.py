@@ -10,6 +10,7 @@ an implementation's messages end up on terminals and in reports.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -35,6 +36,15 @@ class ImplementationError(Exception):
 
 
 _REFS: dict[int, str] = {}
+BAD_REFERENCE = "implementation "  # how the reason of a reference naming no loadable function starts
+
+
+def bad_reference(reason: str) -> bool:
+    """Whether an :class:`ImplementationError`'s reason says that a reference names no function (a
+    mistyped path, module or name: bad usage) rather than that the implementation failed (it raised or
+    died while imported: an implementation error). The reasons of :func:`load_implementation` say so by
+    their first word, also when a sandboxed worker relays them."""
+    return reason.startswith(BAD_REFERENCE)
 
 
 def implementation_ref(impl: Callable | str) -> str:
@@ -81,7 +91,9 @@ def load_implementation(ref: str) -> Callable:
         try:
             module = importlib.import_module(target)
         except ModuleNotFoundError as exc:
-            raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+            if exc.name and (target == exc.name or target.startswith(exc.name + ".")):
+                raise ImplementationError(f"implementation {ref!r}: cannot import module {exc.name!r}") from None
+            raise ImplementationError(f"importing {target} raised {describe(exc)}") from None  # a module it imports
         except BaseException as exc:  # noqa: BLE001
             raise ImplementationError(f"importing {target} raised {describe(exc)}") from None
     fn = getattr(module, name, None)
@@ -89,20 +101,43 @@ def load_implementation(ref: str) -> Callable:
         raise ImplementationError(f"implementation {ref!r}: {target} has no attribute {name!r}")
     if not callable(fn):
         raise ImplementationError(f"implementation {ref!r}: {name} is not callable")
-    _check_signature(fn, ref)
+    fn = rng_optional(fn)
     _REFS[id(fn)] = ref
     return fn
 
 
-def _check_signature(fn: Callable, ref: str) -> None:
+def _takes_rng(fn: Callable) -> bool:
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
-        return
-    params = sig.parameters.values()
-    if not any(p.kind is p.VAR_KEYWORD for p in params) and "rng" not in sig.parameters:
-        raise ImplementationError(f"implementation {ref!r}: must accept the keyword argument 'rng' "
-                                  f"(contract: mechanism(data, *, rng, **params))")
+        return True
+    return "rng" in sig.parameters or any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+
+
+def rng_optional(fn: Callable) -> Callable:
+    """``fn`` itself when it (and its ``batch`` sampler) take ``rng``; else the same function called
+    without it. An implementation that draws its own randomness (``--randomness own``, a library's
+    generator) need not take an ``rng`` it never uses; with ``--randomness rng`` the contract probe
+    still holds every random draw to the ``rng`` (one from elsewhere makes two runs of the same seed
+    differ: "randomness not from rng"), so only a function without randomness passes it without one."""
+    batch = getattr(fn, "batch", None)
+    if _takes_rng(fn) and (not callable(batch) or _takes_rng(batch)):
+        return fn
+
+    def drop(f: Callable) -> Callable:
+        if _takes_rng(f):
+            return f
+
+        @functools.wraps(f)
+        def without_rng(*args, rng=None, **params):
+            return f(*args, **params)
+
+        return without_rng
+
+    adapted = drop(fn)
+    if callable(batch):
+        adapted.batch = drop(batch)  # type: ignore[attr-defined]
+    return adapted
 
 
 def describe(exc: BaseException) -> str:

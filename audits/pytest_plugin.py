@@ -47,8 +47,17 @@ Settings, each a command-line option or an ini option (``[tool.pytest.ini_option
 ``--dptestbed-suite``/``dptestbed_suite`` (quick|full, default quick),
 ``--dptestbed-alpha``/``dptestbed_alpha`` (default 1e-3), ``--dptestbed-deadline``/``dptestbed_deadline``
 (seconds one call of ``check``, ``audit`` or ``theorems`` may take however its implementation spends
-them, default 1800: a hung implementation fails the test with the reason, it never hangs the suite).
-The session header prints them.
+them, default 1800: a hung implementation fails the test with the reason, it never hangs the suite),
+``--dptestbed-jobs``/``dptestbed_jobs`` (worker processes of a privacy audit, default two, as ``--jobs``
+of the command line), ``--dptestbed-time-budget``/``dptestbed_time_budget`` (wall seconds of each privacy
+audit: as many samples as fit, for slow per-call code, as ``--time-budget``; the result then depends on
+the machine's speed). ``check``, ``audit`` and ``audit_claim`` also take ``time_budget=`` per call. The
+settings line follows the "collected" line when the session collected a test that uses the fixture
+(other projects' sessions in the same environment never see it).
+
+Every check a test runs is recorded as junit properties of the test (``record_property``: ``--junitxml``
+writes them) and summed up in a ``dptestbed`` section at the end of the session: the class, for a privacy
+audit the epsilon lower bound against the claim, and the counterexample in the user's terms.
 
 Every test that uses the ``dptestbed`` fixture carries the ``dptestbed`` marker: ``pytest -m
 dptestbed`` runs those tests alone, ``-m "not dptestbed"`` all the others.
@@ -77,6 +86,9 @@ SETTINGS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "suite": (str, "quick", "trial counts of the dptestbed theorem checks: quick or full (default quick)"),
     "alpha": (float, ALPHA, "false-alarm rate of one dptestbed check call (default 1e-3)"),
     "deadline": (float, DEADLINE, f"seconds one dptestbed check call may take (default {DEADLINE:g})"),
+    "jobs": (int, None, "worker processes of a dptestbed privacy audit (default two)"),
+    "time_budget": (float, None, "wall seconds of each dptestbed privacy audit: as many samples as fit "
+                                 "(default: fixed sample sizes)"),
 }
 
 Implementation = Callable[..., Any] | str  # a callable meeting the contract, or "path/to/file.py:function"
@@ -85,8 +97,8 @@ Implementation = Callable[..., Any] | str  # a callable meeting the contract, or
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("dptestbed", "dptestbed: differential-privacy spec checks")
     for name, (kind, _, text) in SETTINGS.items():
-        group.addoption(f"--dptestbed-{name}", type=kind, default=None, help=text,
-                        **({"choices": SUITES} if name == "suite" else {}))
+        group.addoption(f"--dptestbed-{name.replace('_', '-')}", dest=f"dptestbed_{name}", type=kind, default=None,
+                        help=text, **({"choices": SUITES} if name == "suite" else {}))
         parser.addini(f"dptestbed_{name}", text)
 
 
@@ -94,7 +106,7 @@ def setting(config: pytest.Config, name: str) -> Any:
     """The value of setting ``name`` (:data:`SETTINGS`): the command line's, else the ini file's,
     else the default; a bad ini value is a usage error naming the option."""
     kind, default, _ = SETTINGS[name]
-    value = config.getoption(f"--dptestbed-{name}")
+    value = config.getoption(f"dptestbed_{name}")
     if value is not None:
         return value
     raw = config.getini(f"dptestbed_{name}")
@@ -114,9 +126,14 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(set on every test that uses the dptestbed fixture)")
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> str | None:
+    """The settings line, after the "collected" line, when a collected test uses the fixture."""
+    if not any("dptestbed" in getattr(item, "fixturenames", ()) for item in items):
+        return None
+    extra = "".join(f", {name.replace('_', ' ')} {setting(config, name):g}" for name in ("jobs", "time_budget")
+                    if setting(config, name) is not None)
     return (f"dptestbed: seed {setting(config, 'seed')}, suite {setting(config, 'suite')}, "
-            f"alpha {setting(config, 'alpha'):g} (false-alarm rate of one check call)")
+            f"alpha {setting(config, 'alpha'):g} (false-alarm rate of one check call){extra}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -137,20 +154,48 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.dptestbed)
 
 
+PROPERTY = "dptestbed: "  # the junit properties the plugin records are named "dptestbed: CHECK: FIELD"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """A ``dptestbed`` section: one line per check a test ran, from the test's junit properties."""
+    lines = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":
+                continue
+            checks: dict[str, dict[str, Any]] = {}
+            for name, value in getattr(report, "user_properties", ()):
+                if isinstance(name, str) and name.startswith(PROPERTY):
+                    check, _, field = name[len(PROPERTY):].rpartition(": ")
+                    checks.setdefault(check, {})[field] = value
+            for check, fields in checks.items():
+                lines.append(f"{report.nodeid}: {check}: " + "; ".join(
+                    f"{v}" if k == "class" else f"{k}: {v:.4g}" if isinstance(v, float) else f"{k}: {v}"
+                    for k, v in fields.items()))
+    if lines:
+        terminalreporter.write_sep("=", "dptestbed")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 class SpecChecker:
     """What the ``dptestbed`` fixture returns; also usable directly (``SpecChecker().check(...)``)."""
 
     def __init__(self, seed: int = 0, suite: str = "quick", alpha: float = ALPHA, timeout: float = 60.0,
-                 deadline: float = DEADLINE):
+                 deadline: float = DEADLINE, jobs: int | None = None, time_budget: float | None = None,
+                 record: Callable[[str, Any], None] | None = None):
         self.seed, self.suite, self.alpha, self.timeout = int(seed), suite, float(alpha), float(timeout)
         self._allow: tuple[str, ...] = ()
         self._randomness = "rng"
         self.deadline = float(deadline)
+        self.jobs, self.time_budget = jobs, time_budget
+        self._record = record  # record_property of the test (the fixture's), or None
 
     # ----------------------------------------------------------------- public API
     def check(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
               samples: int | None = None, audit: bool = True, theorems: bool = True,
-              allow: Sequence[str] = (), randomness: str = "rng") -> dict[str, Any]:
+              allow: Sequence[str] = (), randomness: str = "rng", time_budget: float | None = None) -> dict[str, Any]:
         """Privacy audit and every registered theorem check of ``spec_id``; fails the test on any
         class but a pass (those named in ``allow`` excepted). Returns ``{"privacy": ..., "theorems": [...]}``.
         ``randomness="own"``: the implementation draws from a source of its own (see the module docstring)."""
@@ -170,7 +215,8 @@ class SpecChecker:
         out: dict[str, Any] = {"privacy": None, "theorems": []}
         with deadline(self.deadline, f"dptestbed.check of {spec_id}"):
             if n_audits:
-                out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems)
+                out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems,
+                                             time_budget)
             if exps:
                 out["theorems"] = self._theorems(spec, exps, implementation, n_audits, problems)
         if not n_audits and not exps:
@@ -182,7 +228,7 @@ class SpecChecker:
 
     def audit(self, spec_id: str, implementation: Implementation, *, params: dict[str, Any] | None = None,
               samples: int | None = None, confidence: float | None = None, allow: Sequence[str] = (),
-              randomness: str = "rng") -> dict[str, Any]:
+              randomness: str = "rng", time_budget: float | None = None) -> dict[str, Any]:
         """The privacy audit alone; fails the test on any class but a pass (with the counterexample
         for a claim violated)."""
         spec = self._spec(spec_id)
@@ -195,7 +241,8 @@ class SpecChecker:
         from dptestbed.audits.cpulimit import deadline
 
         with deadline(self.deadline, f"dptestbed.audit of {spec_id}"):
-            result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems)
+            result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems,
+                                 time_budget)
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
@@ -203,7 +250,8 @@ class SpecChecker:
     def audit_claim(self, mechanism, *, relation: str, pairs, epsilon: float | None = None, delta: float = 0.0,
                     gdp: float | None = None, zcdp: float | None = None, renyi=None, curve=None,
                     sensitivity: float = 1.0, input_kind: str = "vector", params: dict | None = None,
-                    samples: int | None = None, allow=(), randomness: str = "rng") -> dict:
+                    samples: int | None = None, allow=(), randomness: str = "rng",
+                    time_budget: float | None = None) -> dict:
         """A privacy audit of an ad-hoc claim, without a spec file (:func:`dptestbed.audits.adhoc.adhoc_spec`):
         one of ``epsilon`` (with ``delta``), ``gdp`` (mu), ``zcdp`` (rho), ``renyi`` ([(alpha, epsilon), ...]),
         ``curve`` ([(epsilon, delta), ...]); fails the test on any class but a pass, as :meth:`audit`."""
@@ -212,7 +260,7 @@ class SpecChecker:
         try:
             spec = adhoc_spec(epsilon=epsilon, delta=delta, gdp=gdp, zcdp=zcdp, renyi=renyi, curve=curve,
                               relation=relation, sensitivity=sensitivity, pairs=pairs, input_kind=input_kind,
-                              params=params, name=getattr(mechanism, "__qualname__", str(mechanism)))
+                              params=params, name=_name(mechanism))
         except ValueError as exc:
             pytest.fail(f"dptestbed: {exc}", pytrace=False)
         mechanism = sandboxed(mechanism)
@@ -222,7 +270,8 @@ class SpecChecker:
         from dptestbed.audits.cpulimit import deadline
 
         with deadline(self.deadline, "dptestbed.audit_claim"):
-            result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems)
+            result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems, time_budget,
+                                 label=f"{_name(mechanism)} (ad-hoc claim)")
         if problems:
             pytest.fail("\n".join(problems), pytrace=False)
         return result
@@ -243,26 +292,44 @@ class SpecChecker:
         except KeyError as exc:
             pytest.fail(f"dptestbed: {exc.args[0]}", pytrace=False)
 
-    def _audit(self, spec, implementation, params, samples, confidence, problems) -> dict:
+    def _audit(self, spec, implementation, params, samples, confidence, problems, time_budget=None, *,
+               label: str | None = None) -> dict:
         from dptestbed.audits.privacy import audit
         from dptestbed.audits.report import counterexample_text
+        from dptestbed.audits.report.model import audit_claim, fmt_num
 
+        budget = self.time_budget if time_budget is None else time_budget
         result = audit(spec, implementation=implementation, params=params, samples=samples,
-                       confidence=confidence, seed=self.seed, timeout=self.timeout,
-                       randomness=self._randomness).to_json()
-        result["class"] = cls = outcomes.audit_class(result)
+                       confidence=confidence, seed=self.seed, timeout=self.timeout, jobs=self.jobs,
+                       time_budget=budget, randomness=self._randomness).to_json()
+        cls, label = result["class"], label or spec.id
+        claim, _ = audit_claim(result)
+        self._properties(f"{label} privacy audit", {
+            "class": cls,
+            "epsilon lower bound": result.get("epsilon_lower_bound"),
+            "claim": f"epsilon = {fmt_num(claim.get('epsilon'), 4)}, delta = {fmt_num(claim.get('delta'), 4)}",
+            "confidence": result.get("confidence"),
+            "counterexample": " ".join((counterexample_text(result) or "").split()) or None,
+            "reason": result.get("reason") if cls == outcomes.IMPLEMENTATION_ERROR else None})
         if cls in (outcomes.PASS, *self._allow):
             return result
         if cls in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
-            problems.append(f"dptestbed: privacy audit of {spec.id}: {cls}:\n{counterexample_text(result)}")
+            problems.append(f"dptestbed: privacy audit of {label}: {cls}:\n{counterexample_text(result)}")
         elif cls == outcomes.NO_POWER:
             power = result.get("power") or {}
-            problems.append(f"dptestbed: privacy audit of {spec.id}: no power: the smallest loss it could show is "
+            problems.append(f"dptestbed: privacy audit of {label}: no power: the smallest loss it could show is "
                             f"{power.get('minimum_detectable_epsilon')} against a claim of {power.get('claim')} "
-                            f"(give more samples)")
+                            f"(give more samples or a time budget)")
         else:
-            problems.append(f"dptestbed: privacy audit of {spec.id}: {cls}: {result.get('reason') or result.get('error')}")
+            problems.append(f"dptestbed: privacy audit of {label}: {cls}: {result.get('reason') or result.get('error')}")
         return result
+
+    def _properties(self, check: str, fields: dict[str, Any]) -> None:
+        """Record a check's fields (those not None) as junit properties ``dptestbed: CHECK: FIELD``."""
+        if self._record is not None:
+            for field, value in fields.items():
+                if value is not None:
+                    self._record(f"{PROPERTY}{check}: {field}", value)
 
     def _theorems(self, spec, exps, implementation, n_audits, problems) -> list[dict]:
         import numpy as np
@@ -278,6 +345,13 @@ class SpecChecker:
                                      target="user", randomness=self._randomness))
         apply_multiple_testing(results, n_audits=n_audits, family_alpha=self.alpha)
         for r in results:
+            counterexample = r.get("counterexample")
+            self._properties(f"{r['spec']} {r['ref']} {r['check']}", {
+                "class": r["class"], "p-value": r.get("p_value_adjusted", r.get("p_value")),
+                "failures": f"{r['failures']} of {r['trials']} runs" if r.get("kind") in ("bound", "property")
+                and r.get("trials") else None,
+                "counterexample": None if counterexample is None else json.dumps(counterexample)[:2000],
+                "error": r.get("error")})
             if r["class"] in (outcomes.PASS, *self._allow):
                 continue
             if r["class"] in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
@@ -330,6 +404,10 @@ def sandboxed(implementation: Implementation) -> Implementation:
     return f"{name}:{qualname}"
 
 
+def _name(mechanism) -> str:
+    return mechanism if isinstance(mechanism, str) else getattr(mechanism, "__qualname__", str(mechanism))
+
+
 def _randomness(value: str) -> str:
     from dptestbed.audits.runner import RANDOMNESS
 
@@ -365,4 +443,6 @@ def dptestbed(request: pytest.FixtureRequest) -> SpecChecker:
     """Check an implementation against a dptestbed spec: ``dptestbed.check(spec_id, impl)``."""
     config = request.config
     return SpecChecker(seed=setting(config, "seed"), suite=setting(config, "suite"), alpha=setting(config, "alpha"),
-                       deadline=setting(config, "deadline"))
+                       deadline=setting(config, "deadline"), jobs=setting(config, "jobs"),
+                       time_budget=setting(config, "time_budget"),
+                       record=lambda name, value: request.node.user_properties.append((name, value)))

@@ -27,7 +27,7 @@ def versions() -> dict:
     import importlib.metadata as md
 
     out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in ("dptestbed", "numpy", "scipy", "statsmodels", "matplotlib"):
+    for name in ("dptestbed", "numpy", "scipy", "matplotlib"):
         try:
             out[name] = md.version(name)
         except md.PackageNotFoundError:

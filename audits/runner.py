@@ -77,6 +77,7 @@ from .contract_checks import (
     describe,
     implementation_ref,
     load_implementation,
+    rng_optional,
     validate_batch,
     validate_stack,
 )
@@ -111,10 +112,11 @@ def is_trusted(impl: Callable | str) -> bool:
 
 def as_runnable(ref: str | Callable) -> str | Callable:
     """What a :class:`Runner` is given for ``ref``: a trusted reference is imported here; an
-    untrusted one stays a string and is only ever imported by a sandboxed worker."""
-    if isinstance(ref, str) and is_trusted(ref):
-        return load_implementation(ref)
-    return ref
+    untrusted one stays a string and is only ever imported by a sandboxed worker; a callable is
+    called without ``rng`` when it takes none (:func:`.contract_checks.rng_optional`)."""
+    if isinstance(ref, str):
+        return load_implementation(ref) if is_trusted(ref) else ref
+    return rng_optional(ref) if callable(ref) else ref
 
 
 def check_loadable(ref: str) -> None:

@@ -19,6 +19,14 @@ SEED_FILES = {
     "003_ec992fd227b58c98.txt": "003",
     "004_f7be43c317f79e24.txt": "004",
 }
+# the papers' titles as the seed files print them (000 and 004: the long and the conference version of one paper)
+SEED_TITLES = {
+    "000": "Model-Agnostic Private Learning via Stability",
+    "001": "Learning from Mixtures of Private and Public Populations",
+    "002": "Privacy Preserving Prediction",
+    "003": "An Equivalence Between Private Classification and Online Prediction",
+    "004": "Model-Agnostic Private Learning",
+}
 THEOREM_KINDS = ("privacy", "utility", "sample-complexity", "structural")
 CONSTANT_ORIGINS = ("paper", "proof", "asymptotic", "user")
 DERIVED_ORIGINS = ("paper", "proof", "testbed")
@@ -37,6 +45,18 @@ NEIGHBOUR_RELATIONS = {
     "vector_l2": "the input vector moves by at most the sensitivity in L2 norm",
     "none": "no privacy claim (structural object)",
 }
+def source_text(source: dict) -> str:
+    """Where a spec's algorithm is printed, for a reader: the paper's title and number (a seed file),
+    else the citation, then the section and the algorithm; e.g. ``Model-Agnostic Private Learning via
+    Stability (paper 000), section 2 (Preliminaries), Lemma 2.6``."""
+    number = SEED_FILES.get(source.get("seed") or "")
+    where = [f"{SEED_TITLES[number]} (paper {number})" if number else source.get("reference") or source.get("seed") or ""]
+    if source.get("section"):
+        where.append(f"section {source['section']}")
+    where.append(source.get("algorithm") or "")
+    return ", ".join(w for w in where if w)
+
+
 class SpecError(ValueError):
     """A spec that breaks the schema. ``str()`` is one line: file, key, what is wrong."""
 

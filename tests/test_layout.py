@@ -104,3 +104,36 @@ def test_entry_point_quiets_openblas_spinning_unless_the_user_chose(monkeypatch,
         main()
     assert os.environ["OPENBLAS_THREAD_TIMEOUT"] == "20"
     assert capsys.readouterr().out.startswith("dptestbed ")
+
+
+def test_the_runtime_dependencies_are_what_the_runtime_imports():
+    """``pip install dptestbed`` pulls exactly the distributions its modules import (statsmodels, which
+    only the tests import, is in the test extra); the modules of an extra (the pytest plugin, the Dask
+    executor, the schemas' validate()) import that extra's distributions."""
+    import ast
+    import importlib.metadata as md
+
+    from packaging.requirements import Requirement
+
+    owners = md.packages_distributions()
+    imported: dict[str, set[str]] = {}  # distribution -> the modules importing it
+    for top in ("entry", "spec", "impl", "audits"):
+        for path in (ROOT / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+                for name in {n.split(".")[0] for n in names} - set(sys.stdlib_module_names) - {"dptestbed"}:
+                    for dist in owners.get(name, [name]):
+                        imported.setdefault(Requirement(dist).name.lower(), set()).add(path.relative_to(ROOT).with_suffix("").as_posix())
+    requires = [Requirement(r) for r in md.requires("dptestbed") or []]
+    runtime = {r.name.lower() for r in requires if r.marker is None}
+    extras = set()  # the extras' distributions, with those of their own extras (dask[distributed])
+    for r in (r for r in requires if r.marker is not None):
+        extras.add(r.name.lower())
+        if r.extras:
+            own = [Requirement(q) for q in md.requires(r.name) or []]
+            extras |= {q.name.lower() for q in own if q.marker and any(q.marker.evaluate({"extra": e}) for e in r.extras)}
+    assert runtime == {d for d in imported if d not in extras}, imported
+    assert {d: sorted(m) for d, m in imported.items() if d in extras} == {
+        "pytest": ["audits/pytest_plugin"], "dask": ["audits/dask_executor"], "distributed": ["audits/dask_executor"],
+        "jsonschema": ["audits/schemas/__init__"]}, imported

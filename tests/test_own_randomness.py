@@ -35,6 +35,15 @@ _FIXED = np.random.default_rng(1234)
 def laplace_fixed_seed(data, *, rng, epsilon, gamma):
     return np.asarray(data, float) + _FIXED.laplace(0.0, gamma / epsilon, size=np.shape(data))
 
+def laplace_no_rng(data, *, epsilon, gamma):
+    """A library's mechanism wrapped as its users write it: no rng, its own generator."""
+    return np.asarray(data, float) + np.random.laplace(0.0, gamma / epsilon, size=np.shape(data))
+
+def _laplace_no_rng_batch(data, n, *, epsilon, gamma):
+    return np.asarray(data, float) + np.random.laplace(0.0, gamma / epsilon, size=(n, *np.shape(data)))
+
+laplace_no_rng.batch = _laplace_no_rng_batch
+
 def slow_batch(data, *, rng, seconds_per_run):
     return 0.0
 
@@ -163,6 +172,24 @@ def test_own_randomness_is_audited_where_rng_mode_refuses_it(mechanisms):
     assert audit(spec, samples=3000).to_json()["reproducible"] is True
 
 
+def test_under_own_randomness_an_implementation_need_not_take_rng(mechanisms):
+    """Called without rng (file reference: sandboxed workers; callable: forked ones); with
+    --randomness rng the probe still says where its randomness comes from."""
+    spec = find_spec("laplace_mechanism")
+    result = audit(spec, implementation=f"{mechanisms}:laplace_no_rng", samples=30000, randomness="own")
+    assert result.verdict in ("no violation found", "no power"), result.reason
+    assert result.runs > 0 and result.samples_per_side == 30000
+
+    def mean_no_rng(data, *, gamma):
+        return float(np.mean(data)) + np.random.laplace(0.0, gamma)
+
+    result = audit_mechanism(mean_no_rng, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])],
+                             params={"gamma": 1.0}, samples=30000, randomness="own")
+    assert result.verdict in ("no violation found", "no power"), result.reason
+    refused = audit(spec, implementation=f"{mechanisms}:laplace_no_rng", samples=3000)
+    assert refused.verdict == "implementation error" and "randomness not from rng" in refused.reason
+
+
 def test_a_constant_seed_is_an_implementation_error_in_own_mode(mechanisms):
     result = audit(find_spec("laplace_mechanism"), implementation=f"{mechanisms}:laplace_fixed_seed",
                    samples=3000, randomness="own")
@@ -234,6 +261,9 @@ def test_a_slow_per_call_mechanism_gets_a_one_line_note():
     assert "no batch sampler" in note and "1 ms a call" in note and "about 3 min on 2 worker(s)" in note
     assert "\n" not in note
     assert _slow_note(Slow(), "mine.py:mech", 1e-6, runs) is None
+    Slow.batched = True  # a batch sampler (a library's vectorised call, say): no advice to vectorise it
+    note = _slow_note(Slow(), "mine.py:mech", 1e-3, runs)
+    assert "batch sampler takes 1 ms a run" in note and "vectorise" not in note and "--time-budget" in note
 
 
 @pytest.mark.slow

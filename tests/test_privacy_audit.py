@@ -191,8 +191,8 @@ USER_CODE = textwrap.dedent('''
         import os
         os._exit(7)
 
-    def no_rng(data, epsilon):
-        return 0.0
+    def no_rng(data, epsilon):  # takes no rng and draws its own randomness: called without rng, caught by the probe
+        return float(np.random.laplace(0.0, 1.0 / epsilon))
 
     def chatty(data, *, rng, epsilon, gamma):
         print("hello from user code")
@@ -225,7 +225,7 @@ def test_user_file_audited_by_path(user_file):
     ("returns_text", "expected a number"),
     ("changes_shape", "different shapes"),
     ("dies", "died"),
-    ("no_rng", "rng"),
+    ("no_rng", "randomness not from rng"),
     ("missing", "no attribute"),
 ])
 def test_implementation_errors_become_verdicts(user_file, name, reason):

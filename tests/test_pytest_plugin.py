@@ -4,6 +4,7 @@ in a subprocess, with the plugin loaded from dptestbed's entry point."""
 from __future__ import annotations
 
 import textwrap
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -97,15 +98,66 @@ def test_the_plugin_audits_a_claim(pytester):
 
 
 def test_settings_come_from_the_ini_file_the_header_shows_them_and_the_marker_selects(pytester):
-    _project(pytester, "def test_uses(dptestbed):\n    assert dptestbed.seed == 7 and dptestbed.suite == 'full'\n\n"
+    _project(pytester, "def test_uses(dptestbed):\n    assert dptestbed.seed == 7 and dptestbed.suite == 'full'\n"
+                       "    assert dptestbed.time_budget == 2.5 and dptestbed.jobs == 1\n\n"
                        "def test_plain():\n    pass\n")
-    pytester.makeini("[pytest]\ndptestbed_seed = 7\ndptestbed_suite = full\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-m", "dptestbed")
-    result.stdout.fnmatch_lines(["dptestbed: seed 7, suite full, alpha 0.001*"])
+    pytester.makeini("[pytest]\ndptestbed_seed = 7\ndptestbed_suite = full\ndptestbed_time_budget = 2.5\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-m", "dptestbed", "--dptestbed-jobs", "1")
+    result.stdout.fnmatch_lines(["collected 2 items / 1 deselected / 1 selected",
+                                 "dptestbed: seed 7, suite full, alpha 0.001*, jobs 1, time budget 2.5"])
     result.assert_outcomes(passed=1, deselected=1)
+    # no test of the session uses the fixture: no settings line (another project's session stays as it was)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-m", "not dptestbed", "--dptestbed-seed", "3")
-    result.stdout.fnmatch_lines(["dptestbed: seed 3, suite full*"])
+    assert "dptestbed: seed" not in result.stdout.str()
     result.assert_outcomes(passed=1, deselected=1)
     pytester.makeini("[pytest]\ndptestbed_suite = medium\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert "dptestbed_suite = 'medium'" in result.stderr.str()
+
+
+@pytest.mark.slow
+def test_each_check_is_recorded_as_junit_properties_and_in_the_terminal_summary(pytester):
+    pytester.makepyfile(test_user=textwrap.dedent("""
+        import numpy as np
+
+        def laplace(data, *, rng, epsilon, gamma):
+            f = np.asarray(data, dtype=float)
+            return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)
+
+        def laplace_half(data, *, rng, epsilon, gamma):  # half the noise: a loss of 2 against a claim of 1
+            f = np.asarray(data, dtype=float)
+            return f + rng.laplace(0.0, 0.5 * gamma / epsilon, size=f.shape)
+
+        def mean(data, *, rng):
+            return float(np.mean(data)) + rng.laplace(0.0, 0.5 / len(data))
+
+        def test_good(dptestbed):
+            dptestbed.check("laplace_mechanism", laplace, samples=20_000, allow=("no-power",))
+
+        def test_half(dptestbed):
+            dptestbed.audit("laplace_mechanism", laplace_half, samples=20_000)
+
+        def test_claim(dptestbed):
+            dptestbed.audit_claim(mean, epsilon=1.0, relation="replace_one", input_kind="dataset",
+                                  pairs=[([0.0] * 4, [1.0] + [0.0] * 3)], samples=20_000)
+    """))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "error", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=1, failed=2)
+    cases = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
+             for case in ET.parse(pytester.path / "junit.xml").getroot().iter("testcase")}
+    good, half, claim = cases["test_good"], cases["test_half"], cases["test_claim"]
+    audit = "dptestbed: laplace_mechanism privacy audit: "
+    assert good[audit + "class"] in ("pass", "no power") and float(good[audit + "epsilon lower bound"]) < 1.2
+    assert good[audit + "claim"] == "epsilon = 1, delta = 0"
+    assert good["dptestbed: laplace_mechanism Fact A1 (Laplace tail) tail-bound: class"] == "pass"
+    assert half[audit + "class"] == "claim violated" and float(half[audit + "epsilon lower bound"]) > 1
+    counterexample = half[audit + "counterexample"]
+    assert counterexample.startswith("On the neighbouring pair") and "the output" in counterexample
+    assert "value <=" not in counterexample and "value >=" not in counterexample  # the user's terms, not the views'
+    assert claim["dptestbed: mean (ad-hoc claim) privacy audit: class"] == "claim violated"
+    text = result.stdout.str()
+    assert "privacy audit of mean (ad-hoc claim): claim violated" in text and "adhoc" not in text
+    result.stdout.fnmatch_lines(["*= dptestbed =*",
+                                 "test_user.py::test_good: laplace_mechanism privacy audit: *; epsilon lower bound: *",
+                                 "test_user.py::test_half: laplace_mechanism privacy audit: claim violated; *"
+                                 "counterexample: On the neighbouring pair*"])

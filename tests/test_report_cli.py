@@ -1,13 +1,16 @@
 """``dptestbed report``: the output folder gets a copy of results.json (it re-renders by itself),
 a file given as ``--out`` is one line and exit 2, and the page has a table of contents with
-collapsible sections."""
+collapsible sections, headings that name the spec, tables with captions and column scopes, plots
+described in words, a viewport; events read in the user's terms."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from dptestbed.audits import integrity
 from dptestbed.audits.cli import main
+from dptestbed.audits.report.model import counterexample_text, event_text
 
 
 def _results(tmp_path):
@@ -39,6 +42,38 @@ def test_report_copies_results_json_and_renders_a_navigable_page(tmp_path):
     assert '<nav class="toc">' in page and 'href="#laplace-mechanism"' in page
     assert '<details class="spec" id="laplace-mechanism">' in page and "<script" not in page
     assert main(["report", str(path)]) == 0  # into its own folder: nothing to copy
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "<title>dptestbed verification report: laplace_mechanism</title>" in page
+    assert re.search(r"<h3>laplace_mechanism: Laplace</h3>", page)
+    tables = page.count("<table")
+    assert tables and page.count("<caption>") == tables and "<th>" not in page  # every header cell has its scope
+    alts = re.findall(r'<img class="plot" src="data:image/png;base64,[^"]*" alt="([^"]*)"', page)
+    assert alts and all("ε lower bound 0.97 against a claim of 1 (pass)" in a for a in alts), alts
+    assert not any(a.endswith(".png") for a in alts)  # never the file's name
+
+
+def test_events_read_in_the_users_terms():
+    def event(view, kind, **detail):
+        return {"event": f"{view} internal", "event_detail": {"view": view, "kind": kind, **detail}}
+
+    assert event_text(event("nb", "le", threshold=-1.97949)) == (
+        "a naive-Bayes score of the output (how much likelier it is on D than on D', entry by entry, fitted on other "
+        "samples) is at most -1.979")
+    assert event_text(event("coord[2]", "ge", threshold=3.018913)) == \
+        "the output's coordinate 2 (counting from 0) is at least 3.019"
+    assert event_text(event("value", "in", size=2, outcomes=[0.0, 1.0])) == "the output is one of 0; 1"
+    assert event_text(event("row", "in", size=1, outcomes=[[1, 0, 0]])) == \
+        "the row of the output's integer-valued entries is [1, 0, 0]"
+    assert event_text(event("count(==1)", "ge", threshold=2)) == \
+        "the number of the output's entries equal to 1 is at least 2"
+    assert event_text(event("sum", "in", size=500)) == "the sum of the output's coordinates is one of 500 values (the auditor's selection)"
+    assert event_text({"event": "something new"}) == "something new"  # an event without detail: as the auditor said
+    result = {"confidence": 0.95, "counterexample": {
+        **event("nb", "le", threshold=-1.97949), "pair": {"name": "p", "data": [0], "neighbour": [1]},
+        "numerator": "neighbour", "p_lo": 0.1, "p_hi": 0.01, "count_data": 1, "count_neighbour": 10, "n_per_side": 100,
+        "epsilon_lower_bound": 2.3, "claim": {"epsilon": 1.0, "delta": 0.0}}}
+    text = counterexample_text(result)
+    assert "nb internal" not in text and "naive-Bayes score" in text and "on D' and <= 0.01 on D" in text
 
 
 def test_report_refuses_a_file_as_out_in_one_line(tmp_path, capsys):

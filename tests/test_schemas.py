@@ -9,11 +9,11 @@ import json
 import math
 from pathlib import Path
 
+import jsonschema
 import numpy as np
 import pytest
 import xmlschema
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
 
 from dptestbed.audits import schemas
 from dptestbed.audits.cli import main
@@ -31,18 +31,14 @@ def boom(data, *, rng, epsilon, gamma):
 '''
 
 
-# the schemas refer to one another by file name
-REGISTRY = Registry().with_resources((path.name, Resource.from_contents(json.loads(path.read_text())))
-                                     for path in schemas.SCHEMA_DIR.glob("*.schema.json"))
-
-
-def validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(schemas.load(name), registry=REGISTRY)
-
-
 def assert_valid(name: str, document) -> None:
-    errors = sorted(validator(name).iter_errors(document), key=lambda e: list(e.absolute_path))
+    """As a user's CI checks a document: plain jsonschema with the schema ``load`` gives (no resolver of
+    its own), and the package's helper; every error listed when it fails."""
+    schema = schemas.load(name)
+    errors = sorted(Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}"[:300] for e in errors[:10])
+    jsonschema.validate(document, schema)
+    schemas.validate(document)
 
 
 def _json_out(capsys, *argv: str) -> tuple[int, dict]:
@@ -50,21 +46,38 @@ def _json_out(capsys, *argv: str) -> tuple[int, dict]:
     return code, json.loads(capsys.readouterr().out)
 
 
-def test_every_schema_is_valid_and_names_its_format():
+def test_every_schema_is_valid_has_an_id_and_names_its_format():
+    ids = set()
     for path in schemas.SCHEMA_DIR.glob("*.schema.json"):
-        Draft202012Validator.check_schema(json.loads(path.read_text()))
+        schema = json.loads(path.read_text())
+        Draft202012Validator.check_schema(schema)
+        ids.add(schema["$id"])
+        assert schema["$id"].endswith("/" + path.name)
+    assert len(ids) == len(list(schemas.SCHEMA_DIR.glob("*.schema.json")))
     for name, fmt in schemas.FORMATS.items():
         schema = schemas.load(name)
+        Draft202012Validator.check_schema(schema)
         const = schema["properties"]["format"]["const"]
         assert const == fmt, name
+    # results refers to audit, which refers to common: both are embedded
+    assert {"audit.schema.json", "common.schema.json"} <= set(schemas.load("results")["$defs"])
     xmlschema.XMLSchema(schemas.path("junit"))
+
+
+def test_validate_names_what_does_not_conform_and_what_is_no_document():
+    with pytest.raises(jsonschema.ValidationError, match="3 is not of type 'array'"):
+        schemas.validate({"format": "dptestbed-specs/1", "specs": 3})
+    with pytest.raises(ValueError, match="format 'other/1' is none of"):
+        schemas.validate({"format": "other/1"})
+    with pytest.raises(ValueError, match="format None"):
+        schemas.validate([])
 
 
 def test_infinities_are_the_strings_inf_everywhere():
     assert jsonable({"a": math.inf, "b": np.float64(-np.inf), "c": math.nan, "d": [np.float32(2.5)]}) == \
         {"a": "inf", "b": "-inf", "c": None, "d": [2.5]}
-    number = {"$ref": "common.schema.json#/$defs/number"}
-    check = Draft202012Validator(number, registry=REGISTRY)
+    number = {**schemas.load("common"), "$ref": "#/$defs/number"}
+    check = Draft202012Validator(number)
     assert check.is_valid("inf") and check.is_valid("-inf") and check.is_valid(1.5)
     assert not check.is_valid("Infinity") and not check.is_valid(None) and not check.is_valid("1.5")
 
@@ -82,6 +95,7 @@ def test_specs_and_show_json_validate(capsys):
 def test_audit_json_validates(capsys):
     code, doc = _json_out(capsys, "audit", "laplace_mechanism", "--samples", "20000", "--json")
     assert doc["format"] == "dptestbed-audit/1" and code in (0, 4)  # 20,000 samples may lack power
+    assert doc["class"] == {0: "pass", 4: "no power"}[code]  # the classes' words, as results.json and the console
     assert_valid("audit", doc)
 
 

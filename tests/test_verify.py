@@ -7,6 +7,7 @@ import json
 import os
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -151,9 +152,26 @@ def test_check_runs_against_an_implementation_given_by_file_path(tmp_path):
     assert doc["privacy"][0]["verdict"] == "violation"  # the smaller threshold leaks more than delta
 
 
-def test_check_with_a_bad_reference_is_a_user_error(tmp_path, capsys):
-    assert main(["check", "laplace_mechanism", "--impl", str(tmp_path / "nope.py") + ":f"]) == 2
-    assert "no such file" in capsys.readouterr().err
+def test_check_and_audit_with_a_bad_reference_are_a_user_error(tmp_path, capsys):
+    for command in ("check", "audit"):  # one line, exit 2, from both
+        assert main([command, "laplace_mechanism", "--impl", str(tmp_path / "nope.py") + ":f"]) == 2
+        err = capsys.readouterr().err
+        assert "--impl: implementation" in err and "no such file" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_an_implementation_that_fails_while_imported_is_an_implementation_error(tmp_path, capsys):
+    """A reference that names code which raises when imported is no usage error: exit 5 from both."""
+    (tmp_path / "fails.py").write_text("raise RuntimeError('broken at import')\n")
+    for command in ("check", "audit"):
+        assert main([command, "laplace_mechanism", "--impl", f"{tmp_path / 'fails.py'}:f",
+                     *(["--out", str(tmp_path / "out"), "--no-controls", "--no-plots", "--quiet"]
+                       if command == "check" else [])]) == 5
+        assert "broken at import" in capsys.readouterr().out
+    (tmp_path / "mine.py").write_text("def other(data, *, rng):\n    return 0.0\n")
+    assert main(["audit", "--mechanism", f"{tmp_path / 'mine.py'}:mean", "--epsilon", "1", "--relation", "vector_l1",
+                 "--pair", "[0]", "[1]"]) == 2
+    assert "--mechanism: implementation" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- robustness
@@ -396,3 +414,25 @@ def test_ctrl_c_while_the_report_draws_its_plots_is_one_line(verified, tmp_path)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert err.strip().count("\n") == 0 and "interrupted" in err, err
+
+
+@pytest.mark.slow
+def test_the_header_counts_sum_to_the_items_and_lines_written_to_a_file_are_whole(tmp_path, capsys):
+    """The progress header's counts add up to its item count; the summary written to a file (not a
+    terminal) keeps its long lines whole (a terminal cuts them at its width)."""
+    import re
+
+    out = tmp_path / "out"
+    mechanism = Path(__file__).resolve().parent.parent / "examples" / "ci" / "mechanism.py"
+    assert main(["check", "laplace_mechanism", "--impl", f"{mechanism}:laplace", "--out", str(out),
+                 "--no-plots", "--progress", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    header = re.search(r"(\d+) items \((\d+) privacy audits and (\d+) theorem checks; (\d+) of them negative controls",
+                       captured.err)
+    assert header, captured.err
+    items, audits, checks, controls = map(int, header.groups())
+    assert items == audits + checks == len(json.loads((out / "results.json").read_text())["privacy"]) + len(
+        json.loads((out / "results.json").read_text())["theorems"]) and 0 < controls < items
+    long = [line for line in captured.out.splitlines() if len(line) > 120]
+    assert long and not any(line.endswith("...") for line in long), captured.out
+    assert not (out / "plots").exists()  # --no-plots: no plots/ folder

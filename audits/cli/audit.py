@@ -4,8 +4,8 @@ Exit codes (:mod:`..outcomes`): 0 pass; 1 claim violated (with a counterexample)
 (unknown spec, bad parameter, spec without a privacy claim); 3 differs from the spec; 4 no power;
 5 implementation error (it raised, returned a wrong type, NaN, or hung past ``--timeout``); 130
 interrupted. ``--json`` prints one JSON object
-(:meth:`dptestbed.audits.privacy.AuditResult.to_json` with ``format: dptestbed-audit/1``; schema
-``audits/schemas/audit.schema.json``); anything a user implementation
+(:meth:`dptestbed.audits.privacy.AuditResult.to_json`: ``format: dptestbed-audit/1``, the ``class``;
+schema ``audits/schemas/audit.schema.json``); anything a user implementation
 prints goes to stderr, so the JSON stays parseable. ``--executor dask`` / ``--scheduler ADDRESS``
 spreads the audit's estimation batches over a Dask cluster (:class:`..dask_executor.DaskBatches`):
 the same result, faster for large ``--samples``.
@@ -21,8 +21,7 @@ import sys
 import threading
 
 from .. import sanitize
-from ..outcomes import audit_class, class_exit_code
-from ..schemas import FORMATS
+from ..outcomes import class_exit_code
 from .options import (
     EXIT_HELP,
     UserError,
@@ -165,8 +164,9 @@ def _adhoc(args):
 
 
 def cmd_audit(args) -> int:
+    from ..contract_checks import bad_reference
     from ..privacy import AuditError, audit
-    from ..runner import missing_reference
+    from ..runner import ImplementationError, check_loadable, missing_reference
 
     if args.mechanism is not None:
         implementation(args.mechanism, "--mechanism", args.isolation)
@@ -209,18 +209,24 @@ def cmd_audit(args) -> int:
 
         isolation.require(args.isolation)
         try:
+            if impl is not None:  # a mistyped reference is bad usage, one line (as for check)
+                try:
+                    check_loadable(impl)
+                except ImplementationError as exc:
+                    if bad_reference(exc.reason):
+                        raise UserError(f"{'--mechanism' if args.mechanism else '--impl'}: {exc.reason}") from None
             with deadline(args.deadline, "the audit"):
                 result = audit(spec, implementation=impl, params=params, samples=args.samples,
                                confidence=args.confidence, seed=args.seed, timeout=args.timeout, progress=True,
                                tight=args.tight, batches=batches, time_budget=args.time_budget,
-                               randomness=args.randomness, workers=None if batches is not None else args.jobs)
+                               randomness=args.randomness, jobs=None if batches is not None else args.jobs)
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps({"format": FORMATS["audit"], **result.to_json(), "isolation": isolation.reported}, indent=2))
+        print(json.dumps({**result.to_json(), "isolation": isolation.reported}, indent=2))
     else:
         print(_human(result) + f"\n  isolation: {isolation.summary()}")
-    return class_exit_code([audit_class(result.to_json())], allowed(args))
+    return class_exit_code([result.to_json()["class"]], allowed(args))
 
 
 def _g(x, digits=4) -> str:
@@ -234,14 +240,16 @@ def _g(x, digits=4) -> str:
 
 
 def _human(r) -> str:
+    from ..adhoc import ADHOC_ID
     from ..claims import from_json
     from ..report import counterexample_text
-    from ..report.model import audit_claim
+    from ..report.model import audit_claim, event_text
 
     j = r.to_json()
-    cls = audit_class(j)
+    cls = j["class"]
     claim, params = audit_claim(j)
-    lines = [f"{r.spec}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
+    name = f"{sanitize.line(r.implementation)} (ad-hoc claim)" if r.spec == ADHOC_ID else r.spec
+    lines = [f"{name}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
     lines.append(f"  implementation: {sanitize.line(r.implementation)}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     stated = from_json(claim)
@@ -260,8 +268,9 @@ def _human(r) -> str:
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
-                     + ("no power: a violation below it is invisible at this sample size" if cls == "no power" else
-                        f"within its resolution of {100 * p['resolution']:g}% above the claim"))
+                     + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): no power, a "
+                        "violation below it is invisible at this sample size" if cls == "no power" else
+                        f"at most {100 * p['resolution']:g}% above the claim (the audit's resolution)"))
     elif cls == "no power":
         lines.append("  no power: no event was measured on fresh samples")
     exact = j["exact_epsilon"]
@@ -276,7 +285,7 @@ def _human(r) -> str:
         pair = best["pair"]
         label = "counterexample" if r.verdict == "violation" else "best event"
         lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
-        lines.append(f"    event {best['event']}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
+        lines.append(f"    event E: {event_text(best)}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
                      f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")
         num = "D" if best["numerator"] == "data" else "D'"
         den = "D'" if num == "D" else "D"

@@ -8,6 +8,7 @@ import json
 import numpy as np
 
 from dptestbed.spec import Spec
+from dptestbed.spec.model import source_text
 
 from ..outcomes import EXIT_OK
 from ..runner import missing_reference
@@ -121,8 +122,7 @@ def cmd_show(args) -> int:
         print(json.dumps(jsonable(out), indent=2))
         return EXIT_OK
     print(f"{spec.id}: {spec.title}")
-    src = spec.source
-    print(f"  source: {src.get('seed') or src.get('reference')} {src.get('section', '')} {src.get('algorithm', '')}".rstrip())
+    print(f"  source: {source_text(spec.source)}")
     if spec.variant_of:
         print(f"  variant of {spec.variant_of}" + (f" (erratum {spec.erratum['id']})" if spec.erratum else ""))
     if spec.broken:
@@ -135,14 +135,14 @@ def cmd_show(args) -> int:
     if spec.derived:
         print("  derived:")
         for name, d in spec.derived.items():
-            print(f"    {name} = {d.formula.source} = {_fmt(env.get(name))}    ({d.constant}) {d.description}")
+            print(f"    {_equation(name, d.formula.source, env.get(name))}    ({d.constant}) {d.description}")
     print(f"  input: {spec.input['description']}")
     print(f"  neighbours: {spec.neighbours['relation']}: {spec.neighbours['description']}")
     print(f"  output: {spec.output['space']} ({spec.output['encoding']})")
     if spec.privacy:
         claim = spec.privacy
-        print(f"  privacy ({claim.theorem}): epsilon = {claim.epsilon.source} = {_fmt(_value(claim.epsilon, env))}, "
-              f"delta = {claim.delta.source} = {_fmt(_value(claim.delta, env))}")
+        print(f"  privacy ({claim.theorem}): {_equation('epsilon', claim.epsilon.source, _value(claim.epsilon, env))}, "
+              f"{_equation('delta', claim.delta.source, _value(claim.delta, env))}")
         profile = claim.profile
         if profile is not None:
             if profile.value is not None:
@@ -156,7 +156,7 @@ def cmd_show(args) -> int:
     for t in spec.theorems:
         print(f"    {t.ref} [{t.kind}; constant: {t.constant}] {t.statement}")
         for name, v in values[t.ref].items():
-            print(f"        {name} = {t.quantities[name].source} = {_fmt(v)}")
+            print(f"        {_equation(name, t.quantities[name].source, v)}")
     return EXIT_OK
 
 
@@ -167,6 +167,13 @@ def _theorem_values(spec: Spec, env: dict) -> dict:
         scope = spec.theorem_values(t.ref, env)
         out[t.ref] = {name: scope.get(name) for name in t.quantities}
     return out
+
+
+def _equation(name: str, formula: str, value) -> str:
+    """``name = formula = value``, without the formula when it is the name itself or its value
+    (``epsilon = 1``, not ``epsilon = epsilon = 1``)."""
+    shown = _fmt(value)
+    return f"{name} = {shown}" if formula.strip() in (name, shown) else f"{name} = {formula} = {shown}"
 
 
 def _value(formula, env):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -131,8 +132,9 @@ def run_items(args, command: str, plan_, summary=None) -> int:
     jobs = jobs_of(args)
     executor = executor_of(args, jobs)
     if progress:
-        print(f"dptestbed {command}: {len(plan_.items)} items ({plan_.n_tests} theorem tests, {plan_.n_audits} "
-              f"privacy audits, {sum(1 for i in plan_.items if i.expected)} controls), suite {plan_.suite}, "
+        audits = sum(1 for i in plan_.items if i.kind == "audit")
+        print(f"dptestbed {command}: {len(plan_.items)} items ({audits} privacy audits and {len(plan_.items) - audits} "
+              f"theorem checks; {sum(1 for i in plan_.items if i.expected)} of them negative controls), suite {plan_.suite}, "
               + (f"{jobs} job(s)" if executor.name == "local" else executor.name)
               + f", writing to {out}", file=sys.stderr, flush=True)
     try:
@@ -176,19 +178,22 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
 
 
 MAX_ITEMS = 5000  # items of one run
-CONSOLE_WIDTH = 120  # the longest line of the summary; a line that would be longer is cut with "..."
+CONSOLE_WIDTH = 120  # paragraphs of the summary are wrapped at this width
 
 
 def _line(text: str) -> str:
-    """One console line: never two (a message may hold a newline), at most CONSOLE_WIDTH characters."""
-    return sanitize.line(text, CONSOLE_WIDTH)
+    """A line of the summary, never two (a message may hold a newline) and sanitised: cut with "..." at the
+    terminal's width on a terminal, whole in a file or a pipe."""
+    if not sys.stdout.isatty():
+        return sanitize.line(text)
+    return sanitize.line(text, shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns)
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     """One line per item (its outcome first), and for an item that did not end as expected one more
     line with the reason: what was measured and the claim, or the error."""
     from ..report import item_rows, status_text
-    from ..report.model import reproducibility_text
+    from ..report.model import classes_text, reproducibility_text
 
     for r in item_rows(document):
         mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
@@ -197,8 +202,8 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
             print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
     print(textwrap.fill(document["family"]["statement"], CONSOLE_WIDTH))
-    classes = ", ".join(f"{n} {c}" for c, n in (s.get("classes") or {}).items() if n)
-    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items ({classes}): "
+    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items "
+                        f"({classes_text(s)}): "
                         f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
                         f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
     if document["run"].get("isolation"):
@@ -226,6 +231,7 @@ def cmd_verify(args) -> int:
 
 def cmd_check(args) -> int:
     from .. import planning
+    from ..contract_checks import bad_reference
     from ..runner import ImplementationError, check_loadable
 
     cat = catalogue(args)
@@ -240,7 +246,9 @@ def cmd_check(args) -> int:
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
-        raise UserError(f"--impl: {exc.reason}") from None
+        if bad_reference(exc.reason):
+            raise UserError(f"--impl: {exc.reason}") from None
+        # (an implementation that raises or dies while imported: every item says so, an implementation error)
     except isolation.IsolationUnavailable as exc:
         raise UserError(str(exc)) from None
     try:

@@ -139,9 +139,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
           confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
           isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
           max_parameter: int = MAX_PARAMETER_PAIRS, line_search: bool = True,
-          workers: int | None = None, time_budget: float | None = None,
+          jobs: int | None = None, time_budget: float | None = None,
           rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
-          tight: bool = False, batches=None, randomness: str = "rng") -> AuditResult:
+          tight: bool = False, batches=None, randomness: str = "rng", workers: int | None = None) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
     spec's privacy claim. See the module docstring for the method and its guarantee.
 
@@ -157,7 +157,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     seconds for the whole audit; a second round then draws as many samples as fit in what is left at
     the first round's pace (up to BUDGET_MAX_SAMPLES per side), and is skipped when fewer fit than
     the first round drew: the sample size, and so the result, depend on the machine's speed (the
-    result records the budget). ``workers``: the implementation's worker processes (default two).
+    result records the budget). ``jobs``: the implementation's worker processes (default two; ``--jobs`` of the command line, ``jobs`` of the
+    pytest plugin; ``workers``, its former name, still works with a DeprecationWarning).
     ``randomness``: "rng" (default: the implementation draws every random number from its ``rng``;
     the contract probe and the replay check hold it to that, and the result is a function of the
     seed) or "own" (it draws from a source of its own, e.g. a library's OS entropy: no determinism
@@ -218,7 +219,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         return result
     runner = None
     try:
-        runner = Runner(impl, timeout=timeout, isolate=isolate, workers=workers)
+        if workers is not None:
+            import warnings
+
+            warnings.warn("audit(workers=N) is deprecated: use audit(jobs=N), the command line's --jobs",
+                          DeprecationWarning, stacklevel=2)
+        runner = Runner(impl, timeout=timeout, isolate=isolate, workers=jobs or workers)
         width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], randomness).shape[1:])))
         pace = None if is_trusted(impl) else _pace(runner, pairs[0], seed)
     except ImplementationError as exc:
@@ -428,7 +434,7 @@ def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:
     took = f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
     if runner.batched:
         return (f"{ref}'s batch sampler takes {_per(pace)} a run: the first round's {runs:,} runs take about "
-                f"{took}; vectorise it, or set the sample size (--samples N) or a time budget (--time-budget S)")
+                f"{took}; set the sample size (--samples N) or a time budget (--time-budget S)")
     return (f"{ref} has no batch sampler: {_per(pace)} a call, the first round's {runs:,} calls take about "
             f"{took} on {workers} worker(s); a batch sampler (mechanism.batch = fn(data, n, *, rng, **params), see "
             "'dptestbed check --help') is much faster, or use more workers (--jobs N)")

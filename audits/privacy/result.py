@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, field
 
 from ..claims import from_json
+from ..outcomes import audit_class
+from ..schemas import FORMATS
 from ..serialize import jsonable
 
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
@@ -103,6 +105,8 @@ class AuditResult:
             return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
         return jsonable({
+            "format": FORMATS["audit"],
+            "class": audit_class({"verdict": self.verdict}),
             "spec": self.spec,
             "implementation": self.implementation,
             "params": self.params,

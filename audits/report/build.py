@@ -6,12 +6,15 @@ import signal
 import threading
 from pathlib import Path
 
+import numpy as np
+
 from .. import sanitize
+from ..claims import from_json
 from ..outfiles import write
 from .html import render_html
 from .junit import write_junit
 from .markdown import render_markdown
-from .model import slug
+from .model import as_float, fmt_num, point_text, slug
 from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff
 
 _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
@@ -45,16 +48,17 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
     for folder in (out_dir, plot_dir):
         if folder.is_symlink():
             raise ValueError(f"{folder} is a symlink: reports are never written through one")
-    plot_dir.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
     errors: list[dict] = []
-    figures: dict[str, list[tuple[str, Path]]] = {}  # spec id -> [(caption, path)]
+    figures: dict[str, list[tuple[str, str, Path]]] = {}  # spec id -> [(caption, alt text, path)]
 
     tasks: list[tuple] = []
 
-    def attempt(key: str, spec_id: str, caption: str, path: Path, fn, *args):
-        tasks.append((key, spec_id, caption, path, fn, args))
+    def attempt(key: str, spec_id: str, caption: str, alt: str, path: Path, fn, *args):
+        tasks.append((key, spec_id, caption, alt, path, fn, args))
 
-    if plots:
+    if plots:  # (no plots/ folder without them)
+        plot_dir.mkdir(exist_ok=True)
         specs = {s["id"]: s for s in document.get("specs", [])}
         families: dict[str, list[dict]] = {}
         for a in document.get("privacy", []):
@@ -64,14 +68,14 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             families.setdefault(base, []).append(a)
         for base, audits in families.items():
             attempt(f"privacy {base}", base, f"Privacy audits of {base} and its variants: ε lower bound "
-                    "(bar), exact ε (diamond) and the claim (black tick)", plot_dir / f"privacy-{slug(base)}.png",
-                    plot_privacy, base, audits)
+                    "(bar), exact ε (diamond) and the claim (black tick)", _privacy_alt(base, audits),
+                    plot_dir / f"privacy-{slug(base)}.png", plot_privacy, base, audits)
             for a in audits:
                 if a.get("tradeoff"):
                     attempt(f"tradeoff {a['id']}", a["spec"],
                             f"Trade-off curve of {a['id']} on pair {a['tradeoff']['pair']}: the claimed curve (black), "
                             "the spec's mechanism's exact curve (green, dashed) and the estimated band (blue; a point "
-                            "below the claimed curve is evidence against the claim)",
+                            "below the claimed curve is evidence against the claim)", _tradeoff_alt(a),
                             plot_dir / f"tradeoff-{slug(a['id'])}.png", plot_tradeoff, a)
         by_theorem: dict[tuple[str, str], list[dict]] = {}
         for c in document.get("theorems", []):
@@ -80,7 +84,9 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             if any(c.get("kind") in ("bound", "calibration") and c.get("verdict") != "error" for c in checks):
                 attempt(f"theorem {spec_id} {ref}", spec_id,
                         f"{ref}: failure / event rates with 95% Clopper-Pearson bars; reference in blue, "
-                        "negative controls in red", plot_dir / f"theorem-{slug(spec_id)}-{slug(ref)}.png",
+                        "negative controls in red", _checks_alt(f"{spec_id} {ref}: failure or event rate of each check",
+                                                                 checks),
+                        plot_dir / f"theorem-{slug(spec_id)}-{slug(ref)}.png",
                         plot_theorem, spec_id, ref, checks)
             sweeps: dict[str, list[dict]] = {}
             for c in checks:
@@ -90,8 +96,10 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                 group.sort(key=lambda c: bool(c.get("control")))
                 attempt(f"sweep {spec_id} {ref} {name}", spec_id,
                         f"{ref} ({name}): sweep against the theorem's bound",
+                        _checks_alt(f"{spec_id} {ref} ({name}): the measured error at each point of the sweep against "
+                                    "the theorem's bound", group),
                         plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
-    _PLOTS[:] = [(fn, args, path) for _, _, _, path, fn, args in tasks]
+    _PLOTS[:] = [(fn, args, path) for _, _, _, _, path, fn, args in tasks]
     try:
         if jobs > 1 and len(tasks) > 1 and threading.active_count() == 1:  # never fork a process with threads
             import multiprocessing as mp
@@ -114,9 +122,9 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             outcomes = [_plot(k) for k in range(len(tasks))]
     finally:
         _PLOTS.clear()
-    for (key, spec_id, caption, path, _, _), error in zip(tasks, outcomes):
+    for (key, spec_id, caption, alt, path, _, _), error in zip(tasks, outcomes):
         if error is None:
-            figures.setdefault(spec_id, []).append((caption, path))
+            figures.setdefault(spec_id, []).append((caption, alt, path))
         else:
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": error})
 
@@ -125,3 +133,33 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
     write(out_dir / "report.md", render_markdown(document, figures, errors, out_dir).encode("utf-8"))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors
+
+
+def _privacy_alt(base: str, audits: list[dict]) -> str:
+    """A privacy plot in words: each audit's bound against its claim, and its class."""
+    return f"Bar chart of the privacy audits of {base}: " + "; ".join(
+        f"{a['spec']}" + (f" at {point_text(a['audit_point'])}" if a.get("audit_point") else "")
+        + f": {from_json(a.get('claim')).name} lower bound {fmt_num(as_float(a.get('epsilon_lower_bound')))} against a "
+          f"claim of {fmt_num(from_json(a.get('claim')).value)} ({a.get('class')})" for a in audits) + "."
+
+
+def _tradeoff_alt(a: dict) -> str:
+    """A trade-off plot in words: the claim, and how many estimated points lie below its curve."""
+    t = a["tradeoff"]
+    claimed = dict(zip(t["alpha"], t["claimed"]))
+    below = sum(1 for alpha, beta in t.get("points") or [] if beta < _interp(claimed, alpha))
+    return (f"Trade-off curve of {a['spec']} on pair {t['pair']}: {len(t.get('points') or [])} estimated points, "
+            f"{below} of them below the claimed curve of {from_json(a.get('claim')).describe()} ({a.get('class')}).")
+
+
+def _interp(curve: dict, x: float) -> float:
+    xs = sorted(curve)
+    return float(np.interp(x, xs, [curve[k] for k in xs]))
+
+
+def _checks_alt(what: str, checks: list[dict]) -> str:
+    """A theorem check's plot in words: what it shows, and each check's class."""
+    return f"{what}: " + "; ".join(
+        f"{c['check']} ({c['control']['name'] if c.get('control') else c.get('target', 'reference')}): {c.get('class')}"
+        + (f", failure rate {fmt_num(as_float(c.get('failure_rate')))} against β = {fmt_num(as_float(c.get('beta')))}"
+           if c.get("kind") == "bound" else "") for c in checks) + "."

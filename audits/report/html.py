@@ -9,14 +9,19 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from dptestbed.spec.model import source_text
+
 from .formulas import Formulas
 from .model import (
     as_float,
+    classes_text,
     counterexample_text,
     esc,
     exit_code,
+    expected_text,
     fmt_num,
     item_rows,
+    report_title,
     reproducibility_text,
     slug,
     status_text,
@@ -46,6 +51,8 @@ details.spec>summary{font-size:1em;border-bottom:1px solid #e4e4e4}
 table.rows{table-layout:fixed} table.rows td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 table.rows td details[open]{white-space:normal} table.rows summary{overflow:hidden;text-overflow:ellipsis;cursor:pointer}
 .count{color:#555;font-weight:400;font-size:13px}
+caption{text-align:left;font-size:12px;color:#555;padding:2px 0}
+summary h2,summary h3{display:inline;font-size:inherit;margin:0;border:0;padding:0}
 """
 
 
@@ -66,14 +73,16 @@ def _outcome_html(outcome: str) -> str:
     return '<span class="bad">error</span>'
 
 
-def _classes_text(summary: dict) -> str:
-    counts = summary.get("classes") or {}
-    return ", ".join(f"{n} {c}" for c, n in counts.items() if n)
-
-
-def _img(path: Path) -> str:
+def _img(path: Path, alt: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f'<img class="plot" src="data:image/png;base64,{data}" alt="{esc(path.name)}">'
+    return f'<img class="plot" src="data:image/png;base64,{data}" alt="{esc(alt)}">'
+
+
+def _table(caption: str, *headers: str, attrs: str = "", colgroup: str = "") -> str:
+    """A table's opening: its caption, and a header row of column headers (``scope="col"``);
+    ``headers`` are HTML."""
+    return (f"<table{attrs}><caption>{esc(caption)}</caption>{colgroup}<tr>"
+            + "".join(f'<th scope="col">{h}</th>' for h in headers) + "</tr>")
 
 
 def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path) -> str:
@@ -83,11 +92,10 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     code = exit_code(document, errors)
     formulas = Formulas()
     rows = item_rows(document)
-    h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-         f"<title>dptestbed {esc(run.get('command', 'verify'))} report</title><style>{CSS}</style></head><body>"]
-    title = {"check": f"dptestbed check of {esc(run.get('implementation'))}",
-             "mutants": "dptestbed mutants: how good are the checks?"}.get(run.get("command"), "dptestbed verification report")
-    h.append(f"<h1>{title}</h1>")
+    title = report_title(document)
+    h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>", f"<h1>{esc(title)}</h1>"]
     h.append(f'<div class="meta">suite <b>{esc(run.get("suite"))}</b> · seed {esc(run.get("seed"))} · '
              f'commit {esc(run.get("commit") or "unknown")} · {fmt_num(run.get("seconds"))} s · jobs {esc(run.get("jobs"))} · '
              f'started {esc(run.get("started"))} · versions '
@@ -105,7 +113,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                  f'{esc(summary.get("items", 0))} check runs</div>')
     else:
         h.append(f'<div class="status s{code}"><b>{esc(status_text(document, code))}</b> (exit code {code}) · '
-                 f'{summary.get("items", 0)} items ({esc(_classes_text(summary))}): {summary.get("as_expected", 0)} as '
+                 f'{summary.get("items", 0)} items ({esc(classes_text(summary))}): {summary.get("as_expected", 0)} as '
                  f'expected, {summary.get("unexpected", 0)} unexpected, {summary.get("no_power", 0)} without power, '
                  f'{summary.get("errors", 0)} errors'
                  + (f", {len(errors)} report errors" if errors else "") +
@@ -119,13 +127,14 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
 
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     if document.get("mutants"):
-        h.append(_rows_table(rows) + "</details></body></html>")
+        h.append(_rows_table(rows, "Every item of the run") + "</details></body></html>")
         return "\n".join(h)
     h.append(_toc(document, rows, paper_of))
     attention = [r for r in rows if r["outcome"] != "as expected"]
     h.append('<h2 id="attention">Needs attention</h2>')
     h.append(f"<p>{len(attention)} items did not end as expected (unexpected, without power, or could not run); "
-             "each row opens for its claim and measurement, its link goes to the item.</p>" + _rows_table(attention)
+             "each row opens for its claim and measurement, its link goes to the item.</p>"
+             + _rows_table(attention, "Items that did not end as expected")
              if attention else "<p>None: every item ended as expected.</p>")
     h.append('<h2 id="summary">Summary</h2><p class="meta">Every item, one line each, by paper; a row opens for '
              "its claim, measurement and expectation.</p>")
@@ -134,8 +143,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         by_paper.setdefault(paper_of.get(row["spec"], ""), []).append(row)
     for name, group in by_paper.items():
         h.append(f'<details class="section" id="summary-{slug(name or "other")}"><summary>'
-                 f'{esc(name or "specs outside the catalogue")} <span class="count">{_counts(group)}</span>'
-                 f"</summary>{_rows_table(group)}</details>")
+                 f'<h3>{esc(name or "specs outside the catalogue")}</h3> <span class="count">{_counts(group)}</span>'
+                 f"</summary>{_rows_table(group, 'Every item of ' + (name or 'the specs outside the catalogue'))}</details>")
     if errors:
         h.append("<h3>Report errors</h3><ul>" + "".join(
             f"<li>{esc(e['item'])}: {esc(e['error'])}</li>" for e in errors) + "</ul>")
@@ -144,16 +153,17 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     controls = [r for r in rows if r["expected"] in ("violation", "violated")]
     flagged = sum(1 for r in controls if r["outcome"] == "as expected")
     pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
-    h.append(f'<details class="section" id="self-test"><summary>Self-test: negative controls <span class="count">'
+    h.append(f'<details class="section" id="self-test"><summary><h2>Self-test: negative controls</h2> <span class="count">'
              f"{flagged} of {len(controls)} flagged</span></summary><p><b>controls flagged: {flagged} of {len(controls)}</b>"
              + (f" ({len(pipeline)} of them pipeline controls, {sum(r['outcome'] == 'as expected' for r in pipeline)} "
                 "flagged: the reference mechanism with the testbed's own plumbing broken; they show a check's power "
                 "but are no implementation bug, see <code>dptestbed mutants</code> for those)" if pipeline else "") + ". "
              "Every check ships a deliberately broken implementation that it must report as violated "
              "(theorem checks) and every privacy audit has the broken specs of the calibration corpus "
-             "(expected: violation). A control that is not flagged means the check lacks power: the run fails.</p>")
+             "(expected: claim violated). A control that is not flagged means the check lacks power: the run fails.</p>")
     if controls:
-        h.append("<table><tr><th>spec</th><th>check</th><th>control</th><th>measurement</th><th>verdict</th><th>flagged</th></tr>")
+        h.append(_table("Negative controls: each must be flagged", "spec", "check", "control", "measurement", "class",
+                        "flagged"))
         for r in controls:
             ok = r["outcome"] == "as expected"
             h.append(f'<tr class="{"" if ok else "unexpected"}"><td>{esc(r["spec"])}</td><td>{esc(r["item"])}</td>'
@@ -162,17 +172,18 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         h.append("</table>")
     h.append("</details>")
 
-    h.append('<details class="section" id="statistics"><summary>Statistics: how to read the verdicts</summary><ul>'
+    h.append('<details class="section" id="statistics"><summary><h2>Statistics: how to read the classes</h2></summary><ul>'
              f"<li>{esc(family.get('statement', ''))}.</li>"
              "<li><b>bound</b> checks: one-sided exact binomial test of H0: P[failure] ≤ β (scipy binomtest); "
-             "Clopper-Pearson intervals (statsmodels, method beta); <b>violated</b> iff the Holm-corrected test "
-             "rejects; <b>inconclusive</b> when not rejected but the test's power at the per-check level against "
-             "a failure rate of 2β is below 50%; otherwise <b>consistent</b>.</li>"
-             "<li><b>calibration</b> checks: exact two-sided (equal-tailed) binomial test of each cell's rate against "
-             "its closed-form probability, Bonferroni over cells; inconclusive when the power against the same "
-             "mechanism with its noise scale 30% off is below 50%.</li>"
-             "<li><b>property</b> checks state exact facts: violated iff a case breaks the property (a correct "
-             "implementation never does; the cases may be drawn at random).</li>"
+             "Clopper-Pearson intervals (beta quantiles, scipy); <b>claim violated</b> iff the Holm-corrected test "
+             "rejects; <b>no power</b> when not rejected but the test's power at the per-check level against "
+             "a failure rate of 2β is below 50%; otherwise <b>pass</b>.</li>"
+             "<li><b>calibration</b> checks (conformance): exact two-sided (equal-tailed) binomial test of each cell's rate "
+             "against its closed-form probability, Bonferroni over cells; <b>differs from the spec</b> iff rejected, no "
+             "power when the power against the same mechanism with its noise scale 30% off is below 50%.</li>"
+             "<li><b>property</b> checks state exact facts: claim violated (or, for a conformance check, differs from the "
+             "spec) iff a case breaks the property (a correct implementation never does; the cases may be drawn at "
+             "random).</li>"
              "<li>Every item ends in one <b>class</b>: <b>claim violated</b> (a measurement shows a privacy claim or a "
              "theorem's statement broken at the parameters shown), <b>differs from the spec</b> (a conformance check: "
              "the implementation's law or behaviour differs from the spec's algorithm, no claim shown broken), "
@@ -182,7 +193,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<li><b>slack</b>: the measured error (quantile, margin or stability needed for β) divided by the "
              "theorem's bound; &lt; 1 means the measurement lies inside the bound.</li>"
              "<li>privacy audits: ε lower bound from Clopper-Pearson bounds on a fresh split; "
-             "<b>violation</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul></details>")
+             "<b>claim violated</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul></details>")
 
     # errata: one row per erratum, the printed spec beside the corrected one
     audits = {a["spec"]: a for a in document.get("privacy", [])}
@@ -195,11 +206,12 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     measured = document.get("errata") or []
     if errata or measured:
         verdicts = Counter(e.get("verdict") for e in measured)
-        h.append('<details class="section" id="errata"><summary>Errata: printed beside corrected <span class="count">'
+        h.append('<details class="section" id="errata"><summary><h2>Errata: printed beside corrected</h2> <span class="count">'
                  f"{len(errata)} in the specs; {len(measured)} measured"
                  + "".join(f", {n} {esc(v)}" for v, n in verdicts.items()) + "</span></summary>")
     if shown:
-        h.append("<table><tr><th>erratum</th><th>description</th><th>printed</th><th>corrected</th></tr>")
+        h.append(_table("Errata in the specs: the printed version beside the corrected one, each audited", "erratum",
+                        "description", "printed", "corrected"))
         for key, group in shown.items():
             e = group[0]["erratum"]
             printed = [s for s in group if not s.get("variant_of")] or group[:1]
@@ -210,7 +222,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                 for s in specs:
                     a = audits.get(s["id"])
                     out += f"<br>{esc(s['id'])}: " + ("not audited" if a is None else
-                        f"{_badge(a.get('verdict'))} ε_lb {fmt_num(as_float(a.get('epsilon_lower_bound')))} vs claim "
+                        f"{_badge(a.get('class'), a.get('verdict'))} ε_lb {fmt_num(as_float(a.get('epsilon_lower_bound')))} vs claim "
                         f"{fmt_num(as_float((a.get('claim') or {}).get('epsilon')))}")
                 return out
 
@@ -225,7 +237,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         h.append("</details>")
 
     notc = [n for n in document.get("not_checked", []) if n.get("status") != "covered by the privacy audit"]
-    h.append(f'<details class="section" id="not-checked"><summary>Theorems not yet checked <span class="count">'
+    h.append(f'<details class="section" id="not-checked"><summary><h2>Theorems not yet checked</h2> <span class="count">'
              f"{len(notc)}</span></summary>")
     if notc:
         grouped: dict[tuple[str, str], list[str]] = {}
@@ -234,7 +246,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             grouped.setdefault((n["spec"], status), []).append(n["ref"])
         h.append(f"<p>{len(notc)} theorems (or their checks) of the specs in this run have no result; they are "
                  "listed here, never silently skipped.</p>")
-        h.append("<table><tr><th>spec</th><th>theorems</th><th>status</th></tr>" + "".join(
+        h.append(_table("Theorems of the specs in this run without a result", "spec", "theorems", "status") + "".join(
             f"<tr><td>{esc(spec)}</td><td>{esc('; '.join(dict.fromkeys(refs)))}</td><td>{esc(status)}</td></tr>"
             for (spec, status), refs in grouped.items()) + "</table>")
     else:
@@ -256,7 +268,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             paper = s.get("paper") or ""
             h.append(f'<h2 id="paper-{slug(paper)}">Paper: {esc(paper or "specs outside the catalogue")}</h2>')
         spec_rows = [r for r in rows if r["spec"] == s["id"]]
-        h.append(f'<details class="spec" id="{slug(s["id"])}"><summary>{esc(s["id"])}: {esc(s.get("title"))} '
+        h.append(f'<details class="spec" id="{slug(s["id"])}"><summary><h3>{esc(s["id"])}: {esc(s.get("title"))}</h3> '
                  f'<span class="count">{_counts(spec_rows)}</span></summary>')
         h.append(_spec_section(s, by_spec_priv.get(s["id"], []), by_spec_thm.get(s["id"], []),
                                figures.get(s["id"], []), formulas) + "</details>")
@@ -292,7 +304,7 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
          f"level of a <code>check</code> run), with no correction over the {fmt_num(o.get('statistical_cells'))} "
          f"statistical cells: at most {fmt_num(o.get('expected_spurious_kills'))} spurious kills expected. Pipeline "
          "controls of the theorem checks are not mutants and are not counted.</p>",
-         "<table><tr><th>spec</th><th>mutants</th><th>killed</th><th>equivalent</th><th>kill rate</th></tr>"]
+         _table("Mutants killed per spec", "spec", "mutants", "killed", "equivalent", "kill rate")]
     for spec, r in (matrix.get("rates") or {}).items():
         shown = "n/a" if r.get("rate") is None else f"{r['rate']:.0%}"
         cls = "" if r.get("rate") in (None, 1.0) else ' class="unexpected"'
@@ -301,9 +313,9 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
     h.append("</table>")
     for spec, checks in (matrix.get("checks") or {}).items():
         rows = [r for r in matrix.get("rows", []) if r["spec"] == spec]
-        h.append(f'<h3 id="kill-{slug(spec)}">{esc(spec)}</h3><table><tr><th>mutant</th><th>breaks (declared; '
-                 'measured)</th><th>bug</th>' + "".join(f"<th>{esc(c)}</th>" for c in checks)
-                 + "<th>status</th></tr>")
+        h.append(f'<h3 id="kill-{slug(spec)}">{esc(spec)}</h3>'
+                 + _table(f"Mutants of {spec} against each check of the spec (a cell: the check's class)", "mutant",
+                          "breaks (declared; measured)", "bug", *(esc(c) for c in checks), "status"))
         for r in rows:
             classes = r.get("cell_classes") or {}
             cells = "".join(f'<td>{_badge(classes.get(c), r["cells"].get(c)) if c in classes else "–"}</td>'
@@ -332,18 +344,18 @@ def _counts(rows: list[dict]) -> str:
         for o, n in counts.items() if n])
 
 
-def _rows_table(rows: list[dict]) -> str:
+def _rows_table(rows: list[dict], caption: str) -> str:
     """Items one line each: the item's cell opens (``<details>``) for its claim, measurement and expectation."""
-    h = ['<table class="rows"><colgroup><col style="width:19%"><col style="width:43%"><col style="width:16%">'
-         '<col style="width:13%"><col style="width:9%"></colgroup><tr><th>spec</th><th>item (open for the '
-         "measurement)</th><th>implementation</th><th>class</th><th>outcome</th></tr>"]
+    h = [_table(caption, "spec", "item (open for the measurement)", "implementation", "class", "outcome",
+                attrs=' class="rows"', colgroup='<colgroup><col style="width:19%"><col style="width:43%">'
+                '<col style="width:16%"><col style="width:13%"><col style="width:9%"></colgroup>')]
     for row in rows:
         cls = {"unexpected": "unexpected", "error": "error", "no power": "error"}.get(row["outcome"], "")
         err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
         h.append(f'<tr class="{cls}"><td title="{esc(row["spec"])}"><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
                  f'<td><details><summary title="{esc(row["item"])}">{esc(row["item"])}</summary>'
                  f'<div>claim: {esc(row["claim"])}<br>measured: {esc(row["measured"])}{err}'
-                 f'<br>expected: {esc(row["expected"] or "pass")} · <a href="#{slug(row["id"])}">details</a></div>'
+                 f'<br>expected: {esc(expected_text(row["expected"]))} · <a href="#{slug(row["id"])}">details</a></div>'
                  f'</details></td><td title="{esc(row["target"])}">{esc(row["target"])}</td>'
                  f'<td>{_badge(row["class"], row["verdict"])}</td><td>{_outcome_html(row["outcome"])}</td></tr>')
     return "".join(h) + "</table>"
@@ -403,7 +415,7 @@ def _errata_measured_html(errata: list[dict] | None) -> list[str]:
          "<b>inconclusive</b> when the measurement could not decide. Implementation pitfalls that the paper does "
          "not commit are listed apart (<b>not an erratum</b>). A printed spec whose privacy audit flags a violation "
          "caused by a confirmed privacy erratum is counted as expected, not as a failure of the run.</p>",
-         "<table><tr><th>erratum</th><th>printed</th><th>corrected</th><th>measurement</th><th>verdict</th></tr>"]
+         _table("Errata settled by measurement", "erratum", "printed", "corrected", "measurement", "verdict")]
     pitfalls = [e for e in errata if e.get("verdict") == "not an erratum"]
     for e in [e for e in errata if e not in pitfalls] + pitfalls:
         verdict = e.get("verdict")
@@ -422,8 +434,7 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
     h = []
     src = s.get("source") or {}
     meta = " · ".join(x for x in [
-        esc(f"source: {src.get('seed') or src.get('reference') or ''} {src.get('section', '')} "
-             f"{src.get('algorithm', '')}".strip()),
+        esc(f"source: {source_text(src)}"),
         f"implementation: <code>{esc(s.get('implementation'))}</code>" if s.get("implementation") else "no implementation",
         f"variant of {esc(s.get('variant_of'))}" if s.get("variant_of") else "",
         f"<b>deliberately broken</b>: {esc(s.get('broken'))}" if s.get("broken") else ""] if x)
@@ -436,7 +447,7 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
                                                           for k, v in params.items()) + "</p>")
     derived = s.get("derived") or {}
     if derived:
-        h.append("<table><tr><th>derived</th><th>formula</th><th>value at defaults</th><th>meaning</th></tr>")
+        h.append(_table(f"Derived quantities of {s['id']}", "derived", "formula", "value at defaults", "meaning"))
         for name, d in derived.items():
             h.append(f"<tr><td><code>{esc(name)}</code></td><td>{formulas.html(d.get('latex'), d.get('formula'))}</td>"
                      f"<td>{esc(fmt_num(d.get('value')) if not isinstance(d.get('value'), (list, dict)) else d.get('value'))}</td>"
@@ -444,16 +455,16 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
         h.append("</table>")
     p = s.get("privacy")
     if p:
-        h.append(f"<h3>Privacy claim ({esc(p.get('theorem'))})</h3><p>ε = {formulas.html(p['epsilon']['latex'], p['epsilon']['formula'])}"
+        h.append(f"<h4>{esc(s['id'])}: privacy claim ({esc(p.get('theorem'))})</h4><p>ε = {formulas.html(p['epsilon']['latex'], p['epsilon']['formula'])}"
                  f" = {fmt_num(p['epsilon'].get('value'))}, δ = {formulas.html(p['delta']['latex'], p['delta']['formula'])}"
                  f" = {fmt_num(p['delta'].get('value'))}; neighbours: <code>{esc(p.get('neighbours'))}</code> "
                  f"({esc(p.get('neighbours_description'))})</p>")
     for a in audits:
         h.append(_audit_block(a))
-    h.append("<h3>Theorems</h3>")
+    h.append(f"<h4>{esc(s['id'])}: theorems</h4>")
     for t in s.get("theorems", []):
-        h.append(f"<h4>{esc(t['ref'])} <span class='meta'>[{esc(t['kind'])}; constant: {esc(t['constant'])}; "
-                 f"{esc(t['status'])}]</span></h4><p>{esc(t['statement'])}</p>")
+        h.append(f"<h5>{esc(s['id'])} {esc(t['ref'])} <span class='meta'>[{esc(t['kind'])}; constant: {esc(t['constant'])}; "
+                 f"{esc(t['status'])}]</span></h5><p>{esc(t['statement'])}</p>")
         q = t.get("quantities") or {}
         if q or t.get("preconditions"):
             h.append("<ul>" + "".join(
@@ -464,17 +475,17 @@ def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, f
         for c in [c for c in checks if c["ref"] == t["ref"]]:
             h.append(_check_block(c))
     if figs:
-        h.append("<h3>Plots</h3>")
-        for caption, path in figs:
-            h.append(f"<figure>{_img(path)}<figcaption>{esc(caption)} (plots/{esc(path.name)})</figcaption></figure>")
+        h.append(f"<h4>{esc(s['id'])}: plots</h4>")
+        for caption, alt, path in figs:
+            h.append(f"<figure>{_img(path, alt)}<figcaption>{esc(caption)} (plots/{esc(path.name)})</figcaption></figure>")
     return "\n".join(h)
 
 
 def _audit_block(a: dict) -> str:
     claim = a.get("claim") or {}
     h = [f'<div id="{slug(a["id"])}"><b>Privacy audit</b> ({esc(a.get("target", "reference"))}: '
-         f'<code>{esc(a.get("implementation"))}</code>) {_badge(a.get("verdict"))} '
-         f'expected: {esc(a.get("expected") or "no violation")} · {_outcome_html(a.get("outcome", "error"))}<ul>']
+         f'<code>{esc(a.get("implementation"))}</code>) {_badge(a.get("class"), a.get("verdict"))} '
+         f'expected: {esc(expected_text(a.get("expected")))} · {_outcome_html(a.get("outcome", "error"))}<ul>']
     if a.get("verdict") == "error":
         h.append(f"<li>error: {esc(a.get('error'))}</li>")
     else:
@@ -497,7 +508,7 @@ def _check_block(c: dict) -> str:
     who = f"control <code>{esc(c['control']['name'])}</code>: {esc(c['control']['description'])}" if c.get("control") \
         else f"{esc(c.get('target'))}: <code>{esc(c.get('implementation'))}</code>"
     h = [f'<div id="{slug(c["id"])}" style="margin-left:14px"><b>{esc(c["check"])}</b> ({esc(c["kind"])}) · {who} · '
-         f'{_badge(c.get("verdict"))} expected: {esc(c.get("expected") or "consistent")} · '
+         f'{_badge(c.get("class"), c.get("verdict"))} expected: {esc(expected_text(c.get("expected")))} · '
          f'{_outcome_html(c.get("outcome", "error"))}<ul>',
          f"<li>{esc(c.get('title'))}</li><li>instance: {esc(c.get('instance'))}</li>"
          f"<li>{esc(c.get('predicate'))}</li>"]
@@ -516,8 +527,8 @@ def _check_block(c: dict) -> str:
     elif c["kind"] == "calibration":
         h.append(f"<li>p = {fmt_num(c.get('p_value'))} (adjusted {fmt_num(c.get('p_value_adjusted'))}); power against "
                  f"±30% noise at level {fmt_num(c.get('level'))}: {fmt_num(c.get('power'))}</li>")
-        h.append("<li><table><tr><th>cell</th><th>events / trials</th><th>rate [95% CP]</th><th>exact</th>"
-                 "<th>noise ±30%</th><th>p</th></tr>" + "".join(
+        h.append("<li>" + _table(f"{c['check']}: each cell's rate against its exact probability", "cell",
+                                 "events / trials", "rate [95% CP]", "exact", "noise ±30%", "p") + "".join(
                      f"<tr><td>{esc(x['label'])}</td><td>{fmt_num(x['events'])} / {fmt_num(x['trials'])}</td>"
                      f"<td>{fmt_num(x['rate'], 4)} [{fmt_num(x['lower'], 4)}, {fmt_num(x['upper'], 4)}]</td><td>{fmt_num(x['exact'], 4)}</td>"
                      f"<td>{', '.join(fmt_num(v, 4) for v in x.get('alternatives') or [])}</td><td>{fmt_num(x['p_value'])}</td></tr>"

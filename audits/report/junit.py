@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ..outfiles import write
-from .model import item_rows
+from .model import expected_text, item_rows
 
 
 def write_junit(document: dict, path: Path, report_errors: list[dict] | None = None) -> None:
@@ -32,13 +32,12 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
         for r in group:
             case = ET.SubElement(suite, "testcase", classname=f"dptestbed.{kind_name}.{r['spec']}", name=r["id"],
                                  time=f"{seconds.get(r['id'], 0.0):.3f}")
-            text = (f"{r['item']}: {r['claim']}; {r['measured']}; {r['class']} (verdict {r['verdict']}); "
-                    f"expected {r['expected'] or 'pass'}")
+            text = f"{r['item']}: {r['claim']}; {r['measured']}; {r['class']}; expected {expected_text(r['expected'])}"
             if r["outcome"] in ("unexpected", "no power"):
-                ET.SubElement(case, "failure", message=f"{r['class']} (verdict {r['verdict']}), expected "
-                              f"{r['expected'] or 'pass'}", type=r["class"]).text = text
+                ET.SubElement(case, "failure", message=f"{r['class']}, expected {expected_text(r['expected'])}",
+                              type=r["class"]).text = text
             elif r["outcome"] == "error":
-                ET.SubElement(case, "error", message=str(r.get("error") or r["verdict"])[:500], type="error").text = text
+                ET.SubElement(case, "error", message=str(r.get("error") or r["class"])[:500], type="error").text = text
             ET.SubElement(case, "system-out").text = text
     for key in ("tests", "failures", "errors"):
         suites.set(key, str(sum(int(s.get(key, "0")) for s in suites)))

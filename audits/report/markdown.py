@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from .. import sanitize
-from .model import exit_code, fmt_num, item_rows, reproducibility_text, status_text
+from .model import exit_code, expected_text, fmt_num, item_rows, report_title, reproducibility_text, status_text
 
 # characters that mean nothing in Markdown (GitHub's included) or HTML; "_" only inside a word
 _PLAIN = re.compile(r"[\w .,;:=+\-−–×≤≥∞%/()·'\"]*")
@@ -42,7 +42,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     run = document.get("run", {})
     summary = document.get("summary", {})
     code = exit_code(document, errors)
-    lines = [f"# dptestbed {run.get('command', 'verify')} report", "",
+    lines = [f"# {report_title(document)}", "",
              f"suite **{run.get('suite')}**, seed {run.get('seed')}, commit {run.get('commit') or 'unknown'}, "
              f"{fmt_num(run.get('seconds'))} s", "",
              f"**{status_text(document, code)}** (exit code {code}): {summary.get('items', 0)} items, "
@@ -60,13 +60,12 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
               "|---|---|---|---|---|---|---|---|---|"]
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
-        if row.get("error"):
-            row = {**row, "measured": f"{row['measured']} ({row['error']})"}
+        measured = f"{row['measured']} ({row['error']})" if row.get("error") else row["measured"]
         outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**", "no power": "**no power**"}.get(
             row["outcome"], row["outcome"])
         lines.append(f"| {cell(paper_of.get(row['spec'], ''))} | {cell(row['spec'])} | {cell(row['item'])} | "
-                     f"{cell(row['target'])} | {cell(row['claim'])} | {cell(row['measured'])} | {md(row['class'])} | "
-                     f"{md(row['expected'] or '–')} | {outcome} |")
+                     f"{cell(row['target'])} | {cell(row['claim'])} | {cell(measured)} | {md(row['class'])} | "
+                     f"{md(expected_text(row['expected']))} | {outcome} |")
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {cell(e['item'])}: {cell(e['error'])}" for e in errors]
     if document.get("errata"):
@@ -84,7 +83,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     if figures:
         lines += ["", "## Plots", ""]
         for _spec_id, figs in figures.items():
-            for caption, path in figs:
+            for caption, _alt, path in figs:
                 lines.append(f"- [{path.name}](plots/{path.name}): {cell(caption)}")  # (names: slugs)
     lines.append("")
     return "\n".join(lines)

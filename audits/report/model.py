@@ -63,6 +63,44 @@ def pct(x) -> str:
     return f"{100 * x:.0f}%" if abs(x) >= 1 else f"{100 * x:.3g}%"
 
 
+def _view_text(view: str) -> str:
+    """What an event's view (``event_detail.view`` of an audit's event) measures on one output."""
+    if view.startswith("coord["):
+        return f"the output's coordinate {view[6:-1]} (counting from 0)"
+    if view.startswith(("count(==", "first(==")):
+        value = view[8:-1]
+        return (f"the number of the output's entries equal to {value}" if view.startswith("count") else
+                f"the position of the output's first entry equal to {value} (counting from 0; its length if none)")
+    return {"value": "the output",
+            "sum": "the sum of the output's coordinates",
+            "row": "the row of the output's integer-valued entries",
+            "rowbin": "the row of the output's integer-valued entries, with the range of the sum of the others,",
+            "meandiff": "a weighted sum of the output's real-valued entries (the weights: the difference of its means "
+                        "on D and D', from other samples)",
+            "nb": "a naive-Bayes score of the output (how much likelier it is on D than on D', entry by entry, "
+                  "fitted on other samples)",
+            "negative_zeros": "the number of the output's entries that are -0.0"}.get(view, view)
+
+
+def event_text(event: dict) -> str:
+    """An audit's event (a counterexample or a best event of ``AuditResult.to_json()``) in the user's
+    terms: which part of the output, the values, the side of the threshold; e.g. "the output's
+    coordinate 2 (counting from 0) is at least 3.019". Falls back on the auditor's own description."""
+    detail = event.get("event_detail") or {}
+    view, kind = detail.get("view"), detail.get("kind")
+    if not isinstance(view, str) or kind not in ("ge", "le", "in"):
+        return str(event.get("event") or "an event")
+    what = _view_text(view)
+    if kind != "in":
+        return f"{what} is {'at least' if kind == 'ge' else 'at most'} {fmt_num(as_float(detail.get('threshold')), 4)}"
+    outcomes = detail.get("outcomes")
+    if not outcomes:
+        return f"{what} is one of {fmt_num(detail.get('size'))} values (the auditor's selection)"
+    shown = "; ".join(fmt_num(v, 4) if isinstance(v, float) else str(v) for v in outcomes[:8])
+    more = f"; ... ({len(outcomes)} values)" if len(outcomes) > 8 else ""
+    return f"{what} is {'one of ' if len(outcomes) > 1 else ''}{shown}{more}"
+
+
 def counterexample_text(result: dict) -> str | None:
     """A privacy audit's counterexample (``AuditResult.to_json()``) as sentences a reviewer reads,
     or None when there is none."""
@@ -86,7 +124,7 @@ def counterexample_text(result: dict) -> str | None:
     num, den = ("D", "D'") if c.get("numerator") == "data" else ("D'", "D")
     lines = [f"On the neighbouring pair {c['pair'].get('name')}: D = {short(c['pair'].get('data'))}, "
              f"D' = {short(c['pair'].get('neighbour'))},",
-             f"the event E = {c.get('event')} has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
+             f"the event E = \"{event_text(c)}\" has probability >= {g(c.get('p_lo'))} on {num} and <= {g(c.get('p_hi'))} "
              f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
              f"{c.get('n_per_side')} runs on D and D'),",
              f"so {bound_formula(claim, num, den)} = {g(c.get('epsilon_lower_bound'))}"]
@@ -109,6 +147,11 @@ def audit_claim(result: dict) -> tuple[dict, dict]:
     claim = deciding.get("claim") or result.get("claim") or {}
     params = {**(result.get("params") or {}), **((deciding.get("pair") or {}).get("params") or {})}
     return claim, params
+
+
+def expected_text(expected: str | None) -> str:
+    """What an item was expected to end in: a pass, or (a negative control's) a flag."""
+    return "flagged (claim violated or differs from the spec)" if expected else "pass"
 
 
 def point_text(params: dict) -> str:
@@ -140,7 +183,7 @@ def item_rows(document: dict) -> list[dict]:
         if target == "mutant" and r.get("control"):
             target = f"mutant: {r['control']['name']}"
         elif r.get("expected") in ("violation", "violated"):
-            target = "control (expected: violation)"
+            target = "control (expected: flagged)"
         claim_text = "–"
         if claim:
             claim_text = (f"ε = {fmt_num(eps_claim)}, δ = {fmt_num(as_float(claim.get('delta')))}" if stated.kind == "dp"
@@ -220,6 +263,26 @@ def reproducibility_text(run: dict) -> str | None:
     if not why:
         return None
     return "Not reproducible: " + "; ".join(why) + ". Another run with the same seed draws other samples."
+
+
+def classes_text(summary: dict) -> str:
+    """The summary's class counts, saying which items they cover (they leave out the theorem checks'
+    negative controls), so that the counts add up: ``4 besides 2 controls of the checks: 1 pass, 2 claim
+    violated, 1 differs from the spec``."""
+    counts = {c: n for c, n in (summary.get("classes") or {}).items() if n}
+    shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "none"
+    others = summary.get("items", 0) - sum(counts.values())
+    return f"{sum(counts.values())} besides {others} controls of the checks: {shown}" if others else shown
+
+
+def report_title(document: dict) -> str:
+    """A report's title, naming what ran: ``dptestbed check of laplace_mechanism: mine.py:laplace``."""
+    run = document.get("run") or {}
+    ran = list(dict.fromkeys(r["spec"] for r in document.get("privacy", []) + document.get("theorems", [])))
+    specs = ", ".join(ran[:3]) + (f" and {len(ran) - 3} more specs" if len(ran) > 3 else "")
+    return {"check": f"dptestbed check of {specs}: {run.get('implementation')}",
+            "mutants": f"dptestbed mutants of {specs}: how good are the checks?"}.get(
+        str(run.get("command")), f"dptestbed verification report: {specs}")
 
 
 def status_text(document: dict, code: int) -> str:

@@ -82,10 +82,9 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
             ax.plot([claim, claim], [y - 0.35, y + 0.35], color=COLORS["bound"], linewidth=2.5,
                     label="claimed ε" if not any(t.get_label() == "claimed ε" for t in ax.lines) else None)
             xmax = max(xmax, claim)
-        verdict = a.get("verdict", "")
         tag = ", control" if a.get("expected") == "violation" else ""
         point = ", ".join(f"{k}={v}" for k, v in (a.get("audit_point") or {}).items())
-        labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{verdict}{tag}]")
+        labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{a.get('class', '')}{tag}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
