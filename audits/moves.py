@@ -194,7 +194,25 @@ def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
     return [Line("line/column0", anchor, point, grid, False, False, 0.0, 1.0)]
 
 
-MAX_ANCHORS = 3  # distinct anchor inputs a search draws lines through
+MAX_ANCHORS = 4  # distinct anchor inputs a search draws lines through
+
+
+def with_all_rows(spec: Spec, anchor):
+    """The anchor extended to ``[input] rows`` rows (its rows repeated in turn) when it holds fewer: a search at
+    a parameter point with more queries (``--param m=6``) looks where all of them are answered. None otherwise."""
+    formula = spec.input.get("rows")
+    data = anchor.data if not isinstance(anchor.data, dict) else None
+    if formula is None or data is None or np.ndim(data) != 2:
+        return None
+    rows, have = int(float(formula.evaluate(anchor.env))), np.shape(data)[0]
+    if not have < rows <= 4096:
+        return None
+    from dataclasses import replace
+
+    extended = np.resize(np.asarray(data), (rows, np.shape(data)[1]))
+    return replace(anchor, name=f"{anchor.name}@{rows}_rows", data=extended, source="search",
+                   neighbour=np.resize(np.asarray(anchor.neighbour), (rows, np.shape(data)[1])),
+                   description=f"{anchor.description} Its rows repeated to the {rows} the input may hold.".strip())
 
 
 def lines(spec: Spec, anchors: list) -> list[Line]:

@@ -231,10 +231,11 @@ def build_spec(data: dict, file: str) -> Spec:
                                                 f"(K a whole number); got {moves!r}")
                 sections[name]["moves"] = moves
         if name == "input":
-            length = reader.formula("length")
-            if length is not None:
-                _require_known(reader, "length", length, known)
-                sections[name]["length"] = length
+            for key in ("length", "rows"):
+                formula = reader.formula(key)
+                if formula is not None:
+                    _require_known(reader, key, formula, known)
+                    sections[name][key] = formula
             domain = reader.text("domain")
             if domain:
                 if domain not in INPUT_DOMAINS:

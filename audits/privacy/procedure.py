@@ -12,7 +12,8 @@ from dptestbed.spec import Spec
 
 from .. import exact as exact_profiles
 from ..claims import Claim
-from ..moves import lines
+from ..moves import lines, with_all_rows
+from ..neighbours import violation
 from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs
 from ..pairs import claim as pair_claim
 from ..probes import probe_contract
@@ -282,7 +283,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     seconds_per_sample = 0.0
     try:
         if line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
-            found_lines = lines(spec, [p for p in pairs if p.source == "stress"])
+            anchors = []  # each stress case, after its rows extended to all the input may hold (moves.with_all_rows)
+            for p in (p for p in pairs if p.source == "stress"):
+                e = with_all_rows(spec, p)
+                if e is not None and not violation(spec, e.data, e.neighbour, e.env):
+                    aud.add_pairs([e])
+                    anchors.append(e)
+                anchors.append(p)
+            found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
             n_line = runs_per_point(points, pace if time_budget else None, runner, LINE_SECONDS)
             found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
