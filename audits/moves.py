@@ -197,6 +197,63 @@ def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
 MAX_ANCHORS = 4  # distinct anchor inputs a search draws lines through
 
 
+SHORT_LENGTHS = (1, 2)  # an answer vector of free length is also tried this short
+
+
+def shortened(spec: Spec, anchor) -> list:
+    """The anchor cut to its first SHORT_LENGTHS entries (both sides), when its input is a vector whose length
+    the spec leaves free (no ``[input] length``): a shortcut an implementation takes on short inputs (no noise
+    for two candidates) lies where the spec's stress cases never are. The cut pairs keep the relation's moves."""
+    if spec.input.get("length") is not None or spec.input.get("rows") is not None or spec.neighbours.get("moves"):
+        return []
+    data, neighbour = anchor.data, anchor.neighbour
+    if not (isinstance(data, np.ndarray) and isinstance(neighbour, np.ndarray) and data.ndim == 1
+            and data.shape == neighbour.shape):
+        return []
+    from dataclasses import replace
+
+    return [replace(anchor, name=f"{anchor.name}@first_{k}", data=data[:k].copy(), neighbour=neighbour[:k].copy(),
+                    source="search", description=f"{anchor.description} Cut to its first {k} entries.".strip())
+            for k in SHORT_LENGTHS if k < data.size]
+
+
+FEW_VOTES = 10  # vote rows are also tried with about this many votes in all
+
+
+def with_few_votes(spec: Spec, anchor):
+    """The anchor's vote rows scaled down to about FEW_VOTES votes a row (rounded, each row's total kept equal to
+    the others'), both sides by the same move: an implementation that reads the votes relative to a fixed number
+    of chunks leaks where there are few, far from the stress cases' hundreds. None when not a vote input or
+    already small."""
+    if spec.neighbours["relation"] not in VOTE_KINDS:
+        return None
+    moved, _ = moved_part(spec, anchor.data)
+    if moved is None or moved.ndim not in (1, 2) or moved.size < 2:
+        return None
+    rows = np.atleast_2d(moved.astype(float))
+    total = float(rows.sum(axis=1).max())
+    if total <= 2 * FEW_VOTES:
+        return None
+    small = np.atleast_2d(np.round(rows * FEW_VOTES / total)).astype(np.int64)
+    small[:, 0] += FEW_VOTES - small.sum(axis=1)  # every row holds FEW_VOTES votes
+    if small.min() < 0:
+        return None
+    order = np.argsort(-small, axis=1, kind="stable")
+    r = np.arange(small.shape[0])
+    neighbour = small.copy()
+    neighbour[r, order[:, 0]] -= 1   # one vote from each row's mode to its runner-up
+    neighbour[r, order[:, 1]] += 1
+    if neighbour.min() < 0:
+        return None
+    shape = moved.shape
+    from dataclasses import replace
+
+    return replace(anchor, name=f"{anchor.name}@{FEW_VOTES}_votes", source="search",
+                   data=_with_moved(spec, anchor.data, small.reshape(shape)),
+                   neighbour=_with_moved(spec, anchor.data, neighbour.reshape(shape)),
+                   description=f"{anchor.description} Its votes scaled to {FEW_VOTES} a row.".strip())
+
+
 def with_all_rows(spec: Spec, anchor):
     """The anchor extended to ``[input] rows`` rows (its rows repeated in turn) when it holds fewer: a search at
     a parameter point with more queries (``--param m=6``) looks where all of them are answered. None otherwise."""

@@ -230,7 +230,7 @@ def generated_pairs(spec: Spec, anchors: list[Pair], max_generated: int = 12) ->
     return out
 
 
-def _same(a, b) -> bool:
+def same_input(a, b) -> bool:
     try:
         return bool(np.array_equal(np.asarray(a), np.asarray(b)))
     except Exception:  # noqa: BLE001 - incomparable structures are different
@@ -275,11 +275,11 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     more = (searched_pairs(spec, stress) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
-        if _same(p.data, p.neighbour):
+        if same_input(p.data, p.neighbour):
             continue
         if p.source != "stress" and violation(spec, p.data, p.neighbour, p.env):
             continue
-        if any(_same(p.data, q.data) and _same(p.neighbour, q.neighbour) and p.params == q.params for q in pairs):
+        if any(same_input(p.data, q.data) and same_input(p.neighbour, q.neighbour) and p.params == q.params for q in pairs):
             continue
         if p.source in caps and sum(q.source == p.source for q in pairs) >= caps[p.source]:
             continue
@@ -343,5 +343,5 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     out: list[Pair] = []
     lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented
-        out.extend(s[k] for s in lists if k < len(s) and not _same(s[k].data, s[k].neighbour))
+        out.extend(s[k] for s in lists if k < len(s) and not same_input(s[k].data, s[k].neighbour))
     return out

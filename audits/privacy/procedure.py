@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -12,9 +13,9 @@ from dptestbed.spec import Spec
 
 from .. import exact as exact_profiles
 from ..claims import Claim
-from ..moves import lines, with_all_rows
+from ..moves import lines, patterns, shortened, with_all_rows, with_few_votes
 from ..neighbours import violation
-from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs
+from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs, same_input
 from ..pairs import claim as pair_claim
 from ..probes import probe_contract
 from ..runner import (
@@ -74,6 +75,19 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
     if ref != spec.implementation and spec.implementation and not missing_reference(spec.implementation):
         reference = as_runnable(spec.implementation)
     return probe_contract(runner, pair.data, pair.params, reference=reference, randomness=randomness)
+
+
+def _shortened_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
+    """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, inside the
+    spec's domain (the reference runs on them) and checked to be neighbours."""
+    out = []
+    for anchor in anchors:
+        for short in shortened(spec, anchor):
+            out.append(short)
+            out += [replace(short, name=f"{short.name}/{name}", neighbour=nb) for name, nb in
+                    patterns(spec, short.data, short.env)]
+    out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
+    return _in_reference_domain(spec, out)
 
 
 def _in_reference_domain(spec: Spec, pairs: list[Pair]) -> list[Pair]:
@@ -267,8 +281,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError("samples must be at least 300 per side")
     alpha = 1 - confidence
     alpha_confirm = alpha * CONFIRM_ALPHA_SHARE if confirm else 0.0
-    # an untrusted batch sampler is compared with the function users call (agreement.py): its share too
-    agree = runner.batched and not is_trusted(impl)
+    # a batch sampler other than the spec's reference's is compared with the function users call (agreement.py;
+    # the references' own agreement is a test): its share too
+    agree = runner.batched and ref != spec.implementation
     alpha_agree = alpha * AGREEMENT_ALPHA_SHARE if agree else 0.0
     # a Renyi-type claim gets its divergence round (divergence.py): its share too
     diverge = divergence_claim(point_claim)
@@ -283,13 +298,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     seconds_per_sample = 0.0
     try:
         if line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
-            anchors = []  # each stress case, after its rows extended to all the input may hold (moves.with_all_rows)
-            for p in (p for p in pairs if p.source == "stress"):
-                e = with_all_rows(spec, p)
-                if e is not None and not violation(spec, e.data, e.neighbour, e.env):
-                    aud.add_pairs([e])
-                    anchors.append(e)
+            anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
+            for p in (p for p in pairs if p.source == "stress"):  # scaled down to a few (moves.py)
+                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
+                    if e is not None and not violation(spec, e.data, e.neighbour, e.env):
+                        aud.add_pairs([e])
+                        anchors.append(e)
                 anchors.append(p)
+            aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
             n_line = runs_per_point(points, pace if time_budget else None, runner, LINE_SECONDS)

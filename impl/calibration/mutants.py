@@ -398,4 +398,79 @@ for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact B
         globals()[f"{_spec}_{_name}"] = _fn
         _BOUNDED.append(_mutant(_spec, f"{_spec}_{_name}", _name, _breaks, _bug, _killers))
 
-MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU + _GCAL + _GEO + _DG + _BOUNDED)
+# =========================================================================== bugs where the spec's worst case is not
+# (issue 34: each lives where the audit's implementation-guided search, its views or its agreement check look)
+
+
+def _parity_bit(out, data, rng, params):
+    bits = np.ascontiguousarray(out, dtype=np.float64).view(np.uint64)
+    parity = np.uint64(int(np.round(np.sum(as_vector(data)))) & 1)
+    return ((bits & ~np.uint64(1)) | parity).view(np.float64)
+
+
+def _atom(out, data, rng, params):
+    exact = rng.random(np.shape(out)[0]) < 1e-3  # the exact answer released one run in a thousand
+    out = np.array(out, dtype=float)
+    out[exact] = np.broadcast_to(as_vector(data), out[exact].shape)
+    return out
+
+
+def _laplace_half_noise(data, *, rng, epsilon, gamma):
+    return laplace_mechanism(data, rng=rng, epsilon=2 * epsilon, gamma=gamma)
+
+
+laplace_fn_half_noise = _laplace_half_noise  # the function users call adds half the noise ...
+laplace_fn_half_noise.batch = laplace_mechanism.batch  # ... behind a correct batch sampler
+laplace_parity_bit = post_processed(laplace_mechanism, _parity_bit,
+                                    "Laplace whose last mantissa bit is the parity of the rounded input.")
+laplace_exact_atom = post_processed(laplace_mechanism, _atom, "Laplace releasing f(D) itself one run in 1,000.")
+
+
+def _em_half_even_batch(data, n, *, rng, epsilon, sensitivity):
+    return exponential_mechanism.batch(np.round(np.asarray(data, dtype=float)), n, rng=rng, epsilon=epsilon,
+                                       sensitivity=sensitivity)
+
+
+@batched(_em_half_even_batch)
+def exponential_losses_half_even(data, *, rng, epsilon, sensitivity):
+    """Exponential mechanism on the losses rounded half to even (0.5 -> 0, 1.5 -> 2): loss 1.31 against 1 on
+    losses [0.5, 1.5, 1.5] and [1.5, 0.5, 0.5]."""
+    return exponential_mechanism(np.round(np.asarray(data, dtype=float)), rng=rng, epsilon=epsilon,
+                                 sensitivity=sensitivity)
+
+
+def _sigma_as_variance(params: dict) -> dict:
+    params["sigma"] = math.sqrt(params["sigma"])  # the standard deviation sqrt(sigma): sigma read as a variance
+    return params
+
+
+gaussian_sigma_as_variance = with_params(gaussian_mechanism, _sigma_as_variance,
+                                         "Gaussian with standard deviation sqrt(sigma) (sigma read as a variance).")
+
+
+def _two_candidates_unnoised(out, data, rng, params):
+    scores = as_vector(data)
+    if scores.size != 2:
+        return out
+    return np.full(np.shape(out), int(np.argmax(scores)), dtype=np.asarray(out).dtype)
+
+
+report_noisy_max_two_candidates = post_processed(
+    report_noisy_max, _two_candidates_unnoised, "Report noisy max with no noise when there are two candidates.")
+
+_SEARCHED = [
+    _mutant("laplace_mechanism", "laplace_fn_half_noise", "fn_half_noise_batch_correct", "contract",
+            "the function adds Lap(gamma/(2 epsilon)) while its batch sampler is correct", (AUDIT,)),
+    _mutant("laplace_mechanism", "laplace_parity_bit", "parity_bit", "privacy",
+            "the last mantissa bit is the input's parity (the two sides' outputs are disjoint)", (AUDIT,)),
+    _mutant("laplace_mechanism", "laplace_exact_atom", "exact_atom", "privacy",
+            "the exact answer released with probability 1e-3 (an atom under a pure claim)", (AUDIT,)),
+    _mutant("exponential_mechanism", "exponential_losses_half_even", "losses_half_even", "privacy",
+            "losses rounded half to even before the softmax", (AUDIT,)),
+    _mutant("gaussian_mechanism", "gaussian_sigma_as_variance", "sigma_as_variance", "privacy",
+            "sigma read as a variance: standard deviation sqrt(sigma), too little noise where sigma > 1", (AUDIT,)),
+    _mutant("report_noisy_max", "report_noisy_max_two_candidates", "two_candidates_unnoised", "privacy",
+            "no noise when there are two candidates (a shortcut on the input's length)", (AUDIT,)),
+]
+
+MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU + _GCAL + _GEO + _DG + _BOUNDED + _SEARCHED)

@@ -312,6 +312,39 @@ m_constant = post_processed(
     "Algorithm M that always outputs the all -1 function.")
 
 
+def _hist_domain_batch(data, size, *, rng, epsilon, delta, n):
+    S = histogram.items(data, n)
+    ids, counts = np.unique(S, return_counts=True)
+    released, a = histogram.release(np.broadcast_to(counts, (size, ids.size)).astype(float), n, epsilon, delta, rng)
+    # BUG: every id from 0 to the largest in the data gets a noisy count; an absent one is released with
+    # probability P[Lap(2/eps) >= tau] each, its estimate tau + Exp(2/eps) given that (the same law, sampled
+    # without a million draws a run)
+    tau, absent = histogram.threshold(epsilon, delta), int(S.max()) + 1 - ids.size if S.size else 0
+    extra = rng.binomial(absent, 0.5 * math.exp(-tau * epsilon / 2), size=size)
+    out = histogram.encode(S, ids, released, a, n)
+    present = set(ids.tolist())
+    for run in np.flatnonzero(extra):
+        fresh: set = set()
+        while len(fresh) < extra[run]:  # distinct absent ids, uniformly (rejection: absent ids are most of them)
+            i = int(rng.integers(0, int(S.max()) + 1))
+            if i not in present:
+                fresh.add(i)
+        rows = [(float(i), float(v)) for i, v in out[run] if i >= 0]
+        rows += [(float(i), min(1.0, (tau + rng.exponential(2 / epsilon)) / n)) for i in sorted(fresh)]
+        rows.sort()
+        out[run, :, 0], out[run, :, 1] = -1, 0.0
+        for j, (i, v) in enumerate(rows[:n]):
+            out[run, j] = (i, v)
+    return out
+
+
+@batched(_hist_domain_batch)
+def hist_domain_from_data(data, *, rng, epsilon, delta, n):
+    """Hist with a noisy count on every id from 0 to the largest id in the data, absent ones included (a domain
+    read from the data): an id of 10^6 in D' releases an absent id with probability 0.26 at epsilon 1."""
+    return _hist_domain_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
+
+
 def _mutant(spec, name, breaks, killed_by, equivalent=""):
     fn = globals()[name]
     return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
@@ -358,4 +391,5 @@ MUTANTS = (
     _mutant(_M, "m_eta_from_private_data", "utility", [_M_LAW]),
     _mutant(_M, "m_overlapping_batches", "utility", [_M_LAW]),
     _mutant(_M, "m_constant", "utility", [_M_LAW, f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
+    _mutant(_H, "hist_domain_from_data", "privacy", [_AUDIT]),
 )

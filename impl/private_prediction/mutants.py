@@ -279,6 +279,18 @@ lower_bound_fixed_target.batch = _fixed_target_batch
 # --------------------------------------------------------------------------- declarations
 
 
+_RELEASED: dict = {}  # the process-wide cache of laplace_cached_per_input
+
+
+def laplace_cached_per_input(data, *, rng, epsilon, gamma, **params):
+    """Stable Laplace prediction that releases, for an input it has answered before in this process, that first
+    answer again (a process-wide cache): two calls on one input give one answer, whatever the rng."""
+    key = (np.asarray(data, dtype=float).tobytes(), float(epsilon), float(gamma))
+    if key not in _RELEASED:
+        _RELEASED[key] = stable.stable_laplace_prediction(data, rng=rng, epsilon=epsilon, gamma=gamma, **params)
+    return _RELEASED[key]
+
+
 def _m(spec, name, breaks, bug, killed_by=(), equivalent=""):
     return Mutant(spec=spec, name=name, implementation=f"{PKG}:{name}", breaks=breaks, bug=bug,
                   killed_by=tuple(killed_by), equivalent=equivalent)
@@ -348,4 +360,7 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
+    _m("stable_laplace_prediction", "laplace_cached_per_input", "privacy",
+       "a process-wide cache re-releases the first answer on an input (no batch sampler: one call each)",
+       ("privacy audit",)),
 )
