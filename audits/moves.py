@@ -204,7 +204,8 @@ def shortened(spec: Spec, anchor) -> list:
     """The anchor cut to its first SHORT_LENGTHS entries (both sides), when its input is a vector whose length
     the spec leaves free (no ``[input] length``): a shortcut an implementation takes on short inputs (no noise
     for two candidates) lies where the spec's stress cases never are. The cut pairs keep the relation's moves."""
-    if spec.input.get("length") is not None or spec.input.get("rows") is not None or spec.neighbours.get("moves"):
+    if (spec.neighbours["relation"] not in UNIT_RELATIONS or spec.input.get("length") is not None
+            or spec.input.get("rows") is not None or spec.neighbours.get("moves")):
         return []
     data, neighbour = anchor.data, anchor.neighbour
     if not (isinstance(data, np.ndarray) and isinstance(neighbour, np.ndarray) and data.ndim == 1

@@ -39,8 +39,8 @@ CELL_BINS = 16  # quantile bins of a continuous column's (and the row sum's) cel
 
 
 def fit_cells(x: np.ndarray) -> dict:
-    """The cells of a line's outputs, fitted on one point's runs ``x`` (2-D): each integer-valued column's
-    values as they are; each other column and the continuous part's sum cut at CELL_BINS quantiles."""
+    """The cells of the outputs of a pair of points, fitted on their pooled runs ``x`` (2-D): each integer-valued
+    column's values as they are; each other column and the continuous part's sum cut at CELL_BINS quantiles."""
     integral = np.all((x == np.round(x)) | ~np.isfinite(x), axis=0) if x.dtype.kind == "f" else np.ones(x.shape[1], bool)
     conts = np.flatnonzero(~integral)
     edges = [quantile_edges(x[:, j], CELL_BINS) for j in conts[:8]]
@@ -93,8 +93,6 @@ class _LineSampler:
         self.aud, self.r, self.k, self.line, self.n = aud, r, k, line, n
         self.samples: dict[float, np.ndarray] = {}
         self.failed: dict[float, str] = {}  # points the implementation failed on (left out of the search)
-        self.cells = None
-        self.codes_of: dict[float, np.ndarray] = {}
         self.scored = 0
         self.i = next(j for j, p in enumerate(aud.pairs) if p is line.anchor)
         self.claim = aud.claims[self.i]
@@ -124,15 +122,6 @@ class _LineSampler:
             except ImplementationError as exc:
                 self.failed[t] = exc.reason
 
-    def codes(self, t: float) -> np.ndarray:
-        """Point t's runs as cell codes (:func:`cell_codes`, the cells fitted on the first point sampled)."""
-        if t not in self.codes_of:
-            x = as2d(self.samples[t])
-            if self.cells is None:
-                self.cells = fit_cells(x)
-            self.codes_of[t] = cell_codes(x, self.cells)
-        return self.codes_of[t]
-
     def score(self, t: float, u: float, n_score: int, alpha: float) -> float:
         """The margin over its claim of the bound the pair (D(t), D(u)) predicts for ``n_score`` runs a side,
         on the cells' likelihood-ratio ordered unions (-inf: nothing to show)."""
@@ -140,7 +129,9 @@ class _LineSampler:
         if t not in self.samples or u not in self.samples:
             return -math.inf
         self.scored += 1
-        return cell_score(self.codes(t), self.codes(u), n_score, self.claim, alpha) - self.claim.value
+        a, b = as2d(self.samples[t]), as2d(self.samples[u])
+        cells = fit_cells(np.concatenate([a, b]))  # the pair's own cells: a line spans many scales
+        return cell_score(cell_codes(a, cells), cell_codes(b, cells), n_score, self.claim, alpha) - self.claim.value
 
 
 def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[float, float, float, str]]:

@@ -1,0 +1,124 @@
+"""The implementation-guided search (audits/moves.py, audits/neighbours.py, audits/records.py,
+audits/privacy/linesearch.py): every pair it makes is a neighbour under the spec's relation, its lines and
+parameter points reach where the spec's stress cases do not, and bugs that live there are found."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from dptestbed.audits.adhoc import adhoc_spec
+from dptestbed.audits.moves import lines, parameter_points, patterns, shortened, with_all_rows, with_few_votes
+from dptestbed.audits.neighbours import violation
+from dptestbed.audits.pairs import candidate_pairs, parameter_pairs, searched_pairs, stress_pairs
+from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
+from dptestbed.spec import load_catalogue
+
+CATALOGUE = load_catalogue()
+AUDITED = [s for s in CATALOGUE.values() if s.privacy is not None]
+
+
+@pytest.mark.parametrize("spec", AUDITED, ids=lambda s: s.id)
+def test_every_generated_searched_and_moved_pair_is_a_neighbour(spec):
+    """(Stress cases, at any parameter point, are the spec's own: a label may change where its distance is 0.)"""
+    anchors = stress_pairs(spec)
+    made = [p for p in candidate_pairs(spec, max_searched=24) if p.source != "stress"]
+    for anchor in anchors:
+        made += [e for e in (with_all_rows(spec, anchor), with_few_votes(spec, anchor)) if e is not None]
+        made += shortened(spec, anchor)
+        for name, nb in patterns(spec, anchor.data, anchor.env):
+            assert violation(spec, anchor.data, nb, anchor.env) is None, (spec.id, anchor.name, name)
+    for p in made:
+        assert violation(spec, p.data, p.neighbour, p.env) is None, (spec.id, p.name)
+    for line in lines(spec, anchors):
+        grid = line.grid + line.partners()
+        for t in grid:
+            for u in grid:
+                if t < u and line.neighbours(t, u):
+                    assert violation(spec, line.point(t), line.point(u), line.anchor.env) is None, (line.name, t, u)
+
+
+def test_the_relation_s_rules():
+    lap = CATALOGUE["laplace_mechanism"]
+    env = lap.bind({"gamma": 1.0, "p": 2})
+    assert violation(lap, np.array([0.0, 0.0]), np.array([0.5, 0.5]), env) is None
+    assert "L1 distance is 2" in violation(lap, np.array([0.0, 0.0]), np.array([1.0, 1.0]), env)
+    assert "finite" in violation(lap, np.array([np.inf, 0.0]), np.array([1.0, 0.0]), env)
+    votes = CATALOGUE["subsample_aggregate"]
+    venv = votes.bind({})
+    assert violation(votes, np.array([[5, 3]]), np.array([[4, 4]]), venv) is None
+    assert "one vote" in violation(votes, np.array([[5, 3]]), np.array([[3, 5]]), venv)
+    oqr = CATALOGUE["online_query_release"]  # moves = "index 1": the label column is fixed
+    assert violation(oqr, np.array([[0, 3.0]]), np.array([[0, 4.0]]), oqr.bind({})) is None
+    assert "fixes" in violation(oqr, np.array([[0, 3.0]]), np.array([[1, 3.0]]), oqr.bind({}))
+
+
+@pytest.mark.parametrize("relation, kind, pair, message", [
+    ("vector_l1", "vector", ([0], [100]), "L1 distance is 100"),
+    ("vector_l1", "vector", ([1e999], [1]), "finite"),
+    ("replace_one", "dataset", ([0, 0, 0, 0], [1, 1, 0, 0]), "2 records differ"),
+    ("add_remove", "dataset", ([0, 0, 0, 0], [1, 0, 0, 0]), "add/remove changes the count by one"),
+])
+def test_an_ad_hoc_pair_that_is_not_a_neighbour_is_refused(relation, kind, pair, message):
+    with pytest.raises(ValueError, match=message) as info:
+        adhoc_spec(epsilon=1.0, relation=relation, input_kind=kind, pairs=[pair])
+    assert "\n" not in str(info.value) and "pairs[0]" in str(info.value)
+
+
+def test_the_add_remove_search_adds_and_removes_records_and_never_replaces_one():
+    spec = adhoc_spec(epsilon=1.0, relation="add_remove", input_kind="dataset", pairs=[([0, 1, 2, 3], [0, 1, 2])])
+    found = searched_pairs(spec, stress_pairs(spec))
+    assert found and all(abs(np.size(p.data) - np.size(p.neighbour)) == 1 for p in found)
+    assert {p.name.split("/")[1] for p in found} >= {"add", "remove"}
+
+
+def test_lines_reach_far_from_the_anchor_and_keep_the_domain():
+    svt = CATALOGUE["sparse_vector"]
+    (line, *_), = [lines(svt, stress_pairs(svt))[:1]]
+    assert min(line.grid) <= -2**19 and max(line.grid) >= 2**19 and 0.25 in line.grid
+    votes = CATALOGUE["subsample_aggregate"]
+    for line in lines(votes, stress_pairs(votes)):
+        assert all(float(t).is_integer() for t in line.grid)
+        assert np.asarray(line.point(min(line.grid))).min() >= 0 and np.asarray(line.point(max(line.grid))).min() >= 0
+
+
+def test_parameter_points_lie_on_both_sides_of_one_and_only_for_parameters_the_code_takes():
+    gauss = CATALOGUE["gaussian_mechanism"]
+    sigmas = sorted(p["sigma"] for name, p in parameter_points(gauss, {}) if name.startswith("sigma="))
+    assert sigmas[0] < 1 < sigmas[-1]
+    assert not any(name.startswith("sigma=") for name, _ in parameter_points(gauss, {"sigma": 2.0}))  # --param wins
+    kept = parameter_pairs(gauss, {}, accepts=lambda name: name != "sigma")
+    assert kept and not any("@sigma=" in p.name for p in kept)
+    adhoc = adhoc_spec(epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])], params={"gamma": 1.0})
+    assert parameter_points(adhoc, {}) == []  # an ad-hoc claim is stated at its one point
+
+
+MECHANISMS = textwrap.dedent('''
+    import numpy as np
+
+    def fast_path(data, *, rng, epsilon, gamma):   # no noise far above 10: invisible from the stress case at 0
+        f = np.atleast_1d(np.asarray(data, dtype=float))
+        return f.copy() if f[0] > 10 else f + rng.laplace(0.0, gamma / epsilon, size=f.shape)
+
+    def correct(data, *, rng, epsilon, gamma):
+        f = np.atleast_1d(np.asarray(data, dtype=float))
+        return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)
+''')
+
+
+@pytest.fixture
+def mechanisms(tmp_path):
+    path = tmp_path / "mechanisms.py"
+    path.write_text(MECHANISMS)
+    path.chmod(0o644)
+    return path
+
+
+def test_a_fast_path_far_from_the_stress_case_is_found_by_the_line_search(mechanisms):
+    spec = CATALOGUE["laplace_mechanism"]
+    bug = audit(spec, f"{mechanisms}:fast_path", samples=20_000, seed=1, max_parameter=0)
+    assert bug.verdict == VIOLATION and bug.counterexample["pair"]["name"].startswith("search/line/")
+    ok = audit(spec, f"{mechanisms}:correct", samples=20_000, seed=1, max_parameter=0)
+    assert ok.verdict in (NO_VIOLATION, NO_POWER)
