@@ -22,6 +22,9 @@ from .experiments import Control, Experiment, check_id, expected_audit, experime
 from .runner import missing_reference
 
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
+# a user's implementation may be a single-run function of 10-100 us a call: its default budget (up to 10^6 samples a
+# side, the pair search and the line search) needs more than a vectorised reference's
+USER_AUDIT_FACTOR = 5
 TIGHT_TIME_FACTOR = 4  # an audit with its tight round gets this many times the limit
 CALL_TIMEOUT = 60.0  # one call of a user implementation
 
@@ -160,7 +163,8 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
         if audits and spec.privacy is not None:
             for point in audit_points(spec, suite, audit_params):
                 items.append(Item(audit_id(spec.id, point), "audit", spec.id, expected_audit(spec), implementation,
-                                  "user" if implementation else "reference", timeout=AUDIT_TIMEOUT[suite], cost=50.0,
+                                  "user" if implementation else "reference",
+                                  timeout=AUDIT_TIMEOUT[suite] * (USER_AUDIT_FACTOR if implementation else 1), cost=50.0,
                                   params=point or None))
         if not theorems or spec.broken:
             continue

@@ -56,7 +56,8 @@ def register(subparsers) -> None:
                         "(default: the spec's reference implementation)")
     p.add_argument("--samples", type=int, metavar="N",
                    help="samples per side per pair, one round (default: 10^6, then a second round when it may show a "
-                        "violation or the first had no power, for batched implementations; 10^5 for single-run ones)")
+                        "violation or the first had no power, up to 3*10^7, for batched implementations; 10^5, then up "
+                        "to 10^6, for single-run ones)")
     p.add_argument("--time-budget", type=positive_float, metavar="SECONDS",
                    help="wall seconds for the whole audit: a second round draws as many samples as fit (up to 3*10^8 "
                         "per side), so that slow, per-call code reaches the power it can; the result then depends on "
@@ -268,8 +269,8 @@ def _human(r) -> str:
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
-                     + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): no power, a "
-                        "violation below it is invisible at this sample size" if cls == "no power" else
+                     + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): "
+                        + _power_remedy(p, j) if cls == "no power" else
                         f"at most {100 * p['resolution']:g}% above the claim (the audit's resolution)"))
     elif cls == "no power":
         lines.append("  no power: no event was measured on fresh samples")
@@ -307,6 +308,18 @@ def _human(r) -> str:
     if elsewhere:
         lines.append(f"  {elsewhere['batches']} estimation batches ({elsewhere['runs']:,} runs) sampled on Dask workers")
     return "\n".join(lines)
+
+
+def _power_remedy(power: dict, result: dict) -> str:
+    """The no-power line's end: what would reach power (a measured estimate), with the flag that gives it."""
+    needed = power.get("samples_for_power")
+    if not needed:
+        return "no power, a violation below it is invisible at this sample size"
+    seconds = (result.get("timing") or {}).get("seconds_for_power")
+    took = (f" (about {seconds / 60:.0f} min at this audit's pace)" if seconds and seconds >= 90 else
+            f" (about {seconds:.0f} s at this audit's pace)" if seconds else "")
+    return (f"no power; about {needed:,} samples per side would reach it{took}: give --samples {needed} or "
+            f"--time-budget {max(60, int(2 * (seconds or 0)))}")
 
 
 def _short(value, limit: int = 60) -> str:

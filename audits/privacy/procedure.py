@@ -53,7 +53,7 @@ from .tradeoff import GRID, claimed_curve, estimated_points
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
-CALL_MAX_SAMPLES = 2_000_000  # ... and the most its second round draws for power (reproducible: no clock decides)
+CALL_MAX_SAMPLES = 1_000_000  # ... and the most its second round draws for power (reproducible: no clock decides)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -417,6 +417,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         _divergence_verdict(result, aud.claims[0])
     elif result.verdict == NO_VIOLATION and not (all_chosen and _has_power(_power(aud, aud.at_point(all_chosen)))):
         result.verdict = NO_POWER
+    if result.verdict == NO_POWER and result.power is not None and all_chosen:
+        # what would reach power: the samples a side its most sensitive event needs, and their time at this pace
+        power = _power(aud, aud.at_point(all_chosen))
+        needed = _power_samples(aud, power["candidate"], alpha_round, result.samples_per_side, POWER_MAX_SAMPLES * 10,
+                                target=1.0)
+        if needed < POWER_MAX_SAMPLES * 10:
+            result.power["samples_for_power"] = needed
+            result.timing["seconds_for_power"] = needed * seconds_per_sample  # (a measurement: with the timings)
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -533,16 +541,16 @@ def _has_power(power: dict) -> bool:
     return power["ratio"] <= 1 + power["resolution"]
 
 
-def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int) -> int:
+def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int, target: float = POWER_TARGET) -> int:
     """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
-    probability) could show a loss POWER_TARGET of the claim's resolution above its pair's claim (the next round
-    chooses its events afresh, and its best for power may be a little weaker): the fewest on a geometric grid
-    from 1.5 x the ``last`` round up to ``cap`` (``cap`` when none does)."""
+    probability) could show a loss ``target`` of the claim's resolution above its pair's claim (POWER_TARGET when
+    sizing a round: the next round chooses its events afresh, and its best for power may be a little weaker): the
+    fewest on a geometric grid from 1.5 x the ``last`` round up to ``cap`` (``cap`` when none does)."""
     claim = aud.claims[c.pair_index]
     p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
     for n in np.unique(np.geomspace(min(int(1.5 * last), cap), cap, 16).astype(np.int64)):
         test = int(n) - max(int(n) // 3, 200)
-        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + POWER_TARGET * claim.resolution) * claim.value:
+        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + target * claim.resolution) * claim.value:
             return int(n)
     return cap
 

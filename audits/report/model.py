@@ -175,6 +175,9 @@ def item_rows(document: dict) -> list[dict]:
         if r.get("minimum_detectable_epsilon") is not None:
             measured += (f"; smallest detectable {stated.symbol} = "
                          f"{fmt_num(as_float(r.get('minimum_detectable_epsilon')))}")
+        if r.get("class") == "no power" and (r.get("power") or {}).get("samples_for_power"):
+            measured += (f"; about {fmt_num(r['power']['samples_for_power'])} samples a side would reach power "
+                         "(--samples N, or --time-budget S)")
         if r.get("samples_per_side"):
             measured += f"; {fmt_num(r['samples_per_side'])} samples/side"
         if r.get("erratum_confirmed"):
