@@ -12,6 +12,7 @@ stress cases. :func:`audit_mechanism` audits a callable or a reference string ag
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def adhoc_claim(*, epsilon: float | None = None, delta: float = 0.0, gdp: float 
                 zcdp: float | None = None, renyi=None, curve=None) -> Claim:
     """The claim of exactly one of: ``epsilon`` (with ``delta``), ``gdp`` (mu), ``zcdp`` (rho), ``renyi``
     (``[(alpha, epsilon), ...]``), ``curve`` (``[(epsilon, delta), ...]``). ValueError (one line) otherwise."""
-    given = {k: v for k, v in (("epsilon", epsilon), ("gdp", gdp), ("zcdp", zcdp), ("renyi", renyi), ("curve", curve))
+    given: dict[str, Any] = {k: v for k, v in (("epsilon", epsilon), ("gdp", gdp), ("zcdp", zcdp), ("renyi", renyi), ("curve", curve))
              if v is not None}
     if len(given) != 1:
         raise ValueError("state one claim: epsilon (and delta), gdp, zcdp, renyi or curve; got "
@@ -97,7 +98,7 @@ def adhoc_spec(*, relation: str, sensitivity: float = 1.0, pairs, input_kind: st
         parameters[key] = {"type": "integer" if isinstance(value, int) else "real", "default": value,
                            "min": value, "max": value, "description": "a keyword argument of the mechanism"}
     eps, delta = implied_point(stated)
-    privacy = {"epsilon": "epsilon" if stated.kind == "dp" else repr(eps),
+    privacy: dict[str, Any] = {"epsilon": "epsilon" if stated.kind == "dp" else repr(eps),
                "delta": "delta" if stated.kind == "dp" else repr(delta), "theorem": "Claim 1"}
     if stated.kind in ("gdp", "zcdp"):
         privacy["profile"] = {stated.kind: "mu" if stated.kind == "gdp" else "rho", "source": "stated by the user"}
@@ -127,7 +128,7 @@ def adhoc_spec(*, relation: str, sensitivity: float = 1.0, pairs, input_kind: st
     spec = build_spec(document, f"<ad-hoc claim of {name}>")
     env = spec.bind({})
     for k, pair in enumerate(pairs):
-        problem = violation(spec, *(_as_array(side) for side in pair), env)
+        problem = violation(spec, _as_array(pair[0]), _as_array(pair[1]), env)
         if problem:
             raise ValueError(f"pairs[{k}]: not a neighbouring pair under {relation} with sensitivity {sensitivity:g}: "
                              f"{problem}")

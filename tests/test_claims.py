@@ -9,11 +9,15 @@ import math
 import numpy as np
 import pytest
 import scipy.stats as sps
+from dp_accounting import GaussianDpEvent
+from dp_accounting.pld import privacy_loss_distribution as pld
+from dp_accounting.rdp import rdp_privacy_accountant as rdp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.audits.claims import Claim, make_claim
+from dptestbed.audits.claims import Claim, implied_point, make_claim
 from dptestbed.audits.stats import cp_lower, cp_upper
+from dptestbed.spec.profiles import dgauss_delta, gdp_delta, gdp_mu
 
 # --------------------------------------------------------------------------- (epsilon, delta)
 
@@ -141,3 +145,86 @@ def test_a_bad_claim_is_one_line(kind, kwargs, message):
     with pytest.raises(ValueError, match=message) as info:
         make_claim(kind, **kwargs)
     assert "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------- against dp-accounting (independent oracle)
+
+PLD_GRID = 1e-4  # dp-accounting's default discretisation: its epsilon(delta) lies in [exact, exact + grid]
+
+
+@pytest.mark.parametrize("mu", [0.25, 0.8, 1.0, 2.0, 4.0])
+def test_gdp_profile_functions_against_dp_accounting(mu):
+    """The grammar's gdp_delta and gdp_mu (spec/profiles.py) against dp-accounting's Gaussian PLD of sigma =
+    1/mu (a mu-GDP mechanism), and implied_point's epsilon at delta within dp-accounting's grid."""
+    oracle = pld.from_gaussian_mechanism(1 / mu, sensitivity=1.0)
+    for eps in (0.0, 0.3, 1.0, 3.0):
+        assert gdp_delta(eps, mu) == pytest.approx(oracle.get_delta_for_epsilon(eps), abs=1e-10)
+        delta = oracle.get_delta_for_epsilon(eps)
+        if delta > 1e-12:
+            assert gdp_mu(eps, delta) == pytest.approx(mu, rel=1e-6)
+    for delta in (1e-6, 1e-3, 0.05):
+        eps, _ = implied_point(Claim("gdp", mu), delta)
+        theirs = oracle.get_epsilon_for_delta(delta)
+        assert theirs - PLD_GRID - 1e-9 <= eps <= theirs + 1e-9
+
+
+@settings(max_examples=40, deadline=None)
+@given(p1=st.floats(0.05, 0.95), ratio=st.floats(0.02, 0.9))
+def test_gdp_bound_is_where_an_event_touches_the_gaussian_profile(p1, ratio):
+    """An event with probabilities p1 > p2 is consistent with mu-GDP, mu = the bound, and with nothing smaller:
+    over epsilons of both signs, max_eps p1 - e^eps p2 - delta_mu(eps) is about 0 at the bound and positive at
+    0.9 times it. delta_mu is gdp_delta (checked against dp-accounting above), extended to negative epsilon by
+    the symmetry of the Gaussian's privacy loss: delta(-eps) = 1 - e^-eps (1 - delta(eps))."""
+    p2 = p1 * ratio
+    mu = float(Claim("gdp", 1.0).bound(p1, p2))
+    grid = np.linspace(0, 12, 2401)
+
+    def excess(m):
+        delta = np.array([gdp_delta(e, m) for e in grid])
+        positive = p1 - np.exp(grid) * p2 - delta
+        negative = p1 - np.exp(-grid) * p2 - (1 - np.exp(-grid) * (1 - delta))
+        return max(positive.max(), negative.max())
+
+    assert abs(excess(mu)) < 1e-4
+    assert excess(0.9 * mu) > 0
+
+
+@pytest.mark.parametrize("rho", [0.05, 0.5, 2.0])
+def test_zcdp_implied_point_is_sound(rho):
+    """rho-zCDP's implied (epsilon, delta) (Bun and Steinke, Proposition 1.3) is a valid point: at least
+    dp-accounting's RDP conversion of the same curve (orders up to 256, eps_a = rho a) and at least the exact
+    epsilon of the Gaussian that is exactly rho-zCDP (sigma = 1 / sqrt(2 rho))."""
+    orders = np.concatenate([np.linspace(1.01, 10, 200), np.arange(11, 257)])
+    for delta in (1e-6, 1e-3):
+        ours, _ = implied_point(Claim("zcdp", rho), delta)
+        converted, _ = rdp.compute_epsilon(orders, rho * orders, delta)
+        gaussian = pld.from_gaussian_mechanism(1 / math.sqrt(2 * rho)).get_epsilon_for_delta(delta)
+        assert ours >= converted - 1e-9 and ours >= gaussian - PLD_GRID
+
+
+@pytest.mark.parametrize("sigma", [0.7, 1.0, 3.0])
+def test_renyi_bound_never_exceeds_dp_accountings_gaussian_rdp(sigma):
+    """The one-cell Renyi bound of every threshold event of N(1, sigma^2) against N(0, sigma^2) stays below
+    dp-accounting's Renyi curve of that Gaussian (eps_a = a / (2 sigma^2)) and comes within a factor 2 of it
+    at its best event: a Renyi claim of the true curve passes, one of half of it is shown false."""
+    orders = np.array([1.5, 2.0, 4.0, 8.0])
+    accountant = rdp.RdpAccountant(list(orders))
+    accountant.compose(GaussianDpEvent(sigma))
+    curve = np.asarray(accountant._rdp)  # the accountant's per-order curve: it has no public getter
+    assert curve == pytest.approx(orders / (2 * sigma**2), rel=1e-6)
+    x = np.linspace(-5 * sigma, 1 + 12 * sigma, 4000)
+    p1, p2 = sps.norm.sf(x, loc=1.0, scale=sigma), sps.norm.sf(x, scale=sigma)
+    true_claim = make_claim("renyi", points=list(zip(orders, curve)))
+    shown = np.max(true_claim.bound(p1, p2))
+    assert shown <= 1 + 1e-9
+    assert np.max(true_claim.scaled(0.5).bound(p1, p2)) > 1
+
+
+@pytest.mark.parametrize("sigma, sensitivity", [(1.0, 1), (2.5, 1), (4.0, 3)])
+def test_discrete_gaussian_curve_points_against_dp_accounting(sigma, sensitivity):
+    """The grammar's dgauss_delta (the discrete Gaussian spec's curve claim) against dp-accounting's discrete
+    Gaussian PLD at the same sigma (its pmf truncated where the mass beyond is 1e-30)."""
+    oracle = pld.from_discrete_gaussian_mechanism(sigma, sensitivity=sensitivity, value_discretization_interval=1e-7)
+    for eps in (0.1, 0.5, 1.0, 2.0):
+        theirs = oracle.get_delta_for_epsilon(eps)
+        assert dgauss_delta(eps, sigma, sensitivity) == pytest.approx(theirs, abs=1e-7, rel=1e-5)

@@ -194,7 +194,7 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
     """The pairs the line search finds (module doc), best first, at most MAX_FOUND, and its record. ``n``:
     runs per grid point; events are scored for twice that (as the pair search's pilot)."""
     candidates = []
-    record = {"lines": len(lines), "runs_per_point": n, "points": 0, "pairs_scored": 0, "rejected": 0}
+    record: dict = {"lines": len(lines), "runs_per_point": n, "points": 0, "pairs_scored": 0, "rejected": 0}
     for k, line in enumerate(lines):
         sampler = _LineSampler(aud, r, k, line, n)
         for margin, t, u, how in _search_line(sampler, 2 * n, alpha):
