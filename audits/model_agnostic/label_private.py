@@ -20,6 +20,8 @@ _MUT = "dptestbed.impl.model_agnostic.mutants"  # implementation mutants
 _LPL = {"epsilon": 8.0, "delta": 1e-3, "m": 1843, "T": 841, "alpha": 0.1, "beta": 0.1, "gamma": 0.0}
 CTRL_LPL_INV = Control("label_private_learner_inverted_labels", f"{_MUT}:label_private_learner_inverted_labels",
                         "A_Priv whose final ERM is trained on 1 - y_hat (label-convention bug)")
+CTRL_LPL_CONST = Control("label_private_learner_constant_threshold", f"{_MUT}:label_private_learner_constant_threshold",
+                         "A_Priv returning the threshold 0.5 whatever the data")
 CTRL_LPL_UNDERFIT = Control("pipeline_label_private_learner_tiny_chunks", f"{_MOD}:label_private_learner_tiny_chunks",
                              "pipeline control: chunk learners trained on n'/128 records (n' = 2): not (alpha, beta/k)-PAC", pipeline=True)
 

@@ -41,7 +41,7 @@ from dptestbed.impl.model_agnostic.subsample_aggregate import (
 )
 
 from .classification import CTRL_PCQ_CONST, CTRL_PCQ_UNDERFIT, cor41, cor41_step, sample_complexity
-from .label_private import CTRL_LPL_INV, CTRL_LPL_UNDERFIT
+from .label_private import CTRL_LPL_CONST, CTRL_LPL_INV, CTRL_LPL_UNDERFIT
 from .queries import pipeline_chunk_size, pipeline_chunks
 from .thresholds import (
     APRIV_SUPPORTS,
@@ -485,9 +485,6 @@ def _apriv_thm47(ctx: Context, n_prime: int = _N_PRIME_47, moderate: bool = Fals
 _THM47_MODERATE = agnostic_point(8.0, alpha=0.05, beta=0.05, gamma=0.01)  # m = 9,587, T = 2,451
 _N_PRIME_47_MODERATE = 400
 _WINDOW_47 = 0.07  # > the PAC radius (gamma + alpha - eta)/(1 - 2 eta) = 0.051
-_CTRL_LPL_CONST = Control("label_private_learner_constant_threshold",
-                          "dptestbed.impl.model_agnostic.mutants:label_private_learner_constant_threshold",
-                          "A_Priv returning the threshold 0.5 whatever the data")
 _THM47_MODERATE_INSTANCE = (
     "epsilon = 8, delta = 1e-3, alpha = beta = 0.05, gamma = flip noise eta = 0.01 (bound 7 gamma + 15 alpha = 0.82 "
     "< 0.8675, what a constant threshold errs in half the trials)), m = 9,587 >= m_min_claim = 9,586.3, T = 2,451 >= "
@@ -503,7 +500,7 @@ experiment("label_private_learner", "Theorem 4.7", "moderate-epsilon", "bound",
                  "bound below a constant threshold's error, 7 gamma + 15 alpha < 0.8675, keep 3 beta <= 0.16; full "
                  "suite: 240 trials)",
            instance=_THM47_MODERATE_INSTANCE, predicate="failure: err(h_hat) > 7 gamma + 15 alpha",
-           trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(CTRL_LPL_INV, _CTRL_LPL_CONST),
+           trials={"quick": 12, "full": 240}, params=_THM47_MODERATE, controls=(CTRL_LPL_INV, CTRL_LPL_CONST),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 7 gamma + 15 alpha")(
     lambda ctx: _apriv_thm47(ctx, _N_PRIME_47_MODERATE, moderate=True))

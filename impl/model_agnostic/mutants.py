@@ -400,6 +400,9 @@ private_classification_queries_conference_constant_label = post_processed(
     _pcq_conf, _constant_label, "004 A_binClas answering label 1 to every query.")
 private_classification_queries_runner_up = post_processed(
     private_classification_queries, _runner_up, "Sec. 4.1 mechanism releasing the runner-up label instead of the mode.")
+private_classification_queries_epsilon_third = with_params(
+    private_classification_queries, _scale("epsilon", 1 / 3),
+    "Sec. 4.1 mechanism calibrated with epsilon/3 (lam and w three times the spec's).")
 
 
 def _noiseless_after_halt(out, data, rng, params):
@@ -415,6 +418,7 @@ private_classification_queries_noiseless_after_halt = post_processed(
 _PCQ_TR = "private_classification_queries/Corollary 3.10/transcript"
 _PCQC_TR = "private_classification_queries_conference/Theorem 3.1 (conference)/transcript"
 _PCQ_H_PRIV = "private_classification_queries/Claim 4.5/h-priv-thresholds"
+_PCQ_VS_REF = "private_classification_queries/Corollary 4.1/vs-reference"
 _PCQ_UTIL = ("private_classification_queries/Corollary 4.1/thresholds-realizable",
              "private_classification_queries/Theorem 4.3/thresholds-sweep", _PCQ_H_PRIV,
              "private_classification_queries/Theorem 4.4/moderate-epsilon")
@@ -424,6 +428,9 @@ _PCQ = [
             _PCQ_UTIL + (_PCQ_TR,)),
     _mutant("private_classification_queries", "runner_up", "utility", "releases the runner-up label",
             ("private_classification_queries/Lemma 4.2/counting", _PCQ_H_PRIV, _PCQ_TR)),
+    _declared("private_classification_queries", "epsilon_third",
+              "calibrated with epsilon/3: lam and w three times the spec's, about 3 times the reference's "
+              "misclassification where the chunk majority is right", (_PCQ_VS_REF, _PCQ_TR)),
     _mutant("private_classification_queries", "noiseless_after_halt", "privacy",
             "after the halt, releases the noiseless majority (P8)", (_PCQ_TR, AUDIT)),
     *_declare_core("private_classification_queries_conference", _PCQ_BUGS, {"*": (_PCQC_TR,)}),
@@ -467,6 +474,8 @@ def _lpl_mutant(doc: str, *, invert: bool = False, after_halt=None):
     return mechanism
 
 
+label_private_learner_epsilon_third = with_params(
+    label_private_learner, _scale("epsilon", 1 / 3), "A_Priv whose labelling run is calibrated with epsilon/3.")
 label_private_learner_inverted_labels = _lpl_mutant("A_Priv whose final ERM is trained on 1 - y_hat.", invert=True)
 label_private_learner_noiseless_after_halt = _lpl_mutant(
     "A_Priv labelling the points left after the halt with the noiseless majority (P8).",
@@ -478,6 +487,10 @@ _LPL = [
     _mutant("label_private_learner", "constant_threshold", "utility", "returns the threshold 0.5 whatever the data",
             _LPL_UTIL),
     _mutant("label_private_learner", "inverted_labels", "utility", "final ERM trained on 1 - y_hat", _LPL_UTIL),
+    _mutant("label_private_learner", "epsilon_third", "utility",
+            "labelling run calibrated with epsilon/3 (keeps the claim: a post-processing of the Sec. 4.1 mechanism at "
+            "epsilon/3, whose exact eps is at most its spec's figure for the same bug), about 3 times the reference's "
+            "err(h_hat)", ("label_private_learner/Theorem 4.6/vs-reference",)),
     _mutant("label_private_learner", "noiseless_after_halt", "privacy",
             "points left after the halt get the noiseless majority label (P8)",
             ("label_private_learner/Lemma 2.4 (post-processing of Corollary 3.10)/record-audit-replace-one",)),
