@@ -22,8 +22,8 @@ boundary (where the vote gap is below the threshold w, about k/17 with the paper
 instances the reference misclassifies 2.4-3.3% of the queries and a run's error is concentrated
 (its 0.9 quantile within 10% of its mean), so an implementation whose error is about 1.7 times the
 reference's fails nearly every run: the check states the multiple it detects
-(``detectable_factor``, the smallest multiple c of the reference's error, c x its measured errors,
-that fails with power >= 1/2 at level ``DETECTION_LEVEL``). A constant label (error 1/2) fails; a
+(``detectable_factor``: the smallest multiple c such that c times the reference's measured errors
+fails with power >= 1/2 at level 1e-4, ``experiments.detectable_factor``). A constant label (error 1/2) fails; a
 mechanism without noise (no bottoms) passes here and fails the privacy audit.
 """
 
@@ -34,7 +34,6 @@ import math
 import numpy as np
 
 from dptestbed.audits.experiments import Context, Control, experiment, reference_comparison, scalar
-from dptestbed.audits.theorems import bound_power
 
 from .classification import CTRL_PCQ_CONST
 from .label_private import CTRL_LPL_CONST
@@ -44,7 +43,6 @@ _MUT = "dptestbed.impl.model_agnostic.mutants"
 FACTOR = 1.5  # a run fails when its error exceeds FACTOR x the reference's upper (1 - BETA) quantile
 BETA = 0.1
 N_PRIME = 2  # records per chunk of the midpoint learner: a wide band of bottoms (tens of queries per run)
-DETECTION_LEVEL = 1e-4  # the level at which the stated detectable multiple has power 1/2 (a verify run's order)
 TRIALS = {"quick": 400, "full": 2_000}
 
 CTRL_PCQ_EPS_THIRD = Control("private_classification_queries_epsilon_third",
@@ -77,25 +75,11 @@ def _instance(ctx: Context) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     return x, (x >= T_STAR).astype(np.int64), votes_on(thresholds, x), k
 
 
-def detectable_factor(reference_errors: np.ndarray, bound: float, trials: int, beta: float,
-                      level: float = DETECTION_LEVEL) -> float | None:
-    """The smallest multiple c (on a grid up to 10) such that an implementation whose errors are c times the
-    reference's measured ones fails with power >= 1/2 at ``level`` (None when none up to 10 does)."""
-    ref = np.asarray(reference_errors, dtype=float)
-    for c in np.round(np.arange(1.1, 10.01, 0.1), 2):
-        if bound_power(trials, beta, level, float(np.mean(c * ref > bound))) >= 0.5:
-            return float(c)
-    return None
-
-
 def compare(impl_errors: np.ndarray, reference_errors: np.ndarray, **detail) -> dict:
-    """``reference_comparison`` at FACTOR and BETA, with the detectable multiple and the means."""
+    """``reference_comparison`` at FACTOR and BETA, with the implementation's quantile and the instance."""
     out = reference_comparison(impl_errors, reference_errors, factor=FACTOR, beta=BETA)
     out["error_quantile"] = float(np.quantile(impl_errors, 1 - BETA))
-    out["instance"].update(
-        detectable_factor=detectable_factor(reference_errors, out["error_bound"], out["trials"], BETA),
-        detection_level=DETECTION_LEVEL, reference_mean=float(np.mean(reference_errors)),
-        implementation_mean=float(np.mean(impl_errors)), **detail)
+    out["instance"].update(detail)
     return out
 
 
