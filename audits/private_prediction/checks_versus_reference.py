@@ -18,8 +18,16 @@ import numpy as np
 from dptestbed.audits.experiments import Context, experiment, reference_comparison, scalar
 
 from .checks_pac import CONSTANT, SPEC, THETA, THM1_PARAMS, threshold_data
-from .checks_stable import AGN, AGN_CONST, ERM_COMMON, ERM_NEGATED, RIDGE_LL, agnostic_errors, ridge_opt, \
-    ridge_population_losses
+from .checks_stable import (
+    AGN,
+    AGN_CONST,
+    ERM_COMMON,
+    ERM_NEGATED,
+    RIDGE_LL,
+    agnostic_errors,
+    ridge_opt,
+    ridge_population_losses,
+)
 from .common import mutant_control
 
 FACTOR, BETA = 1.5, 0.1
