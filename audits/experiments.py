@@ -311,6 +311,14 @@ def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: 
 
 
 DETECTION_LEVEL = 1e-4  # the level at which a comparison's stated detectable multiple has power 1/2
+PLUG_IN_LEVEL = 1e-6  # level of the upper confidence bound a two-sample bound check plugs into its beta
+
+
+def plug_in_upper(events: int, trials: int) -> float:
+    """Upper confidence bound at level PLUG_IN_LEVEL of a rate (Clopper-Pearson): a two-sample
+    claim P[X] <= c P[Y] + d becomes the bound check P[X] <= c * this bound of P[Y] + d, whose false-alarm
+    rate is at most its test's level plus PLUG_IN_LEVEL (union bound)."""
+    return thm.upper_bound(int(events), int(trials), 1 - PLUG_IN_LEVEL)
 
 
 def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float,

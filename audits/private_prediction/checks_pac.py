@@ -14,11 +14,19 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import DETECTION_LEVEL, Context, Control, experiment, first_crossing, scalar
+from dptestbed.audits.experiments import (
+    DETECTION_LEVEL,
+    Context,
+    Control,
+    experiment,
+    first_crossing,
+    plug_in_upper,
+    scalar,
+)
 from dptestbed.audits.theorems import clopper_pearson
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, teachers
 
-from .common import label_cells, mutant_control, plug_in_upper, rounded
+from .common import label_cells, mutant_control, rounded
 
 SPEC = "subsample_aggregate_prediction_corrected"
 THETA = 0.5   # target threshold of note S1: a constant label errs with probability 1/2 under U[0, 1]
