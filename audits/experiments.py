@@ -28,7 +28,8 @@ The implementation is only ever sampled through ``ctx.sample`` (``runner.call_ba
 the same experiments run against a user implementation (``dptestbed check ID --impl REF``).
 
 Theorems of kind ``privacy`` are covered by the privacy audit of their spec; any other
-theorem without a registered experiment is listed in the report as "not yet checked".
+theorem without a registered experiment is listed in the report with the spec's reason
+(``not_checked``), or as "not yet checked".
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ def unchecked_theorems(spec: Spec) -> list[dict]:
             continue
         if theorem.kind == "privacy" and spec.privacy is not None:
             status = "covered by the privacy audit"
+        elif theorem.not_checked:
+            status = f"not checked: {theorem.not_checked}"
         else:
             status = "not yet checked"
         rows.append({"spec": spec.id, "ref": theorem.ref, "kind": theorem.kind, "status": status})

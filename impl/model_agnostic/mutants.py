@@ -148,7 +148,7 @@ KEEPS_CLAIM = {
                             "never_redraw": "1.29 against 8", "counts_tops": "1.42 against 8",
                             "halts_early": "1.29 against 8", "halts_late": "1.29 against 8",
                             "query_noise_lam": "1.98 against 8", "threshold_shifted": "1.29 against 8",
-                            "corrected_dist": "0.19 against 8", "lam_quarter": "4.93 against 8"},
+                            "corrected_dist": "0.19 against 8"},
     "subsample_aggregate_corrected": {"noise_half": "1.20 against 8", "redraw_every_answer": "0.61 against 8",
                                       "never_redraw": "0.66 against 8", "counts_tops": "0.72 against 8",
                                       "halts_early": "0.66 against 8", "halts_late": "0.66 against 8",
@@ -259,10 +259,16 @@ _SV = [
         "threshold_shifted": (_SV_TOP, _SV_TR)}),
     _mutant("sparse_vector", "all_top", "utility", "answers top to every query, whatever the data",
             (_SV_TOP, _SV_TR)),
-    _mutant("sparse_vector", "leaks_noisy_answer", "utility",
-            "releases q + Lap(2 lam) instead of top (output leaks the noisy answer; keeps the claim: every output is "
-            "a function of the m answers q_i + Lap(2 lam) and of data-independent threshold draws, so eps <= "
-            "m/(2 lam) = 0.24 against 1 on the largest stress pair, m = 10)", (_SV_HALT, _SV_TR)),
+    Mutant(spec="sparse_vector", name="leaks_noisy_answer", implementation=f"{_HERE}:sparse_vector_leaks_noisy_answer",
+           breaks="privacy",
+           bug="releases q + Lap(2 lam) from a fresh draw instead of top (the comparison used another draw): the "
+               "output is a function of the m comparisons, the threshold draws and m fresh Lap(2 lam) values, so "
+               "eps <= m/lam (0.48 at the stress pairs' m = 10, within the claim); the fresh values alone break "
+               "(1, 1e-6) from m = 103",
+           killed_by=(_SV_HALT, _SV_TR),
+           exact_loss="1.09 against 1 at m = 120 (delta = 1e-6): 120 answers far above w, each moved up by 1, the "
+                      "fresh values' 120-fold Laplace privacy loss (a lower bound on the mutant's; "
+                      "audits.model_agnostic.mutant_profiles.leaks_noisy_answer_loss)"),
     _declared("sparse_vector", "noise_30pct_more", "lam x 1.3", (_SV_TOP, _SV_TR)),
     _declared("sparse_vector", "log10", "lam = sqrt(32 T log10(1/delta))/epsilon (log base 10)", (_SV_TOP, _SV_TR)),
 ]
@@ -380,7 +386,11 @@ _SA = [
     *_release_family("subsample_aggregate", "Corollary 3.10"),
     _declared("subsample_aggregate", "corrected_dist", "dist* = max(0, ceil(gap/2) - 1) instead of gap - 1", (_SA_RC,)),
     _mutant("subsample_aggregate", "runner_up", "utility", "releases the runner-up label", (_SA_TR,)),
-    _declared("subsample_aggregate", "lam_quarter", "lam/4 (w scaled with it)", (_SA_RC, _SA_TR)),
+    Mutant(spec="subsample_aggregate", name="lam_quarter", implementation=f"{_HERE}:subsample_aggregate_lam_quarter",
+           breaks="privacy", bug="lam/4 (w scaled with it)", killed_by=(_SA_RC, _SA_TR, AUDIT),
+           exact_loss="11.44 against 8 at m = 6 (delta = 1e-3): six rows of gap 10 (printed dist 9, the mutant's w "
+                      "9.16), one vote moved in each to gaps 8, 8, 12, 8, 8, 12 (audits.model_agnostic.mutant_profiles."
+                      "lam_quarter_loss); 7.91 at the audit point m = 4, gaps 9, 10, 9, 10 to 7, 12, 7, 12"),
     _mutant("subsample_aggregate", "ties_to_largest", "utility", "mode ties broken towards the largest label",
             equivalent="a tied row has gap 0, so dist 0, and is released with probability S(w) <= delta/(3m) "
                        "(8.3e-5 at the audit point); only then does the label differ: no feasible measurement "
