@@ -3,6 +3,8 @@ its reference implementation (consistent) and its negative controls (violated)."
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
