@@ -427,7 +427,7 @@ _WINDOW = 0.1  # half-width of the record window of erm_thresholds_window
 _THM44_MODERATE_INSTANCE = (
     "epsilon = 8, delta = 1e-3, alpha = 0.08, beta = 0.15, gamma = flip noise eta = 0.01, m = 2,765 >= m_min = "
     "2,764.3, T = 1,097 >= T_cor41 = 1,096.1 (T/m = 0.397 < 1/2: a constant label fails), k = 36,044 chunks; SCALED "
-    "chunk size n' = 256 records (App. A7's agnostic n' = 17,220 is impractical; the PAC step is measured at this point, "
+    "chunk size n' = 256 records (App. A7's agnostic n' = 17,220 is impractical; the PAC step is verified exactly at this point, "
     "pac-moderate-epsilon); chunk thresholds of threshold ERM on records with the exact law (records within 0.1 "
     "of t* materialised, erm_thresholds_window), X ~ U[0, 1], t* = 0.5; fresh data and queries per trial")
 
@@ -532,7 +532,7 @@ _THM47_MODERATE_INSTANCE = (
     "epsilon = 8, delta = 1e-3, alpha = beta = 0.05, gamma = flip noise eta = 0.01 (bound 7 gamma + 15 alpha = 0.82 "
     "< 0.8675, what a constant threshold errs in half the trials)), m = 9,587 >= m_min_claim = 9,586.3, T = 2,451 >= "
     "T_cor41 = 2,450.1, k = 58,627 chunks; SCALED chunk size n' = 400 (App. A7's agnostic n' = 49,156 is "
-    "impractical; the PAC step is measured at this point, pac-moderate-epsilon); chunk thresholds of threshold ERM "
+    "impractical; the PAC step is verified exactly at this point, pac-moderate-epsilon); chunk thresholds of threshold ERM "
     "on records with the exact law (records within 0.07 of t* materialised, erm_thresholds_window); X ~ U[lo, lo + "
     "0.4], (lo, t*) = (0, 0.05) / (0.6, 0.95) alternately; fresh data per trial; err(h_t) = eta + (1 - 2 eta)|u - u*| "
     "exact in the support's unit coordinate")
