@@ -90,7 +90,7 @@ _COR41_SLACK = "(1 - 2 beta) quantile of the misclassification rate divided by T
                      "1/2, so a constant label fails), alpha = 0.05, beta = 0.1, gamma = 0: k = 16,790 chunks of "
                      "n' = 255 (App. A7) records, X ~ U[0,1], t* = 0.5; chunk thresholds drawn from the exact ERM law; "
                      "fresh data and queries per trial",
-            predicate=COR41_PREDICATE, trials={"quick": 80, "full": 2_000}, params=_CL_REALIZABLE,
+            predicate=COR41_PREDICATE, trials={"quick": 85, "full": 2_000}, params=_CL_REALIZABLE,
             controls=(_CTRL_PCQ64, CTRL_PCQ_CONST), slack_definition=_COR41_SLACK)
 def _pcq_cor41_realizable(ctx: Context) -> dict:
     return cor41(ctx, agnostic=False)
@@ -325,7 +325,7 @@ def sample_complexity(ctx: Context, agnostic: bool) -> dict:
                   "n = k n'; misclassification against n",
             instance="paper constants as Cor 4.1 thresholds-realizable but m = 1,843 >= m_min = 1,842.1 (alpha = 0.1, "
                      "beta = 0.1), T = 841 >= T_thm43 = 838.3; k = 30,647; n' sweep 1 .. App. A7's n', exact ERM law",
-            predicate=COR41_PREDICATE, trials={"quick": 180, "full": 1_000},
+            predicate=COR41_PREDICATE, trials={"quick": 200, "full": 1_000},
             params={"epsilon": 8.0, "delta": 1e-3, "m": 1843, "T": 841, "alpha": 0.1, "beta": 0.1, "gamma": 0.0},
             controls=(_CTRL_PCQ64,),
             slack_definition="empirical n (smallest n on the sweep with failure rate <= beta) / the explicit n")

@@ -150,7 +150,7 @@ def _apriv_vbar(ctx: Context) -> dict:
                      "X ~ U[lo, lo + 0.4], (lo, t*) = (0, 0.05) / (0.6, 0.95) alternately, exact ERM law, fresh data per "
                      "trial; sweep n' = 1 .. 265",
             predicate="failure: err(h_hat) > 15 alpha",
-            trials={"quick": 110, "full": 600},
+            trials={"quick": 125, "full": 600},
             params={"epsilon": 32.0, "delta": 1e-3, "m": 9587, "T": 2165, "alpha": 0.05, "beta": 0.05, "gamma": 0.0},
             controls=(CTRL_LPL_INV,),
             slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 15 alpha")
@@ -184,7 +184,7 @@ experiment("label_private_learner", "Theorem 4.6", "moderate-epsilon", "bound",
                     "the DP machinery is active (bottoms near the boundary; the run may halt); X ~ U[lo, lo + 0.4], "
                     "(lo, t*) = (0, 0.05) / (0.6, 0.95) alternately, exact ERM law, fresh data per trial",
            predicate="failure: err(h_hat) > 15 alpha",
-           trials={"quick": 110, "full": 240}, params=_THM46_MODERATE, controls=(CTRL_LPL_INV,),
+           trials={"quick": 125, "full": 240}, params=_THM46_MODERATE, controls=(CTRL_LPL_INV,),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 15 alpha")(_apriv_bound)
 

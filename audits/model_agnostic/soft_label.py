@@ -288,7 +288,7 @@ def _steele(ctx: Context) -> dict:
     instance="paper's 1-D example, n' = 100, x = 1, beta' = 0.05, k = 216 (paper's constant); alpha(x) and E h(x) "
              "of B from 20000 fresh fits; each trial is one run of Alg 7 on fresh k n' records",
     predicate="failure: fewer than 2k/3 of the k soft labels at x lie within 4 alpha sqrt(2n') of E h(x)",
-    trials={"quick": 400, "full": 5_000},
+    trials={"quick": 450, "full": 5_000},
     params={"n_prime": 100, "k": 216, "beta_prime": 0.05, "learner": "sgd_logistic_one_pass"},
     controls=(CTRL_FLIP,), tests="conformance",
     slack_definition="(1 - beta') quantile of the fraction of chunk models outside the radius, divided by 1/3",

@@ -52,7 +52,7 @@ def h_priv_many(S: np.ndarray, rng, *, gamma: float, lam: float, w: float) -> np
              "exactly (estimated alpha(+-2) about 3.9e-4 <= alpha); H_Priv is the reference Alg 8 with a fresh "
              "threshold; one point per trial, alternating sign",
     predicate="failure: H_Priv outputs bottom or is farther than 8 alpha sqrt(2n') + nu/2 from E h(x)",
-    trials={"quick": 400, "full": 10_000},
+    trials={"quick": 450, "full": 10_000},
     params={"n_prime": 100, "k": 324, "beta_prime": 0.05, "lam": 3.9, "w": 75.5, "nu": 0.03,
             "alpha": _ALPHA_513, "gamma": 1 / 6, "learner": "sgd_logistic_one_pass"},
     controls=(CTRL_FLIP,), tests="conformance",
@@ -154,7 +154,7 @@ _X_514 = np.array([2.5, -2.5, 3.0, -3.0])
              "sqrt(2n') + nu = 1/7 exactly (estimated alpha(x) <= 2.1e-4); each query answered by the "
              "implementation with a fresh threshold",
     predicate="failure: some query answered bottom or farther than 8 alpha sqrt(2n') + nu/2 from E h(x_l)",
-    trials={"quick": 180, "full": 5_000},
+    trials={"quick": 200, "full": 5_000},
     params={"alpha": _ALPHA_514, "nu": 0.02, "gamma": 1 / 7, "n_prime": 100},
     controls=(CTRL_RIGHT_EDGE,),
     slack_definition="(1 - beta) quantile of max_l |s(x_l) - E h(x_l)| divided by 8 alpha sqrt(2n') + nu/2",
