@@ -343,10 +343,10 @@ MUTANTS = (
     _m(SOFT, "soft_majority_third_of_block", "utility",
        "teachers trained on the first third of their blocks (disjoint blocks still: the claim holds), about 2.5 times "
        "the reference's error on Theorem 1's instance", (f"{SOFT}/Theorem 1/vs-reference",)),
-    _m(SOFT, "soft_majority_eighth_data", "utility", "teachers trained on n/8 records (blocks of m/8)",
-       equivalent="not a violation of Theorem 1: A_min's error law is distribution-free and the theorem's n has "
-                  "more than 8x slack (the Theorem 1 sweep shows n_beta < n/8); no measurement of the stated "
-                  "claims can separate it"),
+    _m(SOFT, "soft_majority_eighth_data", "utility",
+       "teachers trained on n/8 records (blocks of m/8): Theorem 1's n has more than 8x slack (the sweep shows "
+       "n_beta < n/8), so no stated claim breaks; its error is 8 times the reference's (0.0033 against 0.0004 on Theorem "
+       "1's instance), which the comparison with the reference sees", (f"{SOFT}/Theorem 1/vs-reference",)),
     _m(SOFT, "soft_majority_label_sorted_partition", "both",
        "blocks cut after sorting the records by label (stress case label_flip_last_record at epsilon = 4: every block "
        "re-cut, nu 4 against 0, exact loss 7.3; audit eps_lb 7.13 against 4)", ("privacy audit", THM1)),
