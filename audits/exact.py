@@ -397,6 +397,21 @@ def svt_distribution(q, *, threshold: float, rho_scale: float, nu_scale: float |
     return out
 
 
+def svt_segment(q, outcomes, *, threshold: float, rho_scale: float, nu_scale: float) -> float:
+    """P[the answers to ``q`` against one noisy threshold ``threshold`` + Lap(rho_scale) are ``outcomes``]
+    (1 top: q_i + Lap(nu_scale) >= the threshold, 0 bottom): one integral over the threshold noise on
+    :func:`svt_distribution`'s grid, for any number of comparisons (that function enumerates all 2^m
+    transcripts and gives up beyond ``max_transcripts``)."""
+    q = np.asarray(q, dtype=float)
+    breaks = [0.0] + list(q - threshold)
+    u, wts = _quad_grid(breaks, min(breaks) - 60 * rho_scale, max(breaks) + 60 * rho_scale)
+    integrand = _lap_pdf(u, rho_scale) * wts
+    top = lap_sf(threshold + u[None, :] - q[:, None], nu_scale)
+    for k, o in enumerate(outcomes):
+        integrand = integrand * (top[k] if o == 1 else 1.0 - top[k])
+    return float(integrand.sum())
+
+
 def _answer_products(probs: dict, lo: int, hi: int) -> np.ndarray:
     """Rows ∏_{lo <= i < hi} probs[o_i][i] on the grid, one per answer tuple (o_lo, ..., o_{hi-1}),
     in the order of ``itertools.product((1, 0), repeat=hi - lo)``."""

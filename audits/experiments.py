@@ -28,7 +28,8 @@ The implementation is only ever sampled through ``ctx.sample`` (``runner.call_ba
 the same experiments run against a user implementation (``dptestbed check ID --impl REF``).
 
 Theorems of kind ``privacy`` are covered by the privacy audit of their spec; any other
-theorem without a registered experiment is listed in the report as "not yet checked".
+theorem without a registered experiment is listed in the report with the spec's reason
+(``not_checked``), or as "not yet checked".
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ def unchecked_theorems(spec: Spec) -> list[dict]:
             continue
         if theorem.kind == "privacy" and spec.privacy is not None:
             status = "covered by the privacy audit"
+        elif theorem.not_checked:
+            status = f"not checked: {theorem.not_checked}"
         else:
             status = "not yet checked"
         rows.append({"spec": spec.id, "ref": theorem.ref, "kind": theorem.kind, "status": status})
@@ -310,6 +313,17 @@ def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: 
     }
 
 
+DETECTION_LEVEL = 1e-4  # the level at which a comparison's stated detectable multiple has power 1/2
+PLUG_IN_LEVEL = 1e-6  # level of the upper confidence bound a two-sample bound check plugs into its beta
+
+
+def plug_in_upper(events: int, trials: int) -> float:
+    """Upper confidence bound at level PLUG_IN_LEVEL of a rate (Clopper-Pearson): a two-sample
+    claim P[X] <= c P[Y] + d becomes the bound check P[X] <= c * this bound of P[Y] + d, whose false-alarm
+    rate is at most its test's level plus PLUG_IN_LEVEL (union bound)."""
+    return thm.upper_bound(int(events), int(trials), 1 - PLUG_IN_LEVEL)
+
+
 def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float,
                          confidence: float = 0.999) -> dict:
     """A bound measurement (``tests="conformance"``): is the implementation's error worse than the
@@ -317,7 +331,7 @@ def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: 
     upper ``confidence`` bound on the reference's (1 - beta) error quantile (order statistics, so the
     reference itself exceeds it with probability at most beta); a failure is an implementation error
     above it. Rejected ("differs from the spec") when the implementation exceeds it more often than
-    beta allows."""
+    beta allows. The instance states the multiple it detects (:func:`detectable_factor`)."""
     reference_errors = np.asarray(reference_errors, dtype=float)
     _, q_upper = quantile_interval(reference_errors, 1 - beta, 2 * confidence - 1)
     bound = factor * q_upper
@@ -326,7 +340,23 @@ def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: 
     return {"failures": failures, "trials": int(impl_errors.size), "beta": beta, "error_bound": bound,
             "slack": float(np.quantile(impl_errors, 1 - beta) / bound) if bound > 0 else None,
             "instance": {"reference_quantile_upper": q_upper, "factor": factor,
-                         "reference_runs": int(reference_errors.size)}}
+                         "reference_runs": int(reference_errors.size),
+                         "reference_mean": float(reference_errors.mean()),
+                         "implementation_mean": float(impl_errors.mean()),
+                         "detectable_factor": detectable_factor(reference_errors, bound, int(impl_errors.size), beta),
+                         "detection_level": DETECTION_LEVEL}}
+
+
+def detectable_factor(reference_errors: np.ndarray, bound: float, trials: int, beta: float,
+                      level: float = DETECTION_LEVEL) -> float | None:
+    """The smallest multiple c (0.1 steps, up to 10) such that an implementation whose errors are c times the
+    reference's measured ones fails a comparison against ``bound`` with power >= 1/2 at ``level`` (None when
+    none up to 10 does): the 'k times worse' a comparison detects."""
+    ref = np.asarray(reference_errors, dtype=float)
+    for c in np.round(np.arange(1.1, 10.01, 0.1), 2):
+        if thm.bound_power(trials, beta, level, float(np.mean(c * ref > bound))) >= 0.5:
+            return float(c)
+    return None
 
 
 def laplace_sf(t, b):

@@ -71,6 +71,8 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
         elif t.kind == "privacy" and spec.privacy is not None:
             status = "covered by the privacy audit" if any(
                 i.kind == "audit" and i.spec == spec.id for i in plan_.items) else "not checked (no implementation)"
+        elif t.not_checked:
+            status = f"not checked: {t.not_checked}"
         else:
             status = "not yet checked"
         theorems.append({

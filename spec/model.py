@@ -124,6 +124,7 @@ class Theorem:
     check: str = ""
     also: tuple[str, ...] = ()
     notes: str = ""
+    not_checked: str = ""  # why no experiment can check it ("analytic: ...", "not measurable: ...", ...)
 
 
 @dataclass(frozen=True)

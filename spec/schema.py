@@ -455,6 +455,7 @@ def _read_theorem(reader: _Reader, known: set[str]) -> Theorem:
         check=reader.text("check"),
         also=reader.text_list("also"),
         notes=reader.text("notes"),
+        not_checked=reader.text("not_checked"),
     )
     reader.finish()
     return theorem

@@ -3,6 +3,8 @@ its reference implementation (consistent) and its negative controls (violated)."
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -284,7 +286,8 @@ def test_unchecked_theorems_are_listed_never_skipped():
         checked = {e.ref for e in E.experiments_for(spec)}
         assert listed | checked == {t.ref for t in spec.theorems}
         for row in E.unchecked_theorems(spec):
-            assert row["status"] in ("not yet checked", "covered by the privacy audit")
+            assert row["status"] in ("not yet checked", "covered by the privacy audit") or re.match(
+                r"not checked: (analytic|not measurable|out of scope|checked as)\b", row["status"]), row
 
 
 def test_reference_comparison_flags_a_worse_learner_and_only_one():

@@ -20,6 +20,8 @@ _MUT = "dptestbed.impl.model_agnostic.mutants"  # implementation mutants
 _LPL = {"epsilon": 8.0, "delta": 1e-3, "m": 1843, "T": 841, "alpha": 0.1, "beta": 0.1, "gamma": 0.0}
 CTRL_LPL_INV = Control("label_private_learner_inverted_labels", f"{_MUT}:label_private_learner_inverted_labels",
                         "A_Priv whose final ERM is trained on 1 - y_hat (label-convention bug)")
+CTRL_LPL_CONST = Control("label_private_learner_constant_threshold", f"{_MUT}:label_private_learner_constant_threshold",
+                         "A_Priv returning the threshold 0.5 whatever the data")
 CTRL_LPL_UNDERFIT = Control("pipeline_label_private_learner_tiny_chunks", f"{_MOD}:label_private_learner_tiny_chunks",
                              "pipeline control: chunk learners trained on n'/128 records (n' = 2): not (alpha, beta/k)-PAC", pipeline=True)
 
@@ -141,16 +143,14 @@ def _apriv_vbar(ctx: Context) -> dict:
 
 
 @experiment("label_private_learner", "Theorem 4.6", "thresholds-end-to-end", "bound",
-            title="realizable end to end: P[err(h_hat) > 15 alpha] <= 3 beta; error against n beside 15 alpha (quick "
-                  "suite: no power, 40 of the about 92 trials it needs, 2 min already; Theorem 4.6's quick verdict is "
-                  "moderate-epsilon's; full suite: 600 trials)",
+            title="realizable end to end: P[err(h_hat) > 15 alpha] <= 3 beta; error against n beside 15 alpha",
             instance="paper constants: epsilon = 32, delta = 1e-3, alpha = beta = 0.05 (15 alpha = 0.75 < 1: at "
                      "alpha = 0.1 the theorem is vacuous), gamma = 0, m = 9,587 >= m_min = 9,586.3 public points, "
-                     "T = 2,165 >= T_cor41 = 2,162.5, k = 13,708 chunks of App. A7's n' = 265 records, X ~ U[0,1], "
+                     "T = 2,165 >= T_cor41 = 2,162.5, k = 13,708 chunks of App. A7's n' = 265 records, "
                      "X ~ U[lo, lo + 0.4], (lo, t*) = (0, 0.05) / (0.6, 0.95) alternately, exact ERM law, fresh data per "
                      "trial; sweep n' = 1 .. 265",
             predicate="failure: err(h_hat) > 15 alpha",
-            trials={"quick": 40, "full": 600},
+            trials={"quick": 125, "full": 600},
             params={"epsilon": 32.0, "delta": 1e-3, "m": 9587, "T": 2165, "alpha": 0.05, "beta": 0.05, "gamma": 0.0},
             controls=(CTRL_LPL_INV,),
             slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 15 alpha")
@@ -160,7 +160,7 @@ def _apriv_thm46(ctx: Context) -> dict:
     n_prime = out["instance"]["n_prime"]
     beta_f = out["beta"]
     grid = sorted({g for g in (1, 4, 16, 64, n_prime) if g <= n_prime})
-    n_sweep = max(8, ctx.trials // 5)
+    n_sweep = max(8, ctx.trials // 12)
     qs, means = [], []
     for g in grid:
         errs, _, _, _ = _apriv(ctx, n_prime=g, trials=n_sweep)
@@ -184,7 +184,7 @@ experiment("label_private_learner", "Theorem 4.6", "moderate-epsilon", "bound",
                     "the DP machinery is active (bottoms near the boundary; the run may halt); X ~ U[lo, lo + 0.4], "
                     "(lo, t*) = (0, 0.05) / (0.6, 0.95) alternately, exact ERM law, fresh data per trial",
            predicate="failure: err(h_hat) > 15 alpha",
-           trials={"quick": 96, "full": 240}, params=_THM46_MODERATE, controls=(CTRL_LPL_INV,),
+           trials={"quick": 125, "full": 240}, params=_THM46_MODERATE, controls=(CTRL_LPL_INV,),
            seconds={"quick": 120.0, "full": 1800.0},
            slack_definition="(1 - 3 beta) quantile of err(h_hat) divided by 15 alpha")(_apriv_bound)
 

@@ -13,6 +13,7 @@ materialising k n' records. Agnostic experiments train impl.learners.threshold_e
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
 from dptestbed.audits.experiments import Context
 
@@ -93,3 +94,21 @@ def classification_trial(ctx: Context, agnostic: bool, n_prime: int, k: int, win
     y = (x >= T_STAR).astype(np.int64) ^ (ctx.rng.random(m) < eta).astype(np.int64)
     return t, x, y, votes_on(t, x), eta
 
+
+
+def erm_failure_bound(n_prime: int, eta: float, radius: float) -> float:
+    """An exact upper bound on P[|t_hat - t*| > radius] for threshold ERM (impl.learners.threshold_erm, ties to
+    the smallest t) on n' uniform records with flip noise eta (t* at least ``radius`` from 0 and 1).
+
+    Right side: t_hat > t* + radius needs E(t_hat) <= E(t*) (E the empirical error; the cut at the first record
+    >= t* has E(t*)), i.e. among the j records in [t*, t_hat), all N_R records of [t*, t* + radius] among them,
+    at most half carry their true label 1: the walk S_j = sum of (+1 true label, -1 flipped) is <= 0 for some
+    j >= N_R (j = 0 possible only when N_R = 0). Left side: the same with the records of [t_hat, t*), j >= 1.
+    Union over j: P <= sum_a P[N = a] min(1, sum_{j >= a} P[Bin(j, eta) >= j/2]) per side, N ~ Bin(n', radius)."""
+    j = np.arange(0, n_prime + 1)
+    walk = np.where(j > 0, stats.binom.sf(np.ceil(j / 2) - 1, j, eta), 1.0)  # P[S_j <= 0]
+    tail = np.cumsum(walk[::-1])[::-1]                                        # sum over j >= a
+    weights = stats.binom.pmf(j, n_prime, radius)
+    right = np.sum(weights * np.minimum(1.0, tail))
+    left = np.sum(weights * np.minimum(1.0, np.where(j > 0, tail, tail[min(1, n_prime)])))
+    return float(left + right)

@@ -5,7 +5,7 @@ A_binClas on chunk votes), 6 (A_SL-Quer) and 8 (H_Priv) share one state machine:
 threshold w_hat = w + Lap(lam), one comparison q + Lap(2 lam) > w_hat per (sub-)query, a re-draw
 of w_hat and c += 1 after each bottom only, and a halt once c > T. The law of a whole transcript
 is therefore a product over the segments between re-draws of one-dimensional integrals over the
-segment's threshold noise, computed by Gauss-Legendre quadrature (``audits.exact.svt_distribution``
+segment's threshold noise, computed by Gauss-Legendre quadrature (``audits.exact.svt_segment``
 on each segment). Three kinds of registered check use it, all sampling only through ``ctx.sample``:
 
 * ``transcript`` (calibration): 3-4 queries placed near w; one cell per transcript, against its
@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dptestbed.audits.exact import svt_distribution
+from dptestbed.audits.exact import svt_segment
 from dptestbed.audits.experiments import Context, Control, experiment, scalar, svt_top_probability, transcript_cells
 from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 
@@ -47,9 +47,8 @@ _MUT = "dptestbed.impl.model_agnostic.mutants"
 
 @lru_cache(maxsize=100_000)
 def _segment(qs: tuple, outcomes: tuple, w: float, lam: float, nu_factor: float) -> float:
-    """P[the comparisons of qs against one threshold w + Lap(lam) give ``outcomes``]."""
-    law = svt_distribution(np.array(qs), threshold=w, rho_scale=lam, nu_scale=nu_factor * lam)
-    return law[outcomes]
+    """P[the comparisons of qs against one threshold w + Lap(lam) give ``outcomes``] (any length)."""
+    return svt_segment(qs, outcomes, threshold=w, rho_scale=lam, nu_scale=nu_factor * lam)
 
 
 def path_probability(path, *, w: float, lam: float, rule: str = "bottom", nu_factor: float = QUERY_NOISE) -> float:

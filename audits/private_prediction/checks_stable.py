@@ -290,6 +290,26 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
 AGN = {"eta": 0.2, "grid": 101, "theta": 0.5}
 
 
+def agnostic_errors(ctx: Context, samplers, trials: int) -> np.ndarray:
+    """err_P(M(S)) per dataset of the Corollary 1 instance, exact given the votes, for each vote-form sampler
+    (``ctx.sample``, ``ctx.sample_reference``): Pr[label 1 | c_1 = c] of each from 200000 runs per vote count,
+    the same datasets for all; shape (len(samplers), trials)."""
+    r, m = int(scalar(ctx.env["r"])), int(scalar(ctx.env["m_agn"]))
+    grid = np.linspace(0.0, 1.0, AGN["grid"])
+    p1 = np.array([[sample([r - c, c], 200_000).mean() for c in range(r + 1)] for sample in samplers])
+    # cell k = [grid[k], grid[k+1]): c_1 is constant there; Pr[y = 1 | x] is 1 - eta or eta
+    mids = (grid[:-1] + grid[1:]) / 2
+    py1 = np.where(mids >= AGN["theta"], 1 - AGN["eta"], AGN["eta"])
+    errs = np.empty((len(samplers), trials))
+    for t in range(trials):
+        X = ctx.rng.random((r, m))
+        y = (X >= AGN["theta"]).astype(np.int8) ^ (ctx.rng.random((r, m)) < AGN["eta"]).astype(np.int8)
+        thresholds = grid[teachers.grid_erm(X, y, grid)]
+        q = p1[:, (mids[None, :] >= thresholds[:, None]).sum(axis=0)]
+        errs[:, t] = np.mean(q * (1 - py1) + (1 - q) * py1, axis=1)     # cells have equal mass 1/100
+    return errs
+
+
 @experiment(
     "agnostic_private_prediction_corrected", "Corollary 1", "grid-thresholds", "bound",
     title="Pr_S[err_P(M(S)) > OPT + alpha] <= beta at n = r m(alpha/2, beta/r) (agnostic thresholds on a grid)",
@@ -305,19 +325,7 @@ def _corollary1(ctx: Context) -> dict:
     env = ctx.env
     r, m = int(scalar(env["r"])), int(scalar(env["m_agn"]))
     alpha, beta = scalar(env["error_bound"]), scalar(env["failure_probability"])
-    grid = np.linspace(0.0, 1.0, AGN["grid"])
-    p1 = np.array([ctx.sample([r - c, c], 200_000).mean() for c in range(r + 1)])   # Pr[1 | c_1 = c]
-    # cell k = [grid[k], grid[k+1]): c_1 is constant there; Pr[y = 1 | x] is 1 - eta or eta
-    mids = (grid[:-1] + grid[1:]) / 2
-    py1 = np.where(mids >= AGN["theta"], 1 - AGN["eta"], AGN["eta"])
-    errs = np.empty(ctx.trials)
-    for t in range(ctx.trials):
-        X = ctx.rng.random((r, m))
-        y = (X >= AGN["theta"]).astype(np.int8) ^ (ctx.rng.random((r, m)) < AGN["eta"]).astype(np.int8)
-        thresholds = grid[teachers.grid_erm(X, y, grid)]
-        c1 = (mids[None, :] >= thresholds[:, None]).sum(axis=0)
-        q = p1[c1]
-        errs[t] = float(np.mean(q * (1 - py1) + (1 - q) * py1))     # cells have equal mass 1/100
+    errs = agnostic_errors(ctx, [ctx.sample], ctx.trials)[0]
     opt = AGN["eta"]
     return {"failures": int(np.sum(errs > opt + alpha)), "trials": ctx.trials, "beta": beta, "error_bound": opt + alpha,
             "slack": float((np.quantile(errs, 1 - beta) - opt) / alpha),
@@ -336,23 +344,25 @@ def _sphere(rng, shape):
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
-def _ridge_population_losses(ctx: Context, n: int, trials: int) -> np.ndarray:
+def ridge_population_losses(ctx: Context, n: int, trials: int, reference: bool = False) -> np.ndarray:
     """E_P l(M(S)) per dataset for the squared loss (a - y)^2/2, each estimated without bias from
     RIDGE['test'] fresh (x, y) with one answer of M each. x uniform on the unit sphere of R^3,
-    y = <w*, x> + U[-0.1, 0.1]."""
-    out = np.empty(trials)
+    y = <w*, x> + U[-0.1, 0.1]. With ``reference``: shape (2, trials), the implementation's losses and the
+    spec's reference's (its own stream) on the same datasets and test points."""
+    out = np.empty((2 if reference else 1, trials))
     for t in range(trials):
         X = _sphere(ctx.rng, (n,))
         y = X @ RIDGE["w_star"] + ctx.rng.uniform(-RIDGE["noise"], RIDGE["noise"], n)
         xt = _sphere(ctx.rng, (RIDGE["test"],))
         yt = xt @ RIDGE["w_star"] + ctx.rng.uniform(-RIDGE["noise"], RIDGE["noise"], RIDGE["test"])
         # the experiment's own parameters (lam, n, c_gamma): a spec parameter named n cannot be an override
-        answers = ctx.sample({"X": X, "y": y, "x": xt}, 1).reshape(-1)
-        out[t] = float(np.mean((answers - yt) ** 2) / 2)
-    return out
+        data = {"X": X, "y": y, "x": xt}
+        for row, sample in enumerate((ctx.sample, ctx.sample_reference)[: out.shape[0]]):
+            out[row, t] = float(np.mean((sample(data, 1).reshape(-1) - yt) ** 2) / 2)
+    return out if reference else out[0]
 
 
-def _ridge_opt(lam: float = 0.0) -> float:
+def ridge_opt(lam: float = 0.0) -> float:
     """min_{|w| <= 1} E_P[(<w, x> - y)^2/2] + (lam/2)|w|^2 with E[x x^T] = I/d (w* inside the ball)."""
     d, w = RIDGE["d"], RIDGE["w_star"]
     shrink = 1 / (1 + lam * d)
@@ -366,7 +376,7 @@ ERM_CAP = 2.5   # a dataset's population loss is rounded against ERM_CAP (OPT + 
 def _erm_check(ctx: Context, bound: float, opt: float) -> dict:
     """E_S[E_P l(M(S))] <= OPT + bound as a bound check: each dataset's population loss (an unbiased
     estimate), rounded against ERM_CAP (OPT + bound), fails with probability <= 1/ERM_CAP."""
-    losses = _ridge_population_losses(ctx, int(scalar(ctx.env["n"])), ctx.trials)
+    losses = ridge_population_losses(ctx, int(scalar(ctx.env["n"])), ctx.trials)
     m = float(losses.mean())
     return {"failures": rounded(ctx.rng, losses, ERM_CAP * (opt + bound)), "trials": ctx.trials, "beta": 1 / ERM_CAP,
             "error_bound": opt + bound, "slack": m / (opt + bound),
@@ -397,7 +407,7 @@ ERM_COMMON = {"R": 1.0, "L_f": 1.0, "L_l": RIDGE_LL, "loss": "squared", "sigma":
     controls=(ERM_NEGATED,),
 )
 def _cor2(ctx: Context) -> dict:
-    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt(scalar(ctx.env["lam"])))
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), ridge_opt(scalar(ctx.env["lam"])))
 
 
 @experiment(
@@ -412,7 +422,7 @@ def _cor2(ctx: Context) -> dict:
     controls=(ERM_NEGATED,),
 )
 def _cor3(ctx: Context) -> dict:
-    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), ridge_opt())
 
 
 @experiment(
@@ -427,7 +437,7 @@ def _cor3(ctx: Context) -> dict:
     controls=(ERM_DOUBLE,),   # the negated labels cost only 1.15 x the bound here (lam_cor4 shrinks w): Corollaries 2-3 catch them
 )
 def _cor4(ctx: Context) -> dict:
-    return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
+    return _erm_check(ctx, scalar(ctx.env["error_bound"]), ridge_opt())
 
 
 SCALING_C = 0.1 * 100 ** 0.25   # epsilon_n = c n^(-1/4): epsilon = 0.1 at n = 100 (the noise term dominates)
@@ -449,7 +459,7 @@ for _n in (100, 1600):
         controls=(ERM_DOUBLE,),
     )
     def _cor4_scaling(ctx: Context) -> dict:
-        return _erm_check(ctx, scalar(ctx.env["error_bound"]), _ridge_opt())
+        return _erm_check(ctx, scalar(ctx.env["error_bound"]), ridge_opt())
 
 
 @experiment(

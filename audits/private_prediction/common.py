@@ -10,11 +10,10 @@ from collections.abc import Callable
 import numpy as np
 
 from dptestbed.audits.experiments import Context, Control
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell, upper_bound
+from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 
 Z = 5.0   # CLT half-width multiplier: two-sided level 6e-7 per comparison
 MUTANTS = "dptestbed.impl.private_prediction.mutants"
-PLUG_IN_LEVEL = 1e-6   # level of the upper confidence bound a two-sample bound check plugs into its beta
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -35,13 +34,6 @@ def rounded(rng, values, cap: float) -> int:
     if np.any(v < 0):
         raise ValueError("randomized rounding needs non-negative values")
     return int(np.sum(rng.random(v.size) * cap < np.minimum(v, cap)))
-
-
-def plug_in_upper(events: int, trials: int) -> float:
-    """Upper confidence bound at level PLUG_IN_LEVEL of a rate (Clopper-Pearson): a two-sample
-    claim P[X] <= c P[Y] becomes the bound check P[X] <= c * this bound of P[Y], whose false-alarm
-    rate is at most its test's level plus PLUG_IN_LEVEL (union bound)."""
-    return upper_bound(int(events), int(trials), 1 - PLUG_IN_LEVEL)
 
 
 def mutant_control(name: str, description: str) -> Control:

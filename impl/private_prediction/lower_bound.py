@@ -8,7 +8,8 @@ sampler returns shape (N, n + d). :func:`decode` gives ``{"X", "b", "y"}``.
 ``flip_point(S, i)`` is S^(+i) (the labels of every copy of i flipped: a t-neighbour, note W7), and
 ``instance_bound(epsilon, delta, n, d, s)`` is the per-instance lower bound on
 p_i = Pr[M(S, i) != b_i] for every (epsilon, delta)-DP prediction algorithm (note THM-2):
-(1 - s e^((s-1) eps) delta - Pr[Bin(n, 1/d) > s])/(1 + e^(eps s)).
+(1 - s e^((s-1) eps) delta - Pr[Bin(n, 1/d) > s])/(1 + e^(eps s)); ``conditioned_bound`` the sharper bound
+that conditions on the number of copies of i instead of capping it at s.
 """
 
 from __future__ import annotations
@@ -56,6 +57,23 @@ def instance_bound(epsilon: float, delta: float, n: int, d: int, s: int) -> floa
         return 0.5 * (1 - 1 / d) ** n
     tail = float(stats.binom.sf(s, n, 1 / d))
     return (1 - s * math.exp((s - 1) * epsilon) * delta - tail) / (1 + math.exp(epsilon * s))
+
+
+def conditioned_bound(epsilon: float, delta: float, n: int, d: int) -> float:
+    """Lower bound on Pr_{b,S,M}[M(S, i) != b_i] for every (epsilon, delta)-DP prediction algorithm on the hard
+    instance, conditioned on the number t ~ Bin(n, 1/d) of copies of i in S: E_t[(1 - t e^((t-1) eps) delta)_+ /
+    (1 + e^(eps t))]. Given everything but b_i, S with b_i = 0 and with b_i = 1 differ in the t labels of the
+    copies; group privacy (Lemma 1) bounds the two answer laws against each other, and the best error the two
+    constraints allow is (1 - t e^((t-1) eps) delta)/(1 + e^(eps t)) (1/2 at t = 0). It is at least
+    :func:`instance_bound` for every s (which keeps only t <= s, at the value of t = s)."""
+    t = np.arange(0, n + 1)
+    weights = stats.binom.pmf(t, n, 1 / d)
+    keep = weights > 1e-300
+    t, weights = t[keep], weights[keep]
+    with np.errstate(over="ignore"):
+        group_delta = np.where(t > 0, t * np.exp((t - 1) * epsilon) * delta, 0.0)
+        value = np.clip(1 - group_delta, 0.0, 1.0) / (1 + np.exp(epsilon * t))
+    return float(np.sum(weights * value))
 
 
 def best_instance_bound(epsilon: float, delta: float, n: int, d: int, s_max: int = 200) -> tuple[float, int]:

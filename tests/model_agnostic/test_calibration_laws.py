@@ -133,3 +133,24 @@ def test_distance_to_instability_release_probability_and_the_check_has_power():
         dti.distance_to_instability([-1, 3], rng=rng(0), epsilon=eps, delta=delta)
 
 
+
+
+def test_segment_law_of_long_segments():
+    """A segment of 40 comparisons against one threshold (the transcript checks' _segment): no enumeration of
+    2^40 transcripts; its probabilities split exactly over the next comparison, and agree with the full
+    transcript law where that is enumerable."""
+    from dptestbed.audits.exact import svt_distribution, svt_segment
+    from dptestbed.audits.model_agnostic.transcripts import _segment, sequence_law
+
+    lam, w = 2.0, 10.0
+    q = tuple(float(v) for v in np.linspace(0.0, 20.0, 40))
+    outcomes = tuple(int(v > w) for v in q)
+    p = _segment(q, outcomes, w, lam, 2.0)
+    assert 0 < p < 1
+    split = sum(svt_segment(q + (12.0,), outcomes + (o,), threshold=w, rho_scale=lam, nu_scale=2 * lam) for o in (1, 0))
+    assert split == pytest.approx(p, rel=1e-9)
+    law = svt_distribution(np.array(q[:6]), threshold=w, rho_scale=lam, nu_scale=2 * lam)
+    for t, prob in law.items():
+        assert svt_segment(q[:6], t, threshold=w, rho_scale=lam, nu_scale=2 * lam) == pytest.approx(prob, rel=1e-9)
+    far = sequence_law(tuple([w + 60 * lam] * 25), w=w, lam=lam, T=1)   # 25 tops in one segment
+    assert far[(1,) * 25] == pytest.approx(1.0, abs=1e-6)

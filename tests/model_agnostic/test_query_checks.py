@@ -87,3 +87,34 @@ def test_h_priv_error_replaces_bottom_and_not_answered_by_a_coin():
     coins = label_private.h_priv_error(np.full((20_000, 4), -1), truth, rng)       # every query bottom: error ~ 1/2
     halted = label_private.h_priv_error(np.full((20_000, 4), -2), truth, rng)      # not answered after the halt: the same
     assert abs(coins.mean() - 0.5) < 0.01 and abs(halted.mean() - 0.5) < 0.01
+
+
+def test_erm_failure_bound_covers_the_simulated_rate_and_certifies_the_scaled_points():
+    """The exact union bound on one chunk's P[|t_hat - t*| > radius] is above the rate of threshold ERM on records
+    (where the rate is measurable), and certifies the PAC precondition at the agnostic moderate points."""
+    from dptestbed.impl.learners import threshold_erm
+
+    rng = np.random.default_rng(3)
+    n_prime, eta, radius = 30, 0.1, 0.1
+    X = rng.random((40_000, n_prime))
+    y = ((X >= 0.5) ^ (rng.random(X.shape) < eta)).astype(np.int64)
+    rate = float(np.mean(np.abs(threshold_erm(X, y) - 0.5) > radius))
+    bound = thresholds.erm_failure_bound(n_prime, eta, radius)
+    assert 0.05 < rate < bound < 1
+    assert 36_044 * thresholds.erm_failure_bound(256, 0.01, 0.08 / 0.98) < 0.15       # Theorem 4.4, moderate
+    assert 58_627 * thresholds.erm_failure_bound(400, 0.01, 0.05 / 0.98) < 0.05       # Theorem 4.7, moderate
+
+
+def test_midpoint_law_is_symmetric_and_matches_records():
+    """The competitive checks' chunk learner: the midpoint of the version space, exact law symmetric about t*."""
+    from dptestbed.audits.model_agnostic.versus_reference import midpoint_thresholds_exact
+
+    rng = np.random.default_rng(4)
+    t = midpoint_thresholds_exact(rng, 200_000, 2)
+    assert abs(np.median(t) - 0.5) < 0.003 and abs(np.mean(t < 0.45) - np.mean(t > 0.55)) < 0.005
+    X = rng.random((200_000, 2))
+    pos = np.where(X >= 0.5, X, 1.0).min(axis=1)
+    neg = np.where(X < 0.5, X, 0.0).max(axis=1)
+    records = (pos + neg) / 2
+    for q in (0.1, 0.3, 0.7, 0.9):
+        assert abs(np.quantile(t, q) - np.quantile(records, q)) < 0.004
