@@ -16,7 +16,20 @@ count) and returns a measurement:
 * kind ``calibration``: ``{"cells": [theorems.Cell, ...]}``;
 * kind ``property``: ``{"cases", "failures", "counterexample"}``: an exact fact, checked on every
   case; a correct implementation never fails it (a statement that holds only with high
-  probability is a ``bound`` check, so that its false alarms are counted).
+  probability is a ``bound`` check, so that its false alarms are counted);
+* kind ``test``: any other Monte-Carlo test, inside the family-wise accounting like the others:
+  ``{"p_value", "power", "trials", "alternative"}`` plus anything to show. ``p_value`` is valid under
+  the check's null (the statement holds, or the implementation is the spec's algorithm);
+  ``power`` is the test's power at ``ctx.level`` (the run's per-check level, alpha_fw / K, known
+  before any item runs) against the alternative the text ``alternative`` names (None: not stated,
+  never "no power"). Holm's correction then decides it with the bound and calibration checks.
+
+A ``bound`` measurement may also carry ``"alternative"`` (the failure rate its power is stated
+against, instead of :func:`.theorems.reference_alternative`), ``"alternative_text"`` (what that
+rate is) and ``"charged"`` (a probability its own construction may be wrong with, added to its
+p-value), and any measurement ``"at"``: the parameter point its statement was measured at (the
+report prints it beside the claim; by default the experiment's ``params`` and the parameters its
+``ctx.bind`` calls set, never the spec's defaults).
 
 What a check tests (``tests``): ``"claim"``, a theorem's statement about the implementation's output
 (a rejected bound, a failed property: "claim violated"), or ``"conformance"``, the implementation's
@@ -45,7 +58,7 @@ from dptestbed.spec import Spec
 
 from . import theorems as thm
 from .serialize import jsonable
-from .theorems import NOISE_FUDGE
+from .theorems import NOISE_FUDGE, clopper_pearson
 
 SUITES = ("quick", "full")
 TESTS = ("claim", "conformance")
@@ -137,12 +150,21 @@ def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instanc
     return register
 
 
-def experiments_for(spec: Spec) -> list[Experiment]:
-    """The experiments registered for the theorems of ``spec``, in theorem order."""
+def experiments_for(spec: Spec, suite: str | None = None) -> list[Experiment]:
+    """The experiments registered for the theorems of ``spec``, in theorem order (with ``suite``: those
+    that run in it, i.e. have a trial count for it; a check without one for the quick suite runs in the
+    full suite only, and its text says why)."""
     out = []
     for theorem in spec.theorems:
-        out.extend(load_registry().get((spec.id, theorem.ref), []))
+        out.extend(e for e in load_registry().get((spec.id, theorem.ref), []) if suite is None or suite in e.trials)
     return out
+
+
+def other_suite_only(spec: Spec, suite: str) -> list[dict]:
+    """Rows for the report's "not checked" list: the checks of ``spec`` that do not run in ``suite``."""
+    return [{"spec": spec.id, "ref": e.ref, "kind": e.kind,
+             "status": f"check '{e.name}' runs in the {'/'.join(e.trials)} suite only: {e.title}"}
+            for e in experiments_for(spec) if suite not in e.trials]
 
 
 def unchecked_theorems(spec: Spec) -> list[dict]:
@@ -173,10 +195,13 @@ class Context:
     timeout: float = 60.0
     isolate: bool | None = None
     randomness: str = "rng"  # "own": the implementation's own randomness (the independence probe instead)
+    level: float = thm.FAMILY_ALPHA  # the run's per-check level alpha_fw / K (a ``test`` check runs at it)
 
     def __post_init__(self):
+        self.bound: dict[str, set] = {}  # parameter -> the values ctx.bind set it to (what the report prints)
         self.env = self.bind()
         self.probed = False
+        self.calls = 0  # calls of the implementation under test
         self._reference_rng: np.random.Generator | None = None
 
     @property
@@ -186,8 +211,18 @@ class Context:
     def bind(self, **overrides) -> dict:
         """Parameters + derived quantities + this theorem's quantities at the experiment point
         (with ``overrides``)."""
+        for name, value in overrides.items():
+            if name in self.spec.parameters:
+                self.bound.setdefault(name, set()).add(_plain(value))
         env = self.spec.bind({**self.params, **overrides})
         return self.spec.theorem_values(self.experiment.ref, env)
+
+    def point(self) -> dict:
+        """The parameters the check's instance sets: the experiment's own and those every ``bind`` call
+        set to one value (a sweep's varying parameter is left out), never the spec's other defaults."""
+        out = {k: _plain(v) for k, v in self.experiment.params.items()}
+        out.update({k: next(iter(v)) for k, v in self.bound.items() if len(v) == 1 and k not in out})
+        return out
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
@@ -196,6 +231,7 @@ class Context:
         from .runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        self.calls += 1
         if not self.probed:
             self.probed = True
             ref = self.spec.implementation
@@ -310,23 +346,78 @@ def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: 
     }
 
 
-def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float,
-                         confidence: float = 0.999) -> dict:
-    """A bound measurement (``tests="conformance"``): is the implementation's error worse than the
-    spec's algorithm's on the same instances by more than ``factor``? The bound is ``factor`` times an
-    upper ``confidence`` bound on the reference's (1 - beta) error quantile (order statistics, so the
-    reference itself exceeds it with probability at most beta); a failure is an implementation error
-    above it. Rejected ("differs from the spec") when the implementation exceeds it more often than
-    beta allows."""
+COMPARISON_CHARGE = 1e-6  # the probability a competitive check's reference bound is wrong (added to its p-value)
+
+
+def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float, worse: float,
+                         charge: float = COMPARISON_CHARGE) -> dict:
+    """A competitive bound measurement (``tests="conformance"``): is the implementation's (1 - beta) error
+    quantile more than ``factor`` times the spec's algorithm's on the same instances? The bound is
+    ``factor`` times an upper confidence bound (one-sided, 1 - ``charge``; order statistics) on the
+    reference's (1 - beta) error quantile from the reference's own runs, so the reference itself exceeds it
+    with probability at most beta; a failure is an implementation error above it, and ``charge`` is added
+    to the p-value (the family pays for the reference's bound). Rejected ("differs from the spec") when the
+    implementation exceeds it more often than beta allows. The power is stated against a learner ``worse``
+    times worse (every error of the reference multiplied by ``worse``): its failure rate, estimated on the
+    reference's runs, is the check's alternative."""
     reference_errors = np.asarray(reference_errors, dtype=float)
-    _, q_upper = quantile_interval(reference_errors, 1 - beta, 2 * confidence - 1)
+    q_upper = quantile_upper(reference_errors, 1 - beta, charge)
     bound = factor * q_upper
     impl_errors = np.asarray(impl_errors, dtype=float)
     failures = int(np.sum(impl_errors > bound))
+    alternative = float(np.mean(worse * reference_errors > bound))
     return {"failures": failures, "trials": int(impl_errors.size), "beta": beta, "error_bound": bound,
+            "charged": charge, "alternative": max(alternative, beta),
+            "alternative_text": f"a learner {worse:g} times worse than the reference (its errors times {worse:g})",
             "slack": float(np.quantile(impl_errors, 1 - beta) / bound) if bound > 0 else None,
-            "instance": {"reference_quantile_upper": q_upper, "factor": factor,
-                         "reference_runs": int(reference_errors.size)}}
+            "instance": {"reference_quantile_upper": q_upper, "factor": factor, "worse": worse,
+                         "reference_runs": int(reference_errors.size),
+                         "reference_quantile": float(np.quantile(reference_errors, 1 - beta)),
+                         "implementation_quantile": float(np.quantile(impl_errors, 1 - beta)),
+                         "reference_mean": float(reference_errors.mean()),
+                         "implementation_mean": float(impl_errors.mean())}}
+
+
+def rate_comparison(impl_failures: int, impl_trials: int, ref_failures: int, ref_trials: int, *, factor: float,
+                    worse: float, rare: str = "failure", charge: float = COMPARISON_CHARGE) -> dict:
+    """A competitive bound measurement on an event (``tests="conformance"``): the implementation's rate of a
+    "failure" (an output worse than the target, a missed output) against the spec's algorithm's on the same
+    instances. ``rare="failure"``: the bound is ``factor`` times an upper confidence bound (1 - ``charge``,
+    Clopper-Pearson) on the reference's failure rate, the alternative a learner failing ``worse`` times as
+    often; ``rare="success"``: the bound is one minus a lower confidence bound on the reference's success
+    rate divided by ``factor``, the alternative a learner succeeding ``worse`` times less often. ``charge``
+    is added to the p-value."""
+    lo, hi = clopper_pearson(ref_failures, ref_trials, 1 - 2 * charge)
+    rate = ref_failures / ref_trials
+    if rare == "failure":
+        beta, alternative = min(1.0, factor * hi), min(1.0, worse * rate)
+        text = f"a learner failing {worse:g} times as often as the reference"
+    elif rare == "success":
+        beta, alternative = 1 - (1 - hi) / factor, 1 - (1 - rate) / worse
+        text = f"a learner succeeding {worse:g} times less often than the reference"
+    else:
+        raise ValueError(f"rare must be 'failure' or 'success', not {rare!r}")
+    return {"failures": int(impl_failures), "trials": int(impl_trials), "beta": float(min(beta, 1.0)),
+            "charged": charge, "alternative": float(max(alternative, beta)), "alternative_text": text,
+            "instance": {"reference_rate": rate, "reference_runs": int(ref_trials), "factor": factor, "worse": worse,
+                         "implementation_rate": impl_failures / impl_trials if impl_trials else None}}
+
+
+def quantile_upper(sample: np.ndarray, level: float, charge: float) -> float:
+    """Upper confidence bound (one-sided, 1 - ``charge``; order statistics) on the ``level`` quantile of the
+    law ``sample`` was drawn from: the smallest order statistic that is below the quantile with probability
+    at most ``charge``; infinite when the sample is too small for that. The runs may also come in equal
+    strata (several runs on each of a few fixed instances: the quantile is then the mixture's), since a sum
+    of independent Bernoulli counts is at most as spread as the binomial of the same mean (Hoeffding 1956)."""
+    from scipy import stats
+
+    s = np.sort(np.asarray(sample, dtype=float))
+    n = s.size
+    # P[X_(j) < q] <= P[Bin(n, level) >= j]: the smallest j with that at most `charge`
+    j = int(stats.binom.isf(charge, n, level)) + 1
+    if j > n:
+        return float(s[-1]) if level ** n <= charge else math.inf    # too few runs for this confidence
+    return float(s[j - 1])
 
 
 def laplace_sf(t, b):
@@ -377,7 +468,7 @@ def quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.95
 
 def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
               timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
-              trials: int | None = None, randomness: str = "rng") -> dict:
+              trials: int | None = None, randomness: str = "rng", level: float = thm.FAMILY_ALPHA) -> dict:
     """Run one registered experiment against one implementation; never raises.
 
     ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
@@ -386,6 +477,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     until :func:`.theorems.apply_multiple_testing` has seen the whole run (call it even for one check).
     ``randomness``: "rng" (default) or "own" (the implementation's own randomness: the contract
     probe checks that its draws do not repeat instead of that they do; :mod:`.runner`).
+    ``level``: the run's per-check level alpha_fw / K, at which a ``test`` check runs its test.
     """
     from .runner import ImplementationError, as_runnable, implementation_ref
 
@@ -406,6 +498,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         "failure_rate_upper": None, "p_value": None, "slack": None,
         "verdict": None, "error": None,
     }
+    ctx = None
     try:
         if rng is None:
             rng = np.random.default_rng(seed)
@@ -415,9 +508,9 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
                 raise ValueError(f"experiment {experiment.id} sets {name!r}, which is not a parameter of {spec.id}")
             params[name] = value
         impl = as_runnable(implementation)  # an untrusted reference stays a string: sandboxed workers run it
-        n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
-        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate, randomness)
-        result["params"] = {k: _plain_number(v) for k, v in params.items()}
+        n = int(trials if trials is not None else experiment.trials.get(suite, max(experiment.trials.values())))
+        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate, randomness, level)
+        result["params"] = ctx.point()
         theorem = ctx.theorem
         result["quantities"] = {name: _plain_number(ctx.env.get(name)) for name in theorem.quantities}
         result["preconditions"] = preconditions(spec, experiment.ref, ctx.env)
@@ -425,6 +518,8 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         if broken:
             raise ValueError(f"the experiment's parameters violate the precondition(s) {', '.join(broken)}")
         measurement = experiment.run(ctx)
+        result["params"] = {**ctx.point(), **{k: _plain_number(v) for k, v in (measurement.pop("at", None) or {}).items()}}
+        result["quantities"] = _quantities_at(ctx, result["params"])
         result.update(_summarize(experiment.kind, measurement))
     except ImplementationError as exc:
         result["verdict"] = "error"
@@ -434,8 +529,18 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         result["verdict"] = "error"
         result["error"] = f"{type(exc).__name__}: {exc}{where}"
+    result["calls_implementation"] = None if ctx is None else bool(ctx.calls)
     result["seconds"] = time.perf_counter() - t0
     return jsonable(result)
+
+
+def _quantities_at(ctx: Context, point: dict) -> dict:
+    """The theorem's quantities at the check's own parameter point (the spec's defaults elsewhere)."""
+    try:
+        env = ctx.spec.theorem_values(ctx.experiment.ref, ctx.spec.bind({**ctx.params, **point}))
+    except (ValueError, KeyError):
+        env = ctx.env
+    return {name: _plain_number(env.get(name)) for name in ctx.theorem.quantities}
 
 
 def check_id(spec_id: str, ref: str, name: str, target: str = "reference", control=None) -> str:
@@ -445,10 +550,14 @@ def check_id(spec_id: str, ref: str, name: str, target: str = "reference", contr
 
 def _summarize(kind: str, m: dict) -> dict:
     if kind == "bound":
-        out = thm.summarize_bound(m["failures"], m["trials"], m["beta"])
-        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance"):
+        out = thm.summarize_bound(m["failures"], m["trials"], m["beta"], m.get("charged", 0.0))
+        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance", "alternative", "alternative_text"):
             if key in m:
                 out[key] = m[key]
+        return out
+    if kind == "test":
+        out = thm.summarize_test(m)
+        out.update({k: v for k, v in m.items() if k not in out and k not in ("power", "alternative")})
         return out
     if kind == "calibration":
         out = thm.summarize_calibration(m["cells"])

@@ -164,6 +164,9 @@ def item_rows(document: dict) -> list[dict]:
             claim_text = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
             measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
                         f"p = {fmt_num(r.get('p_value'))}")
+        elif kind == "test":
+            claim_text = "H0: the statement holds"
+            measured = f"{fmt_num(r.get('trials'))} runs, p = {fmt_num(r.get('p_value'))}"
         else:
             claim_text = "holds on every run"
             measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"
@@ -175,6 +178,8 @@ def item_rows(document: dict) -> list[dict]:
             target = f"{who}: {r['control']['name']}"
         if r.get("setup_validation"):
             label = "setup validation"
+        elif r.get("calls_implementation") is False:
+            label = f"{kind}, never calls the implementation"
         elif r.get("tests") == "conformance":
             label = f"conformance: {kind}"
         else:
@@ -222,5 +227,10 @@ def status_text(document: dict, code: int) -> str:
     if command == "mutants":
         return MUTANT_STATUS.get(code, str(code))
     if command == "check":
+        allowed = {c: n for c, n in ((document.get("summary") or {}).get("allowed") or {}).items() if n}
+        if code == 0 and allowed:  # a pass only because of --allow: say what was allowed, not "with power"
+            return ("PASS WITH --allow: " + "; ".join(f"{n} item{'s' if n != 1 else ''} '{c}' counted as "
+                                                       f"pass{'es' if n != 1 else ''}" for c, n in allowed.items())
+                    + "; nothing else found")
         return EXIT_TEXT.get(code, str(code))
     return EXPECTATION_TEXT.get(code, str(code))
