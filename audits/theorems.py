@@ -336,7 +336,7 @@ def holm(pvals: list[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
 def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
     k = family_size(n_tests, n_audits)
     return (f"family-wise false-alarm rate <= {family_alpha:g} over {k} checks "
-            f"({n_tests} theorem tests, Holm-corrected; {n_audits} privacy audits, each at "
+            f"({n_tests} theorem tests and Monte-Carlo checks, Holm-corrected; {n_audits} privacy audits, each at "
             f"confidence {1 - family_alpha / k:.6g}); property checks state exact facts checked on every case "
             f"(no false alarm on a correct implementation; their cases may be drawn at random); "
             f"negative controls are tested at the strictest per-check level {family_alpha / k:.3g}")
