@@ -23,6 +23,7 @@ from dptestbed.spec import Catalogue, Spec
 
 from .experiments import Control, run_check
 from .planning import Item, Plan, item_seed, limit
+from .results import at_decision
 from .serialize import jsonable
 
 
@@ -55,7 +56,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
                        samples=plan_.audit_samples, time_budget=plan_.time_budget,
                        timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches,
                        randomness=plan_.randomness)
-        data = result.to_json() if hasattr(result, "to_json") else dict(result)
+        data = at_decision(result.to_json() if hasattr(result, "to_json") else dict(result))
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
         data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)

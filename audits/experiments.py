@@ -58,7 +58,7 @@ from dptestbed.spec import Spec
 
 from . import theorems as thm
 from .serialize import jsonable
-from .theorems import NOISE_FUDGE, clopper_pearson
+from .theorems import NOISE_FUDGE
 
 SUITES = ("quick", "full")
 TESTS = ("claim", "conformance")

@@ -21,6 +21,7 @@ import sys
 import threading
 
 from ..outcomes import audit_class, class_exit_code
+from ..results import at_decision
 from ..schemas import FORMATS
 from .options import (
     EXIT_HELP,
@@ -184,7 +185,8 @@ def cmd_audit(args) -> int:
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps({"format": FORMATS["audit"], **result.to_json(), "isolation": isolation.reported}, indent=2))
+        print(json.dumps({"format": FORMATS["audit"], **at_decision(result.to_json()), "isolation": isolation.reported},
+                         indent=2))
     else:
         print(_human(result) + f"\n  isolation: {isolation.summary()}")
     return class_exit_code([audit_class(result.to_json())], allowed(args))

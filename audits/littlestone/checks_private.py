@@ -291,8 +291,7 @@ VS_REFERENCE = {"k": 128, "n_prime": 400, "eta": 0.2}   # where the reference's 
             seconds={"quick": 300.0, "full": 1800.0}, tests="conformance")
 def _theorem17_vs_reference(ctx: Context) -> dict:
     env = ctx.env
-    d, alpha, c = int(env["d"]), _f(env["alpha"]), _f(env["c"])
-    m, n_aux = int(_f(env["m"])), int(_f(env["n_aux"]))
+    d, m, n_aux = int(env["d"]), int(_f(env["m"])), int(_f(env["n_aux"]))
     k, n_prime = VS_REFERENCE["k"], VS_REFERENCE["n_prime"]
     H, p, target = instance(d, n_aux)
     rng = np.random.default_rng(ctx.rng.integers(2**32))

@@ -9,6 +9,7 @@ import re
 import zlib
 
 from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+from ..results import at_decision
 
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
                  6: "ERROR: some mutants could not be checked"}
@@ -100,11 +101,9 @@ def counterexample_text(result: dict) -> str | None:
 def audit_claim(result: dict) -> tuple[dict, dict]:
     """The claim an audit's verdict is about and the parameters it holds at: those of the pair that
     decided it (the counterexample, else the best candidate; a pair at another audit point claims
-    another epsilon), else the audit's own."""
-    deciding = result.get("counterexample") or result.get("best") or {}
-    claim = deciding.get("claim") or result.get("claim") or {}
-    params = {**(result.get("params") or {}), **((deciding.get("pair") or {}).get("params") or {})}
-    return claim, params
+    another epsilon), else the audit's own (:func:`..results.at_decision`)."""
+    decided = at_decision(result)
+    return decided.get("claim") or {}, decided.get("params") or {}
 
 
 def point_text(params: dict) -> str:
@@ -165,7 +164,7 @@ def item_rows(document: dict) -> list[dict]:
             measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
                         f"p = {fmt_num(r.get('p_value'))}")
         elif kind == "test":
-            claim_text = "H0: the statement holds"
+            claim_text = "H0: as good as the reference" if r.get("tests") == "conformance" else "H0: the statement holds"
             measured = f"{fmt_num(r.get('trials'))} runs, p = {fmt_num(r.get('p_value'))}"
         else:
             claim_text = "holds on every run"

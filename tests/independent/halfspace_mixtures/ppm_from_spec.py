@@ -145,6 +145,21 @@ def learn_no_noise(data, *, rng, epsilon):
     return _encode(sets[int(np.argmin(m))], rows, d)
 
 
+def _no_noise_batch(data, n, *, rng, epsilon):
+    out = learn_no_noise(data, rng=rng, epsilon=epsilon)
+    return np.broadcast_to(out, (n, *out.shape)).copy()
+
+
+learn_no_noise.batch = _no_noise_batch
+
+
 def learn_constant(data, *, rng, epsilon):
     d = np.asarray(data["X"]).shape[1]
     return _encode((), [], d)
+
+
+def _constant_batch(data, n, *, rng, epsilon):
+    return np.stack([learn_constant(data, rng=rng, epsilon=epsilon)] * n)
+
+
+learn_constant.batch = _constant_batch
