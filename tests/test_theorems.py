@@ -341,10 +341,10 @@ def test_fisher_power_matches_simulation():
     from dptestbed.audits.experiments import fisher_power
 
     rng = np.random.default_rng(2)
-    a, b = rng.binomial(300, 0.24, 2000), rng.binomial(300, 0.08, 2000)
+    a, b = rng.binomial(300, 0.24, 600), rng.binomial(300, 0.08, 600)
     simulated = np.mean([stats.fisher_exact([[x, 300 - x], [y, 300 - y]], alternative="greater")[1] <= 1e-4
                          for x, y in zip(a, b)])
-    assert abs(fisher_power(300, 300, 0.24, 0.08, 1e-4) - simulated) < 0.03
+    assert abs(fisher_power(300, 300, 0.24, 0.08, 1e-4) - simulated) < 0.05
 
 
 def test_the_reference_alternative_means_something_for_every_beta():

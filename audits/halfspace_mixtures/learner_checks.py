@@ -423,6 +423,22 @@ def _fresh(setup: Setup, n: int, count: int, rng: np.random.Generator):
     return (setup.sample(n, rng) for _ in range(count))
 
 
+def competitive_check(ref: str, name: str, setup: Setup, n: int, epsilon: float, draws: int, *, title: str,
+                      instance: str, controls: tuple) -> None:
+    """Register a competitive check on fresh samples S ~ D^n of ``setup``, ``draws`` outputs of each learner per
+    sample (trials // draws samples), the error err(g^; D~) - OPT, at :data:`COMPARE`."""
+    def run(ctx: Context) -> dict:
+        out = compare_with_reference(ctx, _fresh(setup, n, ctx.trials // draws, data_rng(ctx)), draws,
+                                     lambda data, o: population_errors(setup, data, o), epsilon)
+        out["at"] = {"n": n}
+        return out
+
+    experiment(SPEC, ref, name, "bound", title=_COMPARE_TITLE + title, instance=instance, predicate=_COMPARE_PREDICATE,
+               trials={"quick": 1000, "full": 10_000},
+               params={"epsilon": epsilon, "beta": COMPARE["beta"], "d": setup.d}, controls=controls,
+               tests="conformance", slack_definition=_COMPARE_SLACK)(run)
+
+
 S1_CUT = Setup(d=1, cut=0.3)              # the cut away from 0: Step 5's fixed halfspace {x <= 0} is not the target
 S5_CUT = Setup(d=1, eta=0.1, cut=0.3)
 THM49_D1 = {"n": 800, "epsilon": 0.3}
@@ -449,21 +465,15 @@ def _thm49_d1(ctx: Context) -> dict:
     return out
 
 
-@experiment(SPEC, "Theorem 4.9", "vs-reference-d1", "bound",
-            title=_COMPARE_TITLE + "d = 1 at realizable-d1's instance: the implementation's population error against "
-                                   "the reference's, P[err(g^) > 1.5 q] <= beta = 0.1",
-            instance="epsilon = 0.3, n = 800, setup S1 with the cut at 0.3 (as realizable-d1, where B_real is 12 times "
-                     "the reference's 0.9 quantile); fresh S ~ D^n, 10 draws of each learner per sample (100 samples, "
-                     "full: 1,000); constant 1 errs 0.5, Step 5's fixed halfspace {x <= 0} 0.21, the reference's 0.9 "
-                     "quantile is about 0.02 and a learner at epsilon/3 errs 2.8-3 times as much",
-            predicate=_COMPARE_PREDICATE,
-            trials={"quick": 1000, "full": 10_000}, params={"epsilon": 0.3, "beta": COMPARE["beta"], "d": 1},
-            controls=(C_THIRD, C_CONST), tests="conformance", slack_definition=_COMPARE_SLACK)
-def _thm49_d1_vs_reference(ctx: Context) -> dict:
-    out = compare_with_reference(ctx, _fresh(S1_CUT, THM49_D1["n"], ctx.trials // 10, data_rng(ctx)), 10,
-                                 lambda data, o: population_errors(S1_CUT, data, o), THM49_D1["epsilon"])
-    out["at"] = {"n": THM49_D1["n"]}
-    return out
+competitive_check(
+    "Theorem 4.9", "vs-reference-d1", S1_CUT, THM49_D1["n"], THM49_D1["epsilon"], 10,
+    title="d = 1 at realizable-d1's instance: the implementation's population error against the reference's, "
+          "P[err(g^) > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.3, n = 800, setup S1 with the cut at 0.3 (as realizable-d1, where B_real is 12 times the "
+             "reference's 0.9 quantile); fresh S ~ D^n, 10 draws of each learner per sample (100 samples, full: "
+             "1,000); constant 1 errs 0.5, Step 5's fixed halfspace {x <= 0} 0.21, the reference's 0.9 quantile is "
+             "about 0.02 and a learner at epsilon/3 errs 2.8-3 times as much",
+    controls=(C_THIRD, C_CONST))
 
 
 THM49_D2 = {"n": 2000, "beta": 0.5}
@@ -492,24 +502,17 @@ S2_MASS_15 = Setup(d=2, b=B_MASS_15)
 THM49_D2_COMPARE = {"n": 200, "draws": 50}
 
 
-@experiment(SPEC, "Theorem 4.9", "vs-reference-d2", "bound",
-            title=_COMPARE_TITLE + "d = 2: the implementation's population error against the reference's on the same "
-                                   "samples, P[err(g^) > 1.5 q] <= beta = 0.1",
-            instance="epsilon = 0.9, n = 200; setup S2 with P[y = 0] = 0.15 (uniform square, target u.x >= b: n_pub about "
-                     "30, |G| about 4 10^5); 20 fresh samples (full: 200), 50 draws of each learner on each; err exact "
-                     "by polygon areas. The reference's 0.9 quantile is about 0.08 (median 0.05); constant 1 errs 0.15; "
-                     "a learner at epsilon/3 has only 1.5-1.9 times the reference's 0.9 quantile here (the error of G's "
-                     "best member is a floor, and smaller epsilon saturate at the public mass): it fails this check on "
-                     "some samples only, the d = 1 checks always",
-            predicate=_COMPARE_PREDICATE,
-            trials={"quick": 1000, "full": 10_000}, params={"epsilon": EPS, "beta": COMPARE["beta"], "d": 2},
-            controls=(C_CONST, C_T30), tests="conformance", slack_definition=_COMPARE_SLACK)
-def _thm49_d2_vs_reference(ctx: Context) -> dict:
-    draws = THM49_D2_COMPARE["draws"]
-    out = compare_with_reference(ctx, _fresh(S2_MASS_15, THM49_D2_COMPARE["n"], ctx.trials // draws, data_rng(ctx)),
-                                 draws, lambda data, o: population_errors(S2_MASS_15, data, o), EPS)
-    out["at"] = {"n": THM49_D2_COMPARE["n"]}
-    return out
+competitive_check(
+    "Theorem 4.9", "vs-reference-d2", S2_MASS_15, THM49_D2_COMPARE["n"], EPS, THM49_D2_COMPARE["draws"],
+    title="d = 2: the implementation's population error against the reference's on the same samples, "
+          "P[err(g^) > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.9, n = 200; setup S2 with P[y = 0] = 0.15 (uniform square, target u.x >= b: n_pub about "
+             "30, |G| about 4 10^5); 20 fresh samples (full: 200), 50 draws of each learner on each; err exact "
+             "by polygon areas. The reference's 0.9 quantile is about 0.08 (median 0.05); constant 1 errs 0.15; "
+             "a learner at epsilon/3 has only 1.5-1.9 times the reference's 0.9 quantile here (the error of G's "
+             "best member is a floor, and smaller epsilon saturate at the public mass): it fails this check on "
+             "some samples only, the d = 1 checks always",
+    controls=(C_CONST, C_T30))
 
 
 VS_REFERENCE = {"n": 30_000, "pi_pub": 0.02}
@@ -562,18 +565,11 @@ def _thm410_d1(ctx: Context) -> dict:
     return out
 
 
-@experiment(SPEC, "Theorem 4.10", "vs-reference-agnostic-d1", "bound",
-            title=_COMPARE_TITLE + "agnostic d = 1 at agnostic-d1-label-noise's instance: the implementation's excess "
-                                   "error err(g^) - OPT against the reference's, P[excess > 1.5 q] <= beta = 0.1",
-            instance="epsilon = 0.3, n = 1500, setup S5 in d = 1 with the cut at 0.3 (label noise 0.1, OPT = 0.1); fresh "
-                     "S ~ D^n, 20 draws of each learner per sample (50 samples, full: 500). The reference's 0.9 quantile "
-                     "of the excess is about 0.011; constant 1's excess is 0.4, a learner at epsilon/3 has 2.6 times the "
-                     "reference's",
-            predicate=_COMPARE_PREDICATE,
-            trials={"quick": 1000, "full": 10_000}, params={"epsilon": 0.3, "beta": COMPARE["beta"], "d": 1},
-            controls=(C_THIRD, C_CONST), tests="conformance", slack_definition=_COMPARE_SLACK)
-def _thm410_d1_vs_reference(ctx: Context) -> dict:
-    out = compare_with_reference(ctx, _fresh(S5_CUT, THM410_D1["n"], ctx.trials // 20, data_rng(ctx)), 20,
-                                 lambda data, o: population_errors(S5_CUT, data, o), THM410_D1["epsilon"])
-    out["at"] = {"n": THM410_D1["n"]}
-    return out
+competitive_check(
+    "Theorem 4.10", "vs-reference-agnostic-d1", S5_CUT, THM410_D1["n"], THM410_D1["epsilon"], 20,
+    title="agnostic d = 1 at agnostic-d1-label-noise's instance: the implementation's excess error err(g^) - OPT "
+          "against the reference's, P[excess > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.3, n = 1500, setup S5 in d = 1 with the cut at 0.3 (label noise 0.1, OPT = 0.1); fresh "
+             "S ~ D^n, 20 draws of each learner per sample (50 samples, full: 500). The reference's 0.9 quantile of the "
+             "excess is about 0.011; constant 1's excess is 0.4, a learner at epsilon/3 has 2.6 times the reference's",
+    controls=(C_THIRD, C_CONST))
