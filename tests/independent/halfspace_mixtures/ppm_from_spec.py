@@ -18,7 +18,10 @@ Functions (the truths are in tests/independent/MANIFEST.toml):
 - ``learn``: the exponential mechanism with weights exp(-epsilon m/2) (the spec's law: correct);
 - ``learn_sensitivity_three``: weights exp(-epsilon m/6), the score's sensitivity taken as 3/n instead of
   1/n: 3 times more private than it claims and about 3 times less accurate (its error scales like
-  1/(epsilon n) where the mechanism dominates). Measured on the checks' instances: see the manifest;
+  1/(epsilon n) where the mechanism dominates). Truth (measured on the competitive checks' instances, 1,000 runs
+  each): mean population error 2.9 times the reference's at Theorem 4.9's d = 1 point (0.026 against 0.0089, n =
+  800, epsilon = 0.3), 2.7 times the excess at Theorem 4.10's (0.014 against 0.0052), 4.0 times at n = 30,000,
+  2.0 times at the d = 2 instance; every paper bound holds;
 - ``learn_no_noise``: the first minimiser of m (no noise at all: not private);
 - ``learn_constant``: the constant-1 hypothesis whatever the data.
 """
