@@ -12,7 +12,7 @@ from dptestbed.impl.mutant import Mutant, post_processed, with_params
 from dptestbed.impl.noise import laplace
 
 from . import histogram, learner, soa, stable
-from .classes import hypothesis_from_id
+from .classes import FAIL_ID, hypothesis_from_id
 from .generic import generic_private_learner
 
 _IMPL = "dptestbed.impl.littlestone.mutants:"
@@ -300,6 +300,18 @@ def _generic_third_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
     return learner.choose(cls, U, keep, xs, ys, epsilon_g=epsilon / 6, rng=rng)    # BUG: sensitivity taken as 3
 
 
+def _hist_without_noise_finish(cls, U, counts, xs, ys, *, epsilon, delta, eta, rng):
+    k = counts[0].sum()
+    kept = (counts >= histogram.threshold(epsilon / 2, delta)) & (counts / k >= 3 * eta / 4) & (U != FAIL_ID)   # BUG: no noise
+    return learner.choose(cls, U, kept, xs, ys, epsilon_g=epsilon / 2, rng=rng)
+
+
+m_hist_without_noise = learner.make_learner(
+    learner.ALGORITHM_G, learner.sizes, "Algorithm M whose Hist compares the true counts of h_1..h_k with its "
+    "threshold (no Laplace noise; estimates c/k): which hypotheses reach GenericLearner is then a deterministic "
+    "function of the counts, so one batch moving a count across tau changes the output's support (measured: privacy "
+    "audit epsilon_lb 11.2 against the claim 1 on pattern_threshold_crossing, where t_1's count is 28 on D and 29 "
+    "on about half of D''s runs).", _hist_without_noise_finish)
 m_generic_missing_half = learner.make_learner(
     learner.ALGORITHM_G, learner.sizes, "Algorithm M whose GenericLearner weights are exp(-(epsilon/2) err) "
     "instead of exp(-(epsilon/2) err/2) (P-M8): GenericLearner is then epsilon-DP, and since a change in S' moves "
@@ -385,6 +397,7 @@ MUTANTS = (
     _mutant(_GEN, "generic_constant", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
     _mutant(_M, "m_exception_non_realizable", "privacy", [_AUDIT]),
     _mutant(_M, "m_mode_fallback", "privacy", [_AUDIT]),
+    _mutant(_M, "m_hist_without_noise", "privacy", [_AUDIT]),
     _mutant(_M, "m_generic_missing_half", "utility", [_M_LAW]),
     _mutant(_M, "m_generic_whole_sample", "utility", [_M_LAW]),
     _mutant(_M, "m_no_pruning", "utility", [_M_LAW]),

@@ -1,6 +1,9 @@
 """The private learner M of seed 003 (Theorem 17 with G = Algorithm G) written from the paper and the spec
 files alone (no function of the testbed is called):
 
+The batch samplers draw the same law faster: G's exact output law on each distinct batch (its coins, the level and
+the tournament labels, walked by replay), the counts of h_1..h_k multinomial over it, then the rest per run.
+
 - SOA: version space as a bit mask over the rows of H; the predictor h(x) = the label b whose side
   V^b(x) has the larger Littlestone dimension (Ldim of the empty class -1, ties to +1); Definition 8: once
   the sequence is not realizable, the predictor after the longest realizable prefix, overwritten point-wise
@@ -77,9 +80,30 @@ class _Fail(Exception):
 FAIL = "Fail"
 
 
-def _g(soa, xs, ys, d, n, N, rng):
-    """One run of Algorithm G on the batch (xs, ys) (lists), budget N: a truth table or FAIL."""
+class _Coins:
+    """G's coins: the level, then the tournament labels, from ``rng`` or replayed from a recorded prefix."""
+
+    def __init__(self, rng=None, prefix=()):
+        self.rng, self.prefix, self.used = rng, prefix, 0
+
+    def label(self):
+        if self.rng is not None:
+            return 1 if self.rng.random() < 0.5 else -1
+        if self.used == len(self.prefix):
+            raise _NeedCoin
+        self.used += 1
+        return self.prefix[self.used - 1]
+
+
+class _NeedCoin(Exception):
+    pass
+
+
+def _g(soa, xs, ys, d, n, N, rng, level=None, coins=None):
+    """One run of Algorithm G on the batch (xs, ys) (lists), budget N: a truth table or FAIL (``level`` and
+    ``coins`` given: that level and those tournament labels, for the law)."""
     at = [0]
+    coins = coins or _Coins(rng)
 
     def draw(count):
         if at[0] + count > N:
@@ -99,17 +123,34 @@ def _g(soa, xs, ys, d, n, N, rng):
             if f0 != f1:
                 break
         x = next(i for i in range(soa.X) if f0[i] != f1[i])
-        y = 1 if rng.random() < 0.5 else -1
+        y = coins.label()
         chosen = seq0 if f0[x] != y else seq1
         return chosen[0] + [x], chosen[1] + [y]
 
-    level = int(rng.integers(0, d + 1))
+    level = int(rng.integers(0, d + 1)) if level is None else level
     try:
         S = sample(level)
     except _Fail:
         return FAIL
     a = at[0]
     return soa.run(S[0] + xs[a:a + n], S[1] + ys[a:a + n])
+
+
+def _g_law(soa, xs, ys, d, n, N):
+    """G's output law on one batch, {truth table or FAIL: probability}: the tree of its coins walked by
+    replay (level uniform in 0..d, each tournament label a fair coin)."""
+    law = {}
+    for level in range(d + 1):
+        stack = [((), 1.0 / (d + 1))]
+        while stack:
+            prefix, p = stack.pop()
+            try:
+                h = _g(soa, xs, ys, d, n, N, None, level, _Coins(prefix=prefix))
+            except _NeedCoin:
+                stack += [(prefix + (1,), p / 2), (prefix + (-1,), p / 2)]
+                continue
+            law[h] = law.get(h, 0.0) + p
+    return law
 
 
 def _examples(data, start, stop):
@@ -127,23 +168,53 @@ def _examples(data, start, stop):
     return x.tolist(), y.tolist()
 
 
-def _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, generic_divisor=2.0, noise=True):
-    soa = _SOA(data["H"])
+def _sizes(d, alpha, c):
     n = math.ceil(2 ** (d + 3) / alpha)
     N = math.floor(c * 4 ** (d + 1) * n)
-    m = N + n
+    return n, N, N + n
+
+
+def _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, generic_divisor=2.0, noise=True):
+    soa = _SOA(data["H"])
+    n, N, m = _sizes(d, alpha, c)
     outs = []
     for i in range(k):
         xs, ys = _examples(data, i * m, (i + 1) * m)
         outs.append(_g(soa, xs, ys, d, n, N, rng))
     items = sorted(set(outs), key=lambda h: (h == FAIL, h))
     counts = np.array([outs.count(h) for h in items], dtype=float)
+    final = _examples(data, k * m, k * m + n_prime)
+    return _finish(soa, final, items, counts, rng, epsilon, delta, eta, k, generic_divisor, noise)
+
+
+def _m_batch(data, size, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, generic_divisor=2.0, noise=True):
+    """``size`` runs of M: G's exact law on each distinct batch, the counts of h_1..h_k multinomial over it (G's
+    coins are independent across batches and runs), then Hist, pruning and GenericLearner per run."""
+    soa = _SOA(data["H"])
+    n, N, m = _sizes(d, alpha, c)
+    groups = {}
+    for i in range(k):
+        xs, ys = _examples(data, i * m, (i + 1) * m)
+        groups.setdefault((tuple(xs), tuple(ys)), []).append(i)
+    laws = [(len(members), _g_law(soa, list(key[0]), list(key[1]), d, n, N)) for key, members in groups.items()]
+    items = sorted({h for _, law in laws for h in law}, key=lambda h: (h == FAIL, h))
+    counts = np.zeros((size, len(items)))
+    for count, law in laws:
+        p = np.array([law.get(h, 0.0) for h in items])
+        counts += rng.multinomial(count, p / p.sum(), size=size)
+    final = _examples(data, k * m, k * m + n_prime)
+    return np.stack([_finish(soa, final, items, row, rng, epsilon, delta, eta, k, generic_divisor, noise)
+                     for row in counts])
+
+
+def _finish(soa, final, items, counts, rng, epsilon, delta, eta, k, generic_divisor, noise):
+    """Hist at (epsilon/2, delta), pruning, GenericLearner at epsilon/2 on S' = ``final`` (or the default)."""
     tau = 1 + (4 / epsilon) * math.log(1 / delta)
     noisy = counts + (rng.laplace(0.0, 4 / epsilon, size=counts.size) if noise else 0.0)
     kept = [h for h, c_, a in zip(items, noisy, noisy / k) if c_ >= tau and a >= 3 * eta / 4 and h != FAIL]
     if not kept:
         return np.full(soa.X, -1, dtype=np.int8)
-    xs, ys = _examples(data, k * m, k * m + n_prime)
+    xs, ys = final
     table = np.array(kept, dtype=np.int64)
     errors = (table[:, np.asarray(xs, dtype=int)] != np.asarray(ys)[None, :]).sum(axis=1)
     if not noise:
@@ -154,17 +225,28 @@ def _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, generic_divisor=
     return table[min(j, len(kept) - 1)].astype(np.int8)
 
 
-def learn(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
-    return _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime)
+def _learner(**variant):
+    def learner(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
+        return _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, **variant)
+
+    def batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
+        return _m_batch(data, int(size), rng, epsilon, delta, alpha, d, eta, c, k, n_prime, **variant)
+
+    learner.batch = batch
+    return learner
 
 
-def learn_generic_sensitivity_three(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
-    return _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, generic_divisor=6.0)
-
-
-def learn_no_noise(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
-    return _m(data, rng, epsilon, delta, alpha, d, eta, c, k, n_prime, noise=False)
+learn = _learner()
+learn_generic_sensitivity_three = _learner(generic_divisor=6.0)
+learn_no_noise = _learner(noise=False)
 
 
 def learn_constant_target_guess(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
     return np.ones(np.asarray(data["H"]).shape[1], dtype=np.int8)
+
+
+def _constant_batch(data, size, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
+    return np.ones((int(size), np.asarray(data["H"]).shape[1]), dtype=np.int8)
+
+
+learn_constant_target_guess.batch = _constant_batch
