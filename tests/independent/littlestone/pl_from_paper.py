@@ -26,7 +26,8 @@ Functions (the truths are in tests/independent/MANIFEST.toml):
   n' = 400, eta = 0.2 it outputs t_1 (loss 1/40) instead of the target 3.3 times as often as the reference (0.257
   against 0.077, 300 runs each): its expected loss is 3.3 times the reference's; every bound of the paper holds;
 - ``learn_no_noise``: Hist without noise (true counts against the threshold) and GenericLearner replaced by
-  the first hypothesis of fewest errors: not private;
+  the first hypothesis of fewest errors: not private (truth: on the spec's stress pair pattern_threshold_crossing it
+  outputs t_1 with probability about 1/2 on D' and 0 on D, an infinite loss);
 - ``learn_constant_target_guess``: the threshold t_1 = (+1, ..., +1) whatever the data (a constant label): loss 1/40
   on that distribution, within alpha = 0.4, but it misses the target in every run.
 """
