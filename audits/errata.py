@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 KINDS = ("privacy", "utility", "proof")
 VERDICTS = ("confirmed", "analytic", "not an erratum", "refuted", "inconclusive")
 AUDIT_SAMPLES = {"quick": 200_000, "full": None}
+MEMORY_LIMIT_MB = 4096  # resident memory of one measurement's process tree; above it the measurement is stopped
 
 
 @dataclass(frozen=True)
@@ -123,10 +124,75 @@ def wanted(spec_ids, suite: str) -> bool:
     return suite == "full" or any(selected & set(e.involves) for e in registered().values())
 
 
+def _measure(e: Erratum, ctx: ErratumContext) -> dict:
+    """``e.measure(ctx)``, never raising: a failed measurement is verdict "inconclusive" with the error."""
+    try:
+        res = e.measure(ctx)
+    except Exception as exc:  # noqa: BLE001 - a failed measurement is verdict "inconclusive" with the error
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
+        res = {"verdict": "inconclusive", "measurement": f"measurement failed: {type(exc).__name__}: {exc}{where}",
+               "details": {}}
+    from .serialize import jsonable
+
+    return jsonable(res)
+
+
+def _child(e: Erratum, ctx: ErratumContext, conn) -> None:
+    from .proctree import die_with_parent
+
+    die_with_parent()
+    res = _measure(e, ctx)
+    import resource
+
+    res["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
+    conn.send(res)
+    conn.close()
+
+
+def measure_apart(e: Erratum, ctx: ErratumContext, limit_mb: float = MEMORY_LIMIT_MB) -> dict:
+    """``e``'s measurement in a forked process of its own, so that what it allocates is returned when it
+    ends (the errata phase's memory is its largest measurement's, not their sum), stopped with everything
+    it started once its resident memory passes ``limit_mb``: then verdict "inconclusive", saying so."""
+    from .proctree import fork_context, kill_tree, resident_mb
+
+    mp = fork_context()
+    receive, send = mp.Pipe(duplex=False)
+    proc = mp.Process(target=_child, args=(e, ctx, send), daemon=False)
+    proc.start()
+    send.close()
+    peak, res = 0.0, None
+    try:
+        while res is None:
+            if receive.poll(0.2):
+                res = receive.recv()
+            elif not proc.is_alive():
+                res = {"verdict": "inconclusive", "details": {},
+                       "measurement": f"the measurement's process died (exit code {proc.exitcode}) without a result"}
+            else:
+                peak = max(peak, resident_mb(proc.pid))
+                if peak > limit_mb:
+                    kill_tree(proc.pid)
+                    res = {"verdict": "inconclusive", "details": {}, "peak_rss_mb": round(peak, 1),
+                           "measurement": f"stopped: the measurement's processes held more than {limit_mb:g} MB of "
+                                          "memory (its sizes are too large for this machine's budget)"}
+    except (EOFError, OSError) as exc:
+        res = {"verdict": "inconclusive", "details": {}, "measurement": f"the measurement's process failed: {exc}"}
+    finally:
+        proc.join(5.0)
+        if proc.is_alive():
+            kill_tree(proc.pid)
+            proc.join()
+        receive.close()
+    res.setdefault("peak_rss_mb", round(peak, 1))
+    return res
+
+
 def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = None, catalogue=None,
-                        spec_ids=None) -> list[dict]:
+                        spec_ids=None, apart: bool = False) -> list[dict]:
     """Every registered erratum involving a selected spec (all when ``spec_ids`` is None),
-    measured. Never raises: a failed measurement is verdict "inconclusive" with the error."""
+    measured (with ``apart``, each in a process of its own under the memory limit, see
+    :func:`measure_apart`). Never raises: a failed measurement is verdict "inconclusive" with the error."""
     if catalogue is None:
         from dptestbed.spec import load_catalogue
         catalogue = load_catalogue()
@@ -137,13 +203,7 @@ def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = N
         if selected is not None and not selected & set(e.involves):
             continue
         t0 = time.perf_counter()
-        try:
-            res = e.measure(ctx)
-        except Exception as exc:  # noqa: BLE001 - a failed measurement is verdict "inconclusive" with the error
-            tb = traceback.extract_tb(exc.__traceback__)
-            where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
-            res = {"verdict": "inconclusive", "measurement": f"measurement failed: {type(exc).__name__}: {exc}{where}",
-                   "details": {}}
+        res = measure_apart(e, ctx) if apart else _measure(e, ctx)
         if res.get("verdict") not in VERDICTS:
             res = {**res, "verdict": "inconclusive",
                    "measurement": f"the measurement returned verdict {res.get('verdict')!r}, not one of {VERDICTS}: "
@@ -154,7 +214,8 @@ def errata_measurements(seed: int, suite: str = "quick", audits: dict | None = N
                     "printed_formula": spec_erratum.get("printed") or e.printed_text or None,
                     "corrected_formula": spec_erratum.get("corrected") or e.corrected_text or None,
                     "verdict": res["verdict"], "measurement": res["measurement"], "deciding": res.get("deciding"),
-                    "details": res.get("details", {}), "seconds": time.perf_counter() - t0})
+                    "details": res.get("details", {}), "seconds": time.perf_counter() - t0,
+                    **({"peak_rss_mb": res["peak_rss_mb"]} if "peak_rss_mb" in res else {})})
     return out
 
 

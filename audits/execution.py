@@ -23,6 +23,7 @@ from dptestbed.spec import Catalogue, Spec
 
 from .experiments import Control, run_check
 from .planning import Item, Plan, item_seed, limit
+from .results import at_decision
 from .serialize import jsonable
 
 
@@ -34,7 +35,8 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
     if item.kind == "theorem":
         return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
-                             target=item.target, isolate=isolate_calls, randomness=plan_.randomness)
+                             target=item.target, isolate=isolate_calls, randomness=plan_.randomness,
+                             level=plan_.family_alpha / plan_.family)
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
 
 
@@ -54,7 +56,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
                        samples=plan_.audit_samples, time_budget=plan_.time_budget,
                        timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches,
                        randomness=plan_.randomness)
-        data = result.to_json() if hasattr(result, "to_json") else dict(result)
+        data = at_decision(result.to_json() if hasattr(result, "to_json") else dict(result))
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
         data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)

@@ -16,7 +16,20 @@ count) and returns a measurement:
 * kind ``calibration``: ``{"cells": [theorems.Cell, ...]}``;
 * kind ``property``: ``{"cases", "failures", "counterexample"}``: an exact fact, checked on every
   case; a correct implementation never fails it (a statement that holds only with high
-  probability is a ``bound`` check, so that its false alarms are counted).
+  probability is a ``bound`` check, so that its false alarms are counted);
+* kind ``test``: any other Monte-Carlo test, inside the family-wise accounting like the others:
+  ``{"p_value", "power", "trials", "alternative"}`` plus anything to show. ``p_value`` is valid under
+  the check's null (the statement holds, or the implementation is the spec's algorithm);
+  ``power`` is the test's power at ``ctx.level`` (the run's per-check level, alpha_fw / K, known
+  before any item runs) against the alternative the text ``alternative`` names (None: not stated,
+  never "no power"). Holm's correction then decides it with the bound and calibration checks.
+
+A ``bound`` measurement may also carry ``"alternative"`` (the failure rate its power is stated
+against, instead of :func:`.theorems.reference_alternative`), ``"alternative_text"`` (what that
+rate is) and ``"charged"`` (a probability its own construction may be wrong with, added to its
+p-value), and any measurement ``"at"``: the parameter point its statement was measured at (the
+report prints it beside the claim; by default the experiment's ``params`` and the parameters its
+``ctx.bind`` calls set, never the spec's defaults).
 
 What a check tests (``tests``): ``"claim"``, a theorem's statement about the implementation's output
 (a rejected bound, a failed property: "claim violated"), or ``"conformance"``, the implementation's
@@ -138,12 +151,21 @@ def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instanc
     return register
 
 
-def experiments_for(spec: Spec) -> list[Experiment]:
-    """The experiments registered for the theorems of ``spec``, in theorem order."""
+def experiments_for(spec: Spec, suite: str | None = None) -> list[Experiment]:
+    """The experiments registered for the theorems of ``spec``, in theorem order (with ``suite``: those
+    that run in it, i.e. have a trial count for it; a check without one for the quick suite runs in the
+    full suite only, and its text says why)."""
     out = []
     for theorem in spec.theorems:
-        out.extend(load_registry().get((spec.id, theorem.ref), []))
+        out.extend(e for e in load_registry().get((spec.id, theorem.ref), []) if suite is None or suite in e.trials)
     return out
+
+
+def other_suite_only(spec: Spec, suite: str) -> list[dict]:
+    """Rows for the report's "not checked" list: the checks of ``spec`` that do not run in ``suite``."""
+    return [{"spec": spec.id, "ref": e.ref, "kind": e.kind,
+             "status": f"check '{e.name}' runs in the {'/'.join(e.trials)} suite only: {e.title}"}
+            for e in experiments_for(spec) if suite not in e.trials]
 
 
 def unchecked_theorems(spec: Spec) -> list[dict]:
@@ -152,10 +174,14 @@ def unchecked_theorems(spec: Spec) -> list[dict]:
     for theorem in spec.theorems:
         if load_registry().get((spec.id, theorem.ref)):
             continue
-        if theorem.kind == "privacy" and spec.privacy is not None:
+        if theorem.kind == "privacy" and spec.privacy is not None and theorem.ref == spec.privacy.theorem:
             status = "covered by the privacy audit"
         elif theorem.not_checked:
             status = f"not checked: {theorem.not_checked}"
+        elif theorem.kind == "privacy" and spec.privacy is not None:
+            # another privacy statement (a stronger epsilon, a group, a part): the audit tests only the claim
+            status = (f"not yet checked (the privacy audit tests the claim of {spec.privacy.theorem}, "
+                      f"epsilon = {spec.privacy.epsilon.source}, delta = {spec.privacy.delta.source}, not this statement)")
         else:
             status = "not yet checked"
         rows.append({"spec": spec.id, "ref": theorem.ref, "kind": theorem.kind, "status": status})
@@ -176,10 +202,13 @@ class Context:
     timeout: float = 60.0
     isolate: bool | None = None
     randomness: str = "rng"  # "own": the implementation's own randomness (the independence probe instead)
+    level: float = thm.FAMILY_ALPHA  # the run's per-check level alpha_fw / K (a ``test`` check runs at it)
 
     def __post_init__(self):
+        self.bound: dict[str, set] = {}  # parameter -> the values ctx.bind set it to (what the report prints)
         self.env = self.bind()
         self.probed = False
+        self.calls = 0  # calls of the implementation under test
         self._reference_rng: np.random.Generator | None = None
 
     @property
@@ -189,8 +218,18 @@ class Context:
     def bind(self, **overrides) -> dict:
         """Parameters + derived quantities + this theorem's quantities at the experiment point
         (with ``overrides``)."""
+        for name, value in overrides.items():
+            if name in self.spec.parameters:
+                self.bound.setdefault(name, set()).add(_plain(value))
         env = self.spec.bind({**self.params, **overrides})
         return self.spec.theorem_values(self.experiment.ref, env)
+
+    def point(self) -> dict:
+        """The parameters the check's instance sets: the experiment's own and those every ``bind`` call
+        set to one value (a sweep's varying parameter is left out), never the spec's other defaults."""
+        out = {k: _plain(v) for k, v in self.experiment.params.items()}
+        out.update({k: next(iter(v)) for k, v in self.bound.items() if len(v) == 1 and k not in out})
+        return out
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
@@ -199,6 +238,7 @@ class Context:
         from .runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        self.calls += 1
         if not self.probed:
             self.probed = True
             ref = self.spec.implementation
@@ -315,32 +355,43 @@ def margin_sweep(ctx: Context, failures_at: Callable[[float, int], int], bound: 
 
 DETECTION_LEVEL = 1e-4  # the level at which a comparison's stated detectable multiple has power 1/2
 PLUG_IN_LEVEL = 1e-6  # level of the upper confidence bound a two-sample bound check plugs into its beta
+COMPARISON_CHARGE = 1e-6  # the probability a competitive check's reference bound is wrong (added to its p-value)
 
 
 def plug_in_upper(events: int, trials: int) -> float:
     """Upper confidence bound at level PLUG_IN_LEVEL of a rate (Clopper-Pearson): a two-sample
     claim P[X] <= c P[Y] + d becomes the bound check P[X] <= c * this bound of P[Y] + d, whose false-alarm
-    rate is at most its test's level plus PLUG_IN_LEVEL (union bound)."""
+    rate is at most its test's level plus PLUG_IN_LEVEL (union bound; the check states it as ``charged``)."""
     return thm.upper_bound(int(events), int(trials), 1 - PLUG_IN_LEVEL)
 
 
-def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float,
-                         confidence: float = 0.999) -> dict:
-    """A bound measurement (``tests="conformance"``): is the implementation's error worse than the
-    spec's algorithm's on the same instances by more than ``factor``? The bound is ``factor`` times an
-    upper ``confidence`` bound on the reference's (1 - beta) error quantile (order statistics, so the
-    reference itself exceeds it with probability at most beta); a failure is an implementation error
-    above it. Rejected ("differs from the spec") when the implementation exceeds it more often than
-    beta allows. The instance states the multiple it detects (:func:`detectable_factor`)."""
+def reference_comparison(impl_errors, reference_errors, *, factor: float, beta: float, worse: float | None = None,
+                         charge: float = COMPARISON_CHARGE) -> dict:
+    """A competitive bound measurement (``tests="conformance"``): is the implementation's (1 - beta) error
+    quantile more than ``factor`` times the spec's algorithm's on the same instances? The bound is
+    ``factor`` times an upper confidence bound (one-sided, 1 - ``charge``; order statistics) on the
+    reference's (1 - beta) error quantile from the reference's own runs, so the reference itself exceeds it
+    with probability at most beta; a failure is an implementation error above it, and ``charge`` is added
+    to the p-value (the family pays for the reference's bound). Rejected ("differs from the spec") when the
+    implementation exceeds it more often than beta allows. The instance states the multiple of the
+    reference's errors it detects (:func:`detectable_factor`); with ``worse``, the power is stated against a
+    learner ``worse`` times worse (every error of the reference multiplied by ``worse``), else by the bound
+    checks' default alternative."""
     reference_errors = np.asarray(reference_errors, dtype=float)
-    _, q_upper = quantile_interval(reference_errors, 1 - beta, 2 * confidence - 1)
+    q_upper = quantile_upper(reference_errors, 1 - beta, charge)
     bound = factor * q_upper
     impl_errors = np.asarray(impl_errors, dtype=float)
     failures = int(np.sum(impl_errors > bound))
+    stated = {} if worse is None else {
+        "alternative": max(float(np.mean(worse * reference_errors > bound)), beta),
+        "alternative_text": f"a learner {worse:g} times worse than the reference (its errors times {worse:g})"}
     return {"failures": failures, "trials": int(impl_errors.size), "beta": beta, "error_bound": bound,
+            "charged": charge, **stated,
             "slack": float(np.quantile(impl_errors, 1 - beta) / bound) if bound > 0 else None,
-            "instance": {"reference_quantile_upper": q_upper, "factor": factor,
+            "instance": {"reference_quantile_upper": q_upper, "factor": factor, "worse": worse,
                          "reference_runs": int(reference_errors.size),
+                         "reference_quantile": float(np.quantile(reference_errors, 1 - beta)),
+                         "implementation_quantile": float(np.quantile(impl_errors, 1 - beta)),
                          "reference_mean": float(reference_errors.mean()),
                          "implementation_mean": float(impl_errors.mean()),
                          "detectable_factor": detectable_factor(reference_errors, bound, int(impl_errors.size), beta),
@@ -357,6 +408,70 @@ def detectable_factor(reference_errors: np.ndarray, bound: float, trials: int, b
         if thm.bound_power(trials, beta, level, float(np.mean(c * ref > bound))) >= 0.5:
             return float(c)
     return None
+
+
+def rate_comparison(impl_failures: int, impl_trials: int, ref_failures: int, ref_trials: int, *, worse: float,
+                    level: float, rare: str = "failure") -> dict:
+    """A competitive ``test`` measurement on an event (``tests="conformance"``): the implementation's rate of a
+    "failure" (an output other than the target, a missed output) against the spec's algorithm's on the same
+    instances, by the one-sided Fisher exact test of H0: the implementation fails no more often than the
+    reference (exact whatever the rates; a learner slightly worse than the reference passes at these sizes).
+    The power (at ``level``) is stated against a learner ``worse`` times worse: with ``rare="failure"`` failing
+    ``worse`` times as often as the reference, with ``rare="success"`` succeeding ``worse`` times less often."""
+    from scipy import stats
+
+    rate = ref_failures / ref_trials
+    if rare == "failure":
+        alternative, text = min(1.0, worse * rate), f"a learner failing {worse:g} times as often as the reference"
+    elif rare == "success":
+        alternative, text = 1 - (1 - rate) / worse, f"a learner succeeding {worse:g} times less often than the reference"
+    else:
+        raise ValueError(f"rare must be 'failure' or 'success', not {rare!r}")
+    table = [[impl_failures, impl_trials - impl_failures], [ref_failures, ref_trials - ref_failures]]
+    p = float(stats.fisher_exact(table, alternative="greater")[1])
+    return {"p_value": p, "power": fisher_power(impl_trials, ref_trials, alternative, rate, level),
+            "trials": int(impl_trials), "failures": int(impl_failures), "alternative": text,
+            "instance": {"reference_rate": rate, "reference_runs": int(ref_trials), "worse": worse,
+                         "alternative_rate": alternative, "implementation_rate": impl_failures / impl_trials}}
+
+
+def fisher_power(n1: int, n2: int, p1: float, p2: float, level: float) -> float:
+    """Power of the one-sided Fisher exact test (``rate_comparison``) at ``level`` when the first sample
+    (n1 runs) fails with probability p1 and the second (n2 runs) with p2: for every count of the second, the
+    smallest count of the first the test rejects at (bisection on the hypergeometric tail)."""
+    from scipy import stats
+
+    power = 0.0
+    for x2 in range(n2 + 1):
+        w = stats.binom.pmf(x2, n2, p2)
+        if w < 1e-12:
+            continue
+        lo, hi = 0, n1 + 1                                    # reject iff x1 >= crit (monotone in x1)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if stats.hypergeom.sf(mid - 1, n1 + n2, mid + x2, n1) <= level:
+                hi = mid
+            else:
+                lo = mid + 1
+        power += w * (stats.binom.sf(lo - 1, n1, p1) if lo <= n1 else 0.0)
+    return float(min(1.0, power))
+
+
+def quantile_upper(sample: np.ndarray, level: float, charge: float) -> float:
+    """Upper confidence bound (one-sided, 1 - ``charge``; order statistics) on the ``level`` quantile of the
+    law ``sample`` was drawn from: the smallest order statistic that is below the quantile with probability
+    at most ``charge``; infinite when the sample is too small for that. The runs may also come in equal
+    strata (several runs on each of a few fixed instances: the quantile is then the mixture's), since a sum
+    of independent Bernoulli counts is at most as spread as the binomial of the same mean (Hoeffding 1956)."""
+    from scipy import stats
+
+    s = np.sort(np.asarray(sample, dtype=float))
+    n = s.size
+    # P[X_(j) < q] <= P[Bin(n, level) >= j]: the smallest j with that at most `charge`
+    j = int(stats.binom.isf(charge, n, level)) + 1
+    if j > n:
+        return float(s[-1]) if level ** n <= charge else math.inf    # too few runs for this confidence
+    return float(s[j - 1])
 
 
 def laplace_sf(t, b):
@@ -407,7 +522,7 @@ def quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.95
 
 def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
               timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
-              trials: int | None = None, randomness: str = "rng") -> dict:
+              trials: int | None = None, randomness: str = "rng", level: float = thm.FAMILY_ALPHA) -> dict:
     """Run one registered experiment against one implementation; never raises.
 
     ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
@@ -416,6 +531,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     until :func:`.theorems.apply_multiple_testing` has seen the whole run (call it even for one check).
     ``randomness``: "rng" (default) or "own" (the implementation's own randomness: the contract
     probe checks that its draws do not repeat instead of that they do; :mod:`.runner`).
+    ``level``: the run's per-check level alpha_fw / K, at which a ``test`` check runs its test.
     """
     from .runner import ImplementationError, as_runnable, implementation_ref
 
@@ -436,6 +552,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         "failure_rate_upper": None, "p_value": None, "slack": None,
         "verdict": None, "error": None,
     }
+    ctx = None
     try:
         if rng is None:
             rng = np.random.default_rng(seed)
@@ -445,9 +562,9 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
                 raise ValueError(f"experiment {experiment.id} sets {name!r}, which is not a parameter of {spec.id}")
             params[name] = value
         impl = as_runnable(implementation)  # an untrusted reference stays a string: sandboxed workers run it
-        n = int(trials if trials is not None else experiment.trials.get(suite, experiment.trials["quick"]))
-        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate, randomness)
-        result["params"] = {k: _plain_number(v) for k, v in params.items()}
+        n = int(trials if trials is not None else experiment.trials.get(suite, max(experiment.trials.values())))
+        ctx = Context(spec, experiment, impl, params, n, rng, timeout, isolate, randomness, level)
+        result["params"] = ctx.point()
         theorem = ctx.theorem
         result["quantities"] = {name: _plain_number(ctx.env.get(name)) for name in theorem.quantities}
         result["preconditions"] = preconditions(spec, experiment.ref, ctx.env)
@@ -455,6 +572,8 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         if broken:
             raise ValueError(f"the experiment's parameters violate the precondition(s) {', '.join(broken)}")
         measurement = experiment.run(ctx)
+        result["params"] = {**ctx.point(), **{k: _plain_number(v) for k, v in (measurement.pop("at", None) or {}).items()}}
+        result["quantities"] = _quantities_at(ctx, result["params"])
         result.update(_summarize(experiment.kind, measurement))
     except ImplementationError as exc:
         result["verdict"] = "error"
@@ -464,8 +583,18 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         result["verdict"] = "error"
         result["error"] = f"{type(exc).__name__}: {exc}{where}"
+    result["calls_implementation"] = None if ctx is None else bool(ctx.calls)
     result["seconds"] = time.perf_counter() - t0
     return jsonable(result)
+
+
+def _quantities_at(ctx: Context, point: dict) -> dict:
+    """The theorem's quantities at the check's own parameter point (the spec's defaults elsewhere)."""
+    try:
+        env = ctx.spec.theorem_values(ctx.experiment.ref, ctx.spec.bind({**ctx.params, **point}))
+    except (ValueError, KeyError):
+        env = ctx.env
+    return {name: _plain_number(env.get(name)) for name in ctx.theorem.quantities}
 
 
 def check_id(spec_id: str, ref: str, name: str, target: str = "reference", control=None) -> str:
@@ -475,10 +604,14 @@ def check_id(spec_id: str, ref: str, name: str, target: str = "reference", contr
 
 def _summarize(kind: str, m: dict) -> dict:
     if kind == "bound":
-        out = thm.summarize_bound(m["failures"], m["trials"], m["beta"])
-        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance"):
+        out = thm.summarize_bound(m["failures"], m["trials"], m["beta"], m.get("charged", 0.0))
+        for key in ("slack", "error_quantile", "error_bound", "sweep", "instance", "alternative", "alternative_text"):
             if key in m:
                 out[key] = m[key]
+        return out
+    if kind == "test":
+        out = thm.summarize_test(m)
+        out.update({k: v for k, v in m.items() if k not in out and k not in ("power", "alternative")})
         return out
     if kind == "calibration":
         out = thm.summarize_calibration(m["cells"])

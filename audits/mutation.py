@@ -55,7 +55,7 @@ def mutants_of(specs) -> list:
 
 def check_family(spec, suite: str = "quick") -> int:
     """The family size of ``dptestbed check`` on ``spec``: its statistical checks + its audits."""
-    tests = sum(1 for e in experiments_for(spec) if e.kind in thm.STATISTICAL_KINDS)
+    tests = sum(1 for e in experiments_for(spec, suite) if e.kind in thm.STATISTICAL_KINDS)
     return thm.family_size(tests, len(planning.audit_points(spec, suite)) if spec.privacy is not None else 0)
 
 
@@ -72,7 +72,7 @@ def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, pape
             items.append(planning.Item(f"{planning.audit_id(m.spec, point)} | mutant:{m.name}", "audit", m.spec,
                                         None, m.implementation, "mutant", control=control,
                                         timeout=planning.AUDIT_TIMEOUT[suite], cost=50.0, params=point or None))
-        for exp in experiments_for(spec):
+        for exp in experiments_for(spec, suite):
             if exp.setup:
                 continue  # a setup validation cannot tell one implementation from another
             items.append(planning.Item(check_id(m.spec, exp.ref, exp.name, "mutant", control), "theorem", m.spec,

@@ -18,7 +18,15 @@ import numpy as np
 from dptestbed.spec import Catalogue, Spec
 
 from . import theorems as thm
-from .experiments import Control, Experiment, check_id, expected_audit, experiments_for, unchecked_theorems
+from .experiments import (
+    Control,
+    Experiment,
+    check_id,
+    expected_audit,
+    experiments_for,
+    other_suite_only,
+    unchecked_theorems,
+)
 from .runner import missing_reference
 
 AUDIT_TIMEOUT = {"quick": 240.0, "full": 1800.0}  # whole-item limits, seconds
@@ -168,7 +176,7 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
                                   params=point or None))
         if not theorems or spec.broken:
             continue
-        for exp in experiments_for(spec):
+        for exp in experiments_for(spec, suite):
             target = "user" if implementation else "reference"
             items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
                               impl, target, exp, timeout=exp.seconds[suite],
@@ -179,6 +187,7 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
                                       spec.id, "violated", control.implementation, "control", exp, control,
                                       timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
         not_checked.extend(unchecked_theorems(spec))
+        not_checked.extend(other_suite_only(spec, suite))
     return Plan(suite, items, specs, not_checked, implementation, family_alpha, call_timeout)
 
 

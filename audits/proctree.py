@@ -84,6 +84,19 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def resident_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and its living descendants, in MiB (0 where /proc is missing; pages
+    shared between them, e.g. with a forking parent, are counted in each)."""
+    total = 0
+    for p in [pid, *descendants(pid)]:
+        try:
+            with open(f"/proc/{p}/statm") as fh:
+                total += int(fh.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total * os.sysconf("SC_PAGE_SIZE") / 2**20 if total else 0.0
+
+
 def _stat(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as fh:

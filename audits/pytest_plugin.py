@@ -207,7 +207,7 @@ class SpecChecker:
         from dptestbed.audits.experiments import experiments_for
         from dptestbed.audits.theorems import STATISTICAL_KINDS
 
-        exps = experiments_for(spec) if theorems else []
+        exps = experiments_for(spec, self.suite) if theorems else []
         n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
         n_audits = 1 if audit and spec.privacy is not None else 0
         k = max(1, n_tests + n_audits)
@@ -218,7 +218,7 @@ class SpecChecker:
                 out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems,
                                              time_budget)
             if exps:
-                out["theorems"] = self._theorems(spec, exps, implementation, n_audits, problems)
+                out["theorems"] = self._theorems(spec, exps, implementation, n_audits, self.alpha / k, problems)
         if not n_audits and not exps:
             pytest.fail(f"dptestbed: {spec_id} has no privacy claim and no registered theorem experiment: "
                         f"nothing to check", pytrace=False)
@@ -331,7 +331,7 @@ class SpecChecker:
                 if value is not None:
                     self._record(f"{PROPERTY}{check}: {field}", value)
 
-    def _theorems(self, spec, exps, implementation, n_audits, problems) -> list[dict]:
+    def _theorems(self, spec, exps, implementation, n_audits, level, problems) -> list[dict]:
         import numpy as np
 
         from dptestbed.audits.experiments import check_id, run_check
@@ -342,7 +342,7 @@ class SpecChecker:
         for exp in exps:
             rng = np.random.default_rng(item_seed(self.seed, check_id(spec.id, exp.ref, exp.name, "user")))
             results.append(run_check(spec, exp, implementation, suite=self.suite, rng=rng, timeout=self.timeout,
-                                     target="user", randomness=self._randomness))
+                                     target="user", randomness=self._randomness, level=level))
         apply_multiple_testing(results, n_audits=n_audits, family_alpha=self.alpha)
         for r in results:
             counterexample = r.get("counterexample")

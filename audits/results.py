@@ -141,8 +141,12 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     outcomes = [r["outcome"] for r in results]
     controls = [r for r in results if r.get("expected")]
     judged = [r for r in results if not r.get("control")]  # the implementation's own items (not controls)
+    apart = [r for r in judged if reported_apart(r)]
+    allowed: dict[str, int] = {}
     if plan_.implementation is not None:  # check: the user's implementation, judged by class
-        classes = [r["class"] for r in judged]
+        # setup validations and checks that never called it say nothing about the implementation
+        classes = [r["class"] for r in judged if not reported_apart(r)]
+        allowed = {c: classes.count(c) for c in plan_.allow if c in classes}
         # a control the check did not flag: the check had no power on this run
         classes += [oc.NO_POWER if r["outcome"] == oc.UNEXPECTED else oc.RUN_ERROR
                     for r in controls if r["outcome"] in (oc.UNEXPECTED, oc.ERROR)]
@@ -179,6 +183,8 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
             "controls": len(controls),
             "controls_flagged": sum(1 for r in controls if r["outcome"] == oc.AS_EXPECTED),
             "without_power": [r["id"] for r in results if r["class"] == oc.NO_POWER],
+            "apart": [r["id"] for r in apart],
+            "allowed": allowed,
             "exit_code": code,
         },
         "specs": spec_records if spec_records is not None else [spec_record(s, plan_) for s in plan_.specs],
@@ -188,6 +194,26 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
         **({"errata": errata} if errata is not None else {}),
         **extra,
     }
+
+
+def at_decision(audit: dict) -> dict:
+    """A privacy audit's result with its top-level ``claim`` and ``params`` those of the pair that decided it
+    (the counterexample, else the best candidate: a pair may run at other parameters than the spec's
+    defaults, and claims its own epsilon there); the spec's defaults the audit started from are kept as
+    ``defaults``."""
+    deciding = audit.get("counterexample") or audit.get("best") or {}
+    claim, params = deciding.get("claim"), (deciding.get("pair") or {}).get("params")
+    if not claim and not params:
+        return audit
+    return {**audit, "claim": claim or audit.get("claim"), "params": params or audit.get("params"),
+            "defaults": {"claim": audit.get("claim"), "params": audit.get("params")}}
+
+
+def reported_apart(result: dict) -> bool:
+    """A check that says nothing about the implementation under test: a setup validation (it checks the
+    instance or the testbed) or a check that never called the implementation. Reported apart; it never
+    sets the exit code of a ``check``."""
+    return bool(result.get("setup_validation")) or result.get("calls_implementation") is False
 
 
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:

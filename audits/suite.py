@@ -80,7 +80,7 @@ def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]],
     t0 = time.perf_counter()
     try:
         out = errata_mod.errata_measurements(seed, plan_.suite, audits=audits, catalogue=catalogue,
-                                             spec_ids=[s.id for s in plan_.specs])
+                                             spec_ids=[s.id for s in plan_.specs], apart=True)
     except Exception as exc:  # noqa: BLE001
         out = [{"id": "errata", "verdict": "inconclusive", "measurement": f"errata failed: {type(exc).__name__}: {exc}",
                 "printed": None, "corrected": None}]

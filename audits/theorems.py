@@ -15,6 +15,12 @@ experiment (see :mod:`dptestbed.audits.experiments`). Three kinds of check exist
     Bonferroni minimum over its cells. Calibration checks have power against wrong noise
     scales that the paper-level bounds (often astronomically loose) cannot see.
 
+``test``
+    Any other Monte-Carlo test (a record-level privacy audit, a recursion checked within its
+    standard errors): the experiment computes its own p-value and its power at the run's
+    per-check level ``ctx.level`` against an alternative it states, and enters the family like
+    the others (:func:`apply_multiple_testing`).
+
 ``property``
     A deterministic statement checked on every case (a structural lemma, an output
     encoding, a halting rule). No randomness in the verdict: violated iff a case fails.
@@ -28,10 +34,14 @@ Verdicts (one per check):
     not rejected, but the experiment had too little power to have seen a real violation:
     its power at its per-check level (Bonferroni share ``alpha_fw / K``, the strictest
     level Holm can use) is below 50% against the check's *reference alternative*: for a
-    bound check, a failure rate of ``min(1, 2 beta)`` (the bound off by a factor of two);
+    bound check, the failure rate :func:`reference_alternative` (the bound off by a factor
+    of two in the rarer of its two outcomes: twice the failure probability, or half the
+    success probability, whichever is nearer) unless the check states its own (a
+    competitive check: the failure rate of a learner k times worse than the reference);
     for a calibration check, the cell probabilities of the same mechanism with its noise
-    scale 30% larger and 30% smaller (the Tumult fudge factor). Too few trials to
-    separate "holds" from "off by that much" is reported, never called consistent.
+    scale 30% larger and 30% smaller (the Tumult fudge factor); for a test, the power it
+    reports. Too few trials to separate "holds" from "off by that much" is reported,
+    never called consistent.
 ``consistent``
     not rejected, with enough power (>= 50%) against the reference alternative.
 ``error``
@@ -64,8 +74,8 @@ CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
 POWER_TARGET = 0.5  # below this power against the reference alternative: inconclusive
 NOISE_FUDGE = 0.3  # the calibration alternative: noise scale off by 30%
 
-STATISTICAL_KINDS = ("bound", "calibration")
-CHECK_KINDS = ("bound", "calibration", "property")
+STATISTICAL_KINDS = ("bound", "calibration", "test")
+CHECK_KINDS = ("bound", "calibration", "test", "property")
 VERDICTS = ("consistent", "violated", "inconclusive", "error")
 
 
@@ -127,13 +137,22 @@ def _lower_critical(trials: int, p0: float, level: float) -> int:
     return k
 
 
+def reference_alternative(beta: float) -> float:
+    """The failure rate a bound check ``P[failure] <= beta`` must detect: the bound off by a factor of
+    two in the rarer of its two outcomes, ``min(2 beta, (1 + beta)/2)``: twice the failure probability
+    while beta <= 1/3, half the success probability ``1 - beta`` above (a statement "succeeds with
+    probability >= eta" is tested as beta = 1 - eta against a success rate eta/2). It is below 1 for
+    every beta < 1, so the power rule means something for every beta."""
+    return min(2 * beta, (1 + beta) / 2)
+
+
 @lru_cache(maxsize=4096)
 def bound_power(trials: int, beta: float, level: float, alternative: float | None = None) -> float:
     """Power of the one-sided test at ``level`` against a failure rate ``alternative``
-    (default ``min(1, 2 beta)``)."""
+    (default :func:`reference_alternative`)."""
     if trials <= 0 or not 0 < beta < 1:
         return 0.0 if trials <= 0 else 1.0
-    alternative = min(1.0, 2 * beta) if alternative is None else alternative
+    alternative = reference_alternative(beta) if alternative is None else alternative
     k = _upper_critical(trials, beta, level)
     return float(stats.binom.sf(k - 1, trials, alternative)) if k <= trials else 0.0
 
@@ -175,16 +194,31 @@ class Cell:
         }
 
 
-def summarize_bound(failures: int, trials: int, beta: float) -> dict:
-    """The statistics of a bound check (verdict left to :func:`apply_multiple_testing`)."""
+def summarize_bound(failures: int, trials: int, beta: float, charged: float = 0.0) -> dict:
+    """The statistics of a bound check (verdict left to :func:`apply_multiple_testing`). ``charged``:
+    a probability the check's own construction may be wrong with (a confidence bound it compares
+    against, e.g. the reference's quantile), added to its p-value so that the family accounts for it."""
     lo, hi = clopper_pearson(failures, trials)
     return {
         "trials": int(trials), "failures": int(failures), "beta": float(beta),
         "failure_rate": failures / trials if trials else None,
         "failure_rate_lower": lo, "failure_rate_upper": upper_bound(failures, trials),
         "interval": [lo, hi],
-        "p_value": bound_p_value(failures, trials, beta),
+        "p_value": min(1.0, bound_p_value(failures, trials, beta) + float(charged)),
+        **({"p_value_charged": float(charged)} if charged else {}),
     }
+
+
+def summarize_test(measurement: dict) -> dict:
+    """The statistics of a ``test`` check: its own p-value and power (at the level ``ctx.level`` it
+    was run at) against the alternative it states; the verdict is left to :func:`apply_multiple_testing`."""
+    p = float(measurement["p_value"])
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"a test's p-value must be in [0, 1], not {p!r}")
+    power = measurement.get("power")
+    return {"trials": int(measurement.get("trials") or 0), "failures": measurement.get("failures"), "beta": None,
+            "p_value": p, "test_power": None if power is None else float(power),
+            "alternative_text": measurement.get("alternative")}
 
 
 def summarize_calibration(cells: list[Cell]) -> dict:
@@ -302,7 +336,7 @@ def holm(pvals: list[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
 def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
     k = family_size(n_tests, n_audits)
     return (f"family-wise false-alarm rate <= {family_alpha:g} over {k} checks "
-            f"({n_tests} theorem tests, Holm-corrected; {n_audits} privacy audits, each at "
+            f"({n_tests} theorem tests and Monte-Carlo checks, Holm-corrected; {n_audits} privacy audits, each at "
             f"confidence {1 - family_alpha / k:.6g}); property checks state exact facts checked on every case "
             f"(no false alarm on a correct implementation; their cases may be drawn at random); "
             f"negative controls are tested at the strictest per-check level {family_alpha / k:.3g}")
@@ -310,7 +344,9 @@ def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
 
 def _power(result: dict, level: float) -> float | None:
     if result["kind"] == "bound":
-        return bound_power(result["trials"], result["beta"], level)
+        return bound_power(result["trials"], result["beta"], level, result.get("alternative"))
+    if result["kind"] == "test":
+        return result.get("test_power")
     cells = [Cell(c["label"], c["trials"], c["events"], c["exact"], tuple(c.get("alternatives") or ()))
              for c in result.get("cells", [])]
     power = calibration_power(cells, level)

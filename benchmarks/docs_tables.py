@@ -63,7 +63,24 @@ def verify_figures(document: dict, source: str) -> dict[str, str]:
     table = ["| class | items |", "|---|---|"] + [f"| {c} | {n} |" for c, n in classes.most_common()]
     table += ["", "Longest items:", "", "| seconds | item |", "|---|---|"]
     table += [f"| {s:.1f} | {i} |" for s, i in longest]
+    table += memory_lines(document)
     return {"line": line + "\n" + stamp(source), "table": "\n".join(table) + "\n\n" + stamp(source)}
+
+
+def memory_lines(document: dict) -> list[str]:
+    """The run's peak resident memory: the largest item's and the errata phase's largest measurement's."""
+    items = [(r.get("peak_rss_mb") or 0.0, r["id"]) for part in ("privacy", "theorems") for r in document[part]]
+    errata = [(e.get("peak_rss_mb") or 0.0, e["id"]) for e in document.get("errata") or []]
+    lines = [""]
+    if items:
+        mb, where = max(items)
+        lines.append(f"Peak resident memory: {mb:,.0f} MB in an item ({where})")
+    if errata:
+        mb, where = max(errata)
+        seconds = sum(e.get("seconds") or 0.0 for e in document["errata"])
+        lines.append(f"; the errata phase: {len(errata)} measurements in {seconds / 60:.1f} min, each in a process "
+                     f"of its own, the largest {mb:,.0f} MB ({where}).")
+    return ["".join(lines[1:])] if len(lines) > 1 else []
 
 
 def mutant_figures(document: dict, source: str) -> str:
@@ -111,7 +128,8 @@ def main(argv=None) -> int:
         v = verify_figures(json.loads(args.verify.read_text()), "`dptestbed verify --jobs 2` (quick suite)")
         figures["quick-suite"], figures["quick-suite-table"] = v["line"], v["table"]
     if args.full:
-        v = verify_figures(json.loads(args.full.read_text()), "`dptestbed verify --suite full --jobs 2`")
+        full = json.loads(args.full.read_text())
+        v = verify_figures(full, f"`dptestbed verify --suite full --jobs {full['run'].get('jobs')}`")
         figures["full-suite"], figures["full-suite-table"] = v["line"], v["table"]
     if args.mutants:
         figures["mutants"] = mutant_figures(json.loads(args.mutants.read_text()), "`dptestbed mutants --jobs 2`")

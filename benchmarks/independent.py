@@ -148,11 +148,11 @@ def classify(rec: dict) -> None:
     rec["item_errors"] = len(errors)
     code = rec.get("exit_code")
     group = rec["group"]
-    if code is None or code == 2 or (code not in (0, 1)):
+    if code is None or code not in (0, 1, 3, 4):       # 2 usage, 5 implementation error, 6 run error
         rec["match"] = "no (could not run)"
         rec["mismatch_class"] = "d"
         return
-    flagged = code == 1
+    flagged = code in (1, 3)                           # claim violated, differs from the spec
     if group in PASS_GROUPS:
         rec["match"] = "yes" if code == 0 else "no"
         rec["mismatch_class"] = None if code == 0 else "a"

@@ -22,6 +22,7 @@ import threading
 
 from .. import sanitize
 from ..outcomes import class_exit_code
+from ..results import at_decision
 from .options import (
     EXIT_HELP,
     UserError,
@@ -224,7 +225,7 @@ def cmd_audit(args) -> int:
         except (AuditError, isolation.IsolationUnavailable) as exc:
             raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps({**result.to_json(), "isolation": isolation.reported}, indent=2))
+        print(json.dumps({**at_decision(result.to_json()), "isolation": isolation.reported}, indent=2))
     else:
         print(_human(result) + f"\n  isolation: {isolation.summary()}")
     return class_exit_code([result.to_json()["class"]], allowed(args))

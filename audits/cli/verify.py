@@ -206,6 +206,10 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
                         f"({classes_text(s)}): "
                         f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
                         f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
+    if s.get("apart") and document["run"].get("command") == "check":
+        print(textwrap.fill(f"{len(s['apart'])} item(s) reported apart (setup validations, checks that never call "
+                            "the implementation): they say nothing about it and do not set the exit code",
+                            CONSOLE_WIDTH))
     if document["run"].get("isolation"):
         from ..isolation import summary
 

@@ -45,6 +45,8 @@ C_FIRST = _ctrl("learner_first_in_level", "J is the first set of the drawn level
 C_T30 = _ctrl("learner_epsilon_thirtieth", "weights exp(-epsilon m/60): a selection 30 times too flat")
 C_TRUNC = _ctrl("learner_first_1000_rows", "reads only its first 1,000 rows (the accuracy of n = 1,000 at n = 30,000)")
 C_SINGLE = _ctrl("learner_single_halfspaces", "G without the intersections of 2..d halfspaces (Step 8 with j = 1 only)")
+C_THIRD = _ctrl("learner_epsilon_third", "weights exp(-epsilon m/6): a selection 3 times too flat, about 3 times the "
+                                         "reference's error where the mechanism's term dominates")
 
 
 def _outputs(ctx: Context, data: dict, count: int, epsilon: float) -> np.ndarray:
@@ -218,6 +220,29 @@ def _claim47_wedge(ctx: Context) -> dict:
             "error_quantile": q / n, "error_bound": allowed / n, "slack": q / allowed}
 
 
+@experiment(SPEC, "Claim 4.7", "vs-reference-wedge", "bound",
+            title="(conformance: accuracy against the spec's algorithm on the same instances, not a bound of the paper) "
+                  "on helly-wedge's wedges, the implementation's empirical error err^(g^; S') against the reference's, "
+                  "P[err^(g^) > 1.5 q] <= beta = 0.1",
+            instance="epsilon = 0.9; 2 fresh wedges of helly-wedge (full: 10), 500 draws of each learner on each (n = "
+                     "170, n_pub = 50, |G| = 3.26 10^6; h_ERM makes no mistake). The bound n tau_EM = 40 mistakes is about "
+                     "20 times the reference's 0.95 quantile (2 mistakes); constant 1 makes 50",
+            predicate="failure: the implementation's m(g^)/n > 1.5 q, q an upper confidence bound (1 - 1e-6, charged to "
+                      "the p-value) on the reference's 0.9 quantile of m(g^)/n from as many runs of the reference on the "
+                      "same wedges; an output outside G counts as wrong everywhere. Power stated against a learner 3 times "
+                      "worse (every error of the reference times 3; a selection at epsilon/3 is not: almost every draw "
+                      "of either lands on the many members of G with 2 mistakes)",
+            trials={"quick": 1000, "full": 5000}, params={"epsilon": EPS, "beta": 0.1},
+            controls=(C_SINGLE, C_CONST), tests="conformance",
+            slack_definition="(1 - beta) quantile of the implementation's err^ over 1.5 q")
+def _claim47_wedge_vs_reference(ctx: Context) -> dict:
+    rng = data_rng(ctx)
+    wedges = (wedge(rng, **WEDGE) for _ in range(ctx.trials // 500))
+    out = compare_with_reference(ctx, wedges, 500, lambda data, o: mistakes(data, o) / np.asarray(data["y"]).size, EPS)
+    out["at"] = {"n": 2 * WEDGE["copies"] + WEDGE["apex"] + 2, "n_pub": WEDGE["apex"] + 2, "d": 2}
+    return out
+
+
 # =========================================================================== Lemma 4.8
 
 
@@ -240,6 +265,8 @@ L48_BETA = 0.2   # Lemma 4.8 holds for every beta; at 0.2, 110 fresh samples giv
 
 
 def _lemma48(ctx: Context, d: int, uniform: str) -> dict:
+    """Uniformly over the reference's G on fresh samples (a setup validation: no output of the
+    implementation is used): the worst member's err - err^ - bound."""
     setup, n = L48_SETUPS[d]
     beta = float(ctx.env["failure_probability"])
     log_term = math.log(n / beta)
@@ -248,14 +275,7 @@ def _lemma48(ctx: Context, d: int, uniform: str) -> dict:
     for _ in range(ctx.trials):
         data = setup.sample(n, rng)
         X_pub = public_part(data)
-        if uniform == "ghat":
-            J, valid = decode(data, _outputs(ctx, data, 1, EPS))
-            if not valid[0]:                                            # not a member of G: a failure
-                failures += 1
-                gaps.append(1.0)
-                continue
-        else:
-            J = Law(data).J
+        J = Law(data).J
         err = population_error(setup, X_pub, J)
         err_hat = (predict(J, X_pub, data["X"]) != data["y"][None, :]).mean(axis=1)
         if uniform == "side-info":
@@ -266,43 +286,60 @@ def _lemma48(ctx: Context, d: int, uniform: str) -> dict:
         gaps.append(gap)
         failures += gap > 0
     q = float(np.quantile(gaps, 1 - beta))
-    return {"failures": int(failures), "trials": ctx.trials, "beta": beta, "error_quantile": q, "error_bound": 0.0}
+    return {"failures": int(failures), "trials": ctx.trials, "beta": beta, "error_quantile": q, "error_bound": 0.0,
+            "at": {"n": n, "d": d}}
+
+
+def _output_in_g(ctx: Context, d: int) -> dict:
+    """Every output of the implementation on fresh samples decodes to a member of G (what Lemma 4.8 asks
+    of a learner: a function of at most d^2 of its points, here of C~_pub's rows)."""
+    setup, n = L48_SETUPS[d]
+    rng = data_rng(ctx)
+    cases, bad = 0, None
+    for _ in range(ctx.trials):
+        data = setup.sample(n, rng)
+        out = _outputs(ctx, data, 20, EPS)
+        _, valid = decode(data, out)
+        cases += valid.size
+        if bad is None and not valid.all():
+            bad = {"output": out[int(np.argmin(valid))].tolist(), "n_pub": int(np.sum(data["p"] == 0))}
+    return {"cases": cases, "failures": 0 if bad is None else 1, "counterexample": bad, "at": {"n": n, "d": d}}
 
 
 _L48_INSTANCE = ("beta = 0.2; fresh S ~ D^n per trial; d = 1: setup S1 (public mass 1/2, n = 400, |G| about 400); d = 2: "
                  "setup S2 zero-margin (uniform square, P[y = 0] = 0.02, n = 400, |G| about 3 10^3); err(g; D~) exact "
-                 "(interval lengths, polygon areas); the bound holds uniformly over G, so any output in G satisfies it: "
-                 "the check measures the compression property of G and that the output is a member of G, not accuracy")
+                 "(interval lengths, polygon areas)")
 _L48_SETUP = ("; the class is the reference's G on the sample (no output of the implementation is used): a setup "
               "validation of the lemma as applied, reported apart from the implementation's checks")
-_L48_UNIFORM = {1: _L48_SETUP, 2: _L48_SETUP + ". Inconclusive in the quick suite on purpose (4 samples): the exact error "
-                                              "of every member of G (polygon areas of 3 10^3 - 2 10^4 members) costs "
-                                              "0.1-0.3 s per sample, 110 samples (power at the quick suite's level) "
-                                              "would take 10-30 s; the full suite has the power"}
-_L48_UNIFORM_TRIALS = {1: {"quick": 110, "full": 1100}, 2: {"quick": 4, "full": 1100}}
+_L48_UNIFORM_TRIALS = {1: {"quick": 110, "full": 1100}, 2: {"quick": 110, "full": 1100}}
+_L48_SECONDS = {1: {"quick": 120.0, "full": 900.0}, 2: {"quick": 240.0, "full": 1800.0}}   # d = 2: polygon areas of all of G
 
 for _d in (1, 2):
-    experiment(SPEC, "Lemma 4.8", f"ghat-d{_d}", "bound",
-               title=f"d = {_d}: P[err(g^) - err^(g^) > sqrt(err^ 4k L/n) + 8k L/n + 2k/n] <= beta, k = d^2, "
-                     "L = ln(n/beta)",
-               instance=_L48_INSTANCE, predicate="failure: the realised g^ exceeds the bound at its own err^, or is "
-                                                 "not a member of G",
-               trials={"quick": 110, "full": 1100}, params={"epsilon": EPS, "beta": L48_BETA, "d": _d},
-               slack_definition="(1 - beta) quantile of err - err^ - bound (negative: the bound holds with room)",
-               )(lambda ctx, _d=_d: _lemma48(ctx, _d, "ghat"))
+    experiment(SPEC, "Lemma 4.8", f"output-in-G-d{_d}", "property",
+               title=f"d = {_d}: what Lemma 4.8 asks of a learner: every output is a member of G, a function of at most "
+                     "d^2 of the sample's points (the bound itself holds uniformly over G, so on a member of G it can "
+                     "never fail: its margins, 0.16 at d = 1 and 0.65 at d = 2, leave no room to test a learner's "
+                     "accuracy, which the competitive checks of Theorems 4.9 and 4.10 compare with the reference's)",
+               instance=_L48_INSTANCE + "; 20 outputs on each of the fresh samples",
+               predicate="every output decodes to a member of G (public positions, sorted, distinct sets of at most d "
+                         "rows of C~_pub in canonical order)",
+               trials={"quick": 20, "full": 200}, params={"epsilon": EPS, "beta": L48_BETA, "d": _d},
+               )(lambda ctx, _d=_d: _output_in_g(ctx, _d))
     experiment(SPEC, "Lemma 4.8", f"uniform-G-d{_d}", "bound",
                title=f"d = {_d}: uniformly over G, P[sup_g err(g) - err^(g) - bound(err^(g)) > 0] <= beta, k = d^2 "
                      "as stated",
-               instance=_L48_INSTANCE + _L48_UNIFORM[_d], predicate="failure: some g in G exceeds the bound at its own err^",
+               instance=_L48_INSTANCE + _L48_SETUP, predicate="failure: some g in G exceeds the bound at its own err^",
                trials=_L48_UNIFORM_TRIALS[_d], params={"epsilon": EPS, "beta": L48_BETA, "d": _d},
+               seconds=_L48_SECONDS[_d],
                slack_definition="(1 - beta) quantile of the sup over G of err - err^ - bound", setup=True,
                )(lambda ctx, _d=_d: _lemma48(ctx, _d, "uniform"))
     experiment(SPEC, "Lemma 4.8", f"uniform-G-side-info-d{_d}", "bound",
                title=f"d = {_d}: uniformly over G with k = d^2 + d (Aff's points) and side information "
                      "((d + 1) 2^d choices), derived variant of note 3.8",
-               instance=_L48_INSTANCE + _L48_UNIFORM[_d],
+               instance=_L48_INSTANCE + _L48_SETUP,
                predicate="failure: some g in G exceeds the derived bound at its own err^",
                trials=_L48_UNIFORM_TRIALS[_d], params={"epsilon": EPS, "beta": L48_BETA, "d": _d},
+               seconds=_L48_SECONDS[_d],
                slack_definition="(1 - beta) quantile of the sup over G of err - err^ - bound", setup=True,
                )(lambda ctx, _d=_d: _lemma48(ctx, _d, "side-info"))
 
@@ -310,13 +347,19 @@ for _d in (1, 2):
 # =========================================================================== Theorem 4.9
 
 
+def population_errors(setup: Setup, data: dict, out) -> np.ndarray:
+    """err(g^; D~) - OPT of outputs (the encoding) on ``data``; 1 - OPT for an output outside G."""
+    d = setup.d
+    J, valid = decode(data, np.asarray(out, np.int64).reshape(-1, d, d + 1))
+    distinct, inverse = np.unique(J, axis=0, return_inverse=True)
+    err = population_error(setup, public_part(data), distinct)[inverse.ravel()]
+    return np.where(valid, err, 1.0) - setup.opt()
+
+
 def _theorem_run(ctx: Context, setup: Setup, n: int, rng: np.random.Generator) -> float:
     """err(g^; D~) - OPT for one fresh S ~ D^n (from ``rng``) and one draw of g^ at the experiment's epsilon."""
     data = setup.sample(n, rng)
-    J, valid = decode(data, _outputs(ctx, data, 1, float(ctx.env["epsilon"])))
-    if not valid[0]:                                                    # not a member of G: wrong everywhere
-        return 1.0 - setup.opt()
-    return float(population_error(setup, public_part(data), J)[0]) - setup.opt()
+    return float(population_errors(setup, data, _outputs(ctx, data, 1, float(ctx.env["epsilon"])))[0])
 
 
 def _sweep(ctx: Context, setup: Setup, ns, runs: int, bounds: dict, title: str, d: int) -> dict:
@@ -347,100 +390,186 @@ def _bound_check(ctx: Context, setup: Setup, n: int, quantity: str, d: int) -> d
     e = np.array([_theorem_run(ctx, setup, n, rng) for _ in range(ctx.trials)])
     q = float(np.quantile(e, 1 - beta))
     return {"failures": int(np.sum(e > bound)), "trials": ctx.trials, "beta": beta, "error_quantile": q,
-            "error_bound": bound, "slack": q / bound}
+            "error_bound": bound, "slack": q / bound, "at": {"n": n, "d": d}}
+
+
+# --------------------------------------------------------------------------- competitive checks
+
+COMPARE = {"factor": 1.5, "worse": 3.0, "beta": 0.1}
+_COMPARE_TITLE = ("(conformance: accuracy against the spec's algorithm on the same instances, not a bound of the "
+                  "paper) ")
+_COMPARE_PREDICATE = ("failure: the implementation's error > 1.5 q, q an upper confidence bound (1 - 1e-6, charged to "
+                      "the p-value) on the reference's 0.9 error quantile from as many runs of the reference on the same "
+                      "instances (each its own stream); an output outside G counts as wrong everywhere. Power stated "
+                      "against a learner 3 times worse (every error of the reference times 3)")
+_COMPARE_SLACK = "(1 - beta) quantile of the implementation's error over 1.5 q"
+
+
+def compare_with_reference(ctx: Context, instances, draws: int, error, epsilon: float) -> dict:
+    """``draws`` outputs of the implementation and as many of the reference on each of ``instances`` (the
+    same instances; an equal number of runs per instance, so the quantile is the mixture's), ``error(data,
+    outputs)`` the errors; :func:`reference_comparison` at :data:`COMPARE`."""
+    impl, ref = [], []
+    for data in instances:
+        impl.append(error(data, ctx.sample(data, draws, epsilon=epsilon)))
+        ref.append(error(data, ctx.sample_reference(data, draws, epsilon=epsilon)))
+    out = reference_comparison(np.concatenate(impl), np.concatenate(ref), factor=COMPARE["factor"],
+                               beta=COMPARE["beta"], worse=COMPARE["worse"])
+    out["error_quantile"] = out["instance"]["implementation_quantile"]
+    return out
+
+
+def _fresh(setup: Setup, n: int, count: int, rng: np.random.Generator):
+    return (setup.sample(n, rng) for _ in range(count))
+
+
+def competitive_check(ref: str, name: str, setup: Setup, n: int, epsilon: float, draws: int, *, title: str,
+                      instance: str, controls: tuple) -> None:
+    """Register a competitive check on fresh samples S ~ D^n of ``setup``, ``draws`` outputs of each learner per
+    sample (trials // draws samples), the error err(g^; D~) - OPT, at :data:`COMPARE`."""
+    def run(ctx: Context) -> dict:
+        out = compare_with_reference(ctx, _fresh(setup, n, ctx.trials // draws, data_rng(ctx)), draws,
+                                     lambda data, o: population_errors(setup, data, o), epsilon)
+        out["at"] = {"n": n}
+        return out
+
+    experiment(SPEC, ref, name, "bound", title=_COMPARE_TITLE + title, instance=instance, predicate=_COMPARE_PREDICATE,
+               trials={"quick": 1000, "full": 10_000},
+               params={"epsilon": epsilon, "beta": COMPARE["beta"], "d": setup.d}, controls=controls,
+               tests="conformance", slack_definition=_COMPARE_SLACK)(run)
+
+
+S1_CUT = Setup(d=1, cut=0.3)              # the cut away from 0: Step 5's fixed halfspace {x <= 0} is not the target
+S5_CUT = Setup(d=1, eta=0.1, cut=0.3)
+THM49_D1 = {"n": 800, "epsilon": 0.3}
 
 
 @experiment(SPEC, "Theorem 4.9", "realizable-d1", "bound",
             title="realizable, d = 1 at the paper's explicit chain: P[err(g^) > B_real] <= beta at epsilon = 0.3, "
                   "beta = 0.1, n = 800 (B_real = 0.250, worst case n_pub = n)",
-            instance="epsilon = 0.3, beta = 0.1, n = 800 (B_real(800) = 0.2505); setup S1: public U(-1, 0), private "
-                     "U(0, 1), mass 1/2 each, y = 1[x >= 0]; err exact; constant 1 errs 0.5. At this small epsilon "
-                     "the exponential-mechanism term of the chain dominates the compression term, so B_real is about "
-                     "12 times the reference's 0.9 quantile (0.02; 19-60 times at epsilon = 0.9): a learner 30 times "
-                     "worse fails about a third of the runs; sweep n = 100 .. 800",
+            instance="epsilon = 0.3, beta = 0.1, n = 800 (B_real(800) = 0.2505); setup S1 with the cut at 0.3: public "
+                     "U(-1, 0.3), private U(0.3, 1), mass 1/2 each, y = 1[x >= 0.3]; err exact; constant 1 errs 0.5. At "
+                     "this small epsilon the exponential-mechanism term of the chain dominates the compression term, so "
+                     "B_real is about 12 times the reference's 0.9 quantile (0.02): a learner 30 times worse fails about "
+                     "a third of the runs, one 3 times worse passes (the competitive check beside it catches it); sweep "
+                     "n = 100 .. 800",
             predicate="failure: err(g^; D~) > B_real(n)",
             trials={"quick": 240, "full": 2400}, params={"epsilon": 0.3, "beta": 0.1, "alpha": 0.25, "d": 1},
             controls=(C_T30,),
             slack_definition="(1 - beta) quantile of err(g^) over B_real")
 def _thm49_d1(ctx: Context) -> dict:
-    setup = Setup(d=1)
-    out = _bound_check(ctx, setup, 800, "error_bound", 1)
+    out = _bound_check(ctx, S1_CUT, int(THM49_D1["n"]), "error_bound", 1)
     runs = 10 if ctx.trials < 1000 else 200
-    out["sweep"] = _sweep(ctx, setup, [100, 200, 400, 800], runs, {"B_real (Theorem 4.9 chain)": "error_bound"},
+    out["sweep"] = _sweep(ctx, S1_CUT, [100, 200, 400, 800], runs, {"B_real (Theorem 4.9 chain)": "error_bound"},
                           "Theorem 4.9, d = 1: err(g^) against n beside the explicit bound", 1)
     return out
 
 
+competitive_check(
+    "Theorem 4.9", "vs-reference-d1", S1_CUT, int(THM49_D1["n"]), THM49_D1["epsilon"], 10,
+    title="d = 1 at realizable-d1's instance: the implementation's population error against the reference's, "
+          "P[err(g^) > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.3, n = 800, setup S1 with the cut at 0.3 (as realizable-d1, where B_real is 12 times the "
+             "reference's 0.9 quantile); fresh S ~ D^n, 10 draws of each learner per sample (100 samples, full: "
+             "1,000); constant 1 errs 0.5, Step 5's fixed halfspace {x <= 0} 0.21, the reference's 0.9 quantile is "
+             "about 0.02 and a learner at epsilon/3 errs 2.8-3 times as much",
+    controls=(C_THIRD, C_CONST))
+
+
+THM49_D2 = {"n": 2000, "beta": 0.5}
+
+
 @experiment(SPEC, "Theorem 4.9", "realizable-d2-small-public-mass", "bound",
-            title="realizable, d = 2, small public mass: P[err(g^) > B_real] <= beta at n with B_real = 0.2",
-            instance="epsilon = 0.9, beta = 0.05, n = 2895 (B_real = 0.19995, worst case n_pub = n); setup S2 zero-margin: "
-                     "uniform square, target u.x >= b with P[y = 0] = 0.02 (n_pub about 58, |G| about 6 10^6); err "
-                     "exact by polygon areas. Left without power on purpose (1 run in the quick suite, 60 in the full one: inconclusive): in d = 2 the chain "
-                     "is below 1/2 only from n of about 1,000 on, and a public mass above it (what a trivial learner "
-                     "must miss for the check to catch it) needs n_pub of about 600, |G| about 10^10, out of reach; "
-                     "at this instance even constant 1 (error 0.02) passes",
+            title="realizable, d = 2, small public mass: P[err(g^) > B_real] <= beta, at beta = 1/2 (the theorem holds "
+                  "for every beta), n = 2,000 (B_real = 0.232); full suite only: one sample costs about 1 s (|G| about "
+                  "1.4 10^6) and a test with power needs about 80 of them",
+            instance="epsilon = 0.9, beta = 0.5, n = 2000 (B_real(2000) = 0.232 at beta = 1/2, worst case n_pub = n); "
+                     "setup S2 zero-margin: uniform square, target u.x >= b with P[y = 0] = 0.02 (n_pub about 40, |G| about "
+                     "1.4 10^6); err exact by polygon areas; 100 fresh samples: power 0.9 against half the success "
+                     "probability (a failure rate of 3/4) at the full suite's per-check level. In d = 2 the chain is "
+                     "below 1/2 only from n of about 1,000 on, and a public mass above it (what a trivial learner must "
+                     "miss for the check to catch it) needs n_pub of about 600, |G| about 10^10, out of reach: constant "
+                     "1 (error 0.02) passes, the competitive check vs-reference-d2 catches it",
             predicate="failure: err(g^; D~) > B_real(n)",
-            trials={"quick": 1, "full": 60}, params={"epsilon": EPS, "beta": 0.05, "alpha": 0.2, "d": 2},
-            seconds={"quick": 60.0, "full": 1800.0},
+            trials={"full": 100}, params={"epsilon": EPS, "beta": THM49_D2["beta"], "alpha": 0.25, "d": 2},
+            seconds={"full": 1800.0},
             slack_definition="(1 - beta) quantile of err(g^) over B_real")
 def _thm49_d2(ctx: Context) -> dict:
-    return _bound_check(ctx, Setup(d=2, b=B_SMALL_MASS), 2895, "error_bound", 2)
+    return _bound_check(ctx, Setup(d=2, b=B_SMALL_MASS), int(THM49_D2["n"]), "error_bound", 2)
 
 
-VS_REFERENCE = {"n": 30_000, "pi_pub": 0.02, "factor": 5.0, "beta": 0.05}
+S2_MASS_15 = Setup(d=2, b=B_MASS_15)
+THM49_D2_COMPARE = {"n": 200, "draws": 50}
+
+
+competitive_check(
+    "Theorem 4.9", "vs-reference-d2", S2_MASS_15, THM49_D2_COMPARE["n"], EPS, THM49_D2_COMPARE["draws"],
+    title="d = 2: the implementation's population error against the reference's on the same samples, "
+          "P[err(g^) > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.9, n = 200; setup S2 with P[y = 0] = 0.15 (uniform square, target u.x >= b: n_pub about "
+             "30, |G| about 4 10^5); 20 fresh samples (full: 200), 50 draws of each learner on each; err exact "
+             "by polygon areas. The reference's 0.9 quantile is about 0.08 (median 0.05); constant 1 errs 0.15; "
+             "a learner at epsilon/3 has only 1.5-1.9 times the reference's 0.9 quantile here (the error of G's "
+             "best member is a floor, and smaller epsilon saturate at the public mass): it fails this check on "
+             "some samples only, the d = 1 checks always",
+    controls=(C_CONST, C_T30))
+
+
+VS_REFERENCE = {"n": 30_000, "pi_pub": 0.02}
 
 
 @experiment(SPEC, "Theorem 4.9", "vs-reference-large-n", "bound",
-            title="(conformance: accuracy against the spec's algorithm, not a bound of the paper) the learner's "
-                  "population error on the same S' as the reference's: P[err(g^) > 5 q] <= beta, q an upper 0.999 "
-                  "confidence bound on the reference's (1 - beta) error quantile",
-            instance="epsilon = 0.9, beta = 0.05; one S' of setup S1 (d = 1, public mass 0.02, realizable) with n = 30,000 "
-                     "(n_pub about 600, |G| about 1,200); err(g^; D~) exact; as many draws of the reference (its own "
-                     "stream) as of the implementation. The paper bounds sit 12-80 times above the reference's error, so "
-                     "a learner 10-30 times worse passes all of them; this check states the factor (5) it tolerates",
-            predicate="failure: err(g^; D~) > 5 q (an output outside G counts as wrong everywhere)",
-            trials={"quick": 1000, "full": 10_000}, params={"epsilon": EPS, "beta": VS_REFERENCE["beta"], "d": 1},
-            controls=(C_TRUNC,), tests="conformance",
-            slack_definition="(1 - beta) quantile of the implementation's err(g^) over 5 q")
+            title=_COMPARE_TITLE + "d = 1 at n = 30,000: the implementation's population error on one S' against the "
+                                   "reference's on the same S', P[err(g^) > 1.5 q] <= beta = 0.1",
+            instance="epsilon = 0.9; one S' of setup S1 (d = 1, public mass 0.02, realizable) with n = 30,000 (n_pub "
+                     "about 600, |G| about 1,200); err(g^; D~) exact; as many draws of the reference (its own stream) as of "
+                     "the implementation. The paper bounds sit 12-80 times above the reference's error at n <= 1,500; "
+                     "here a learner that reads only its first 1,000 rows errs about 20 times as much",
+            predicate=_COMPARE_PREDICATE,
+            trials={"quick": 1000, "full": 10_000}, params={"epsilon": EPS, "beta": COMPARE["beta"], "d": 1},
+            controls=(C_TRUNC, C_THIRD), tests="conformance", slack_definition=_COMPARE_SLACK)
 def _thm49_vs_reference(ctx: Context) -> dict:
     setup = Setup(d=1, pi_pub=VS_REFERENCE["pi_pub"])
     data = setup.sample(int(VS_REFERENCE["n"]), data_rng(ctx))
-    X_pub = public_part(data)
-
-    def errors(out):
-        J, valid = decode(data, np.asarray(out, np.int64).reshape(ctx.trials, 1, 2))
-        return np.where(valid, population_error(setup, X_pub, J), 1.0)
-
-    impl = errors(ctx.sample(data, ctx.trials, epsilon=EPS))
-    ref = errors(ctx.sample_reference(data, ctx.trials, epsilon=EPS))
-    out = reference_comparison(impl, ref, factor=VS_REFERENCE["factor"], beta=VS_REFERENCE["beta"])
-    out["error_quantile"] = float(np.quantile(impl, 1 - VS_REFERENCE["beta"]))
-    out["instance"].update(reference_median=float(np.median(ref)), implementation_median=float(np.median(impl)))
+    out = compare_with_reference(ctx, [data], ctx.trials, lambda data, o: population_errors(setup, data, o), EPS)
+    out["at"] = {"n": VS_REFERENCE["n"]}
     return out
 
 
 # =========================================================================== Theorem 4.10
 
+THM410_D1 = {"n": 1500, "epsilon": 0.3}
+
 
 @experiment(SPEC, "Theorem 4.10", "agnostic-d1-label-noise", "bound",
             title="agnostic, d = 1, label noise 0.1: P[err(g^) - OPT > B_agn_hoeffding] <= beta (derived chain); "
                   "sweep beside the paper chain B_agn and eq. (2) printed / corrected",
-            instance="epsilon = 0.3, beta = 0.3, n = 1500; setup S5 in d = 1 (public mass 1/2, flip rate 0.1, status "
-                     "bit follows the noisy label, OPT = 0.1); B_agn_hoeffding(1500) = 0.286 (below the excess 0.4 of "
-                     "constant 1), B_agn(1500) = 0.78; the chain is about 50 times the reference's 0.7 quantile (its "
-                     "compression term alone, with err^ <= 1 inside the square root, is 0.21), so only learners far "
-                     "worse than that fail; sweep n = 150 .. 1500",
+            instance="epsilon = 0.3, beta = 0.3, n = 1500; setup S5 in d = 1 with the cut at 0.3 (public mass 1/2, flip "
+                     "rate 0.1, status bit follows the noisy label, OPT = 0.1); B_agn_hoeffding(1500) = 0.286 (below "
+                     "the excess 0.4 of constant 1), B_agn(1500) = 0.78; the chain is about 40 times the reference's 0.7 "
+                     "quantile (its compression term alone, with err^ <= 1 inside the square root, is 0.21), so only "
+                     "learners far worse than that fail (the competitive check beside it catches one 3 times worse); "
+                     "sweep n = 150 .. 1500",
             predicate="failure: err(g^; D~) - OPT > B_agn_hoeffding(n)",
             trials={"quick": 60, "full": 600}, params={"epsilon": 0.3, "beta": 0.3, "alpha": 0.3, "d": 1},
             controls=(C_CONST,),
             slack_definition="(1 - beta) quantile of err(g^) - OPT over B_agn_hoeffding")
 def _thm410_d1(ctx: Context) -> dict:
-    setup = Setup(d=1, eta=0.1)
-    out = _bound_check(ctx, setup, 1500, "error_bound_hoeffding", 1)
+    out = _bound_check(ctx, S5_CUT, int(THM410_D1["n"]), "error_bound_hoeffding", 1)
     runs = 6 if ctx.trials < 200 else 100
-    out["sweep"] = _sweep(ctx, setup, [150, 500, 1500], runs,
+    out["sweep"] = _sweep(ctx, S5_CUT, [150, 500, 1500], runs,
                           {"B_agn_hoeffding (derived)": "error_bound_hoeffding", "B_agn (paper chain)": "error_bound",
                            "eq. (2) printed (no sqrt term)": "compression_printed",
                            "eq. (2) corrected (sqrt term)": "compression_corrected"},
                           "Theorem 4.10, d = 1, label noise 0.1: excess error against n beside the bounds", 1)
     return out
+
+
+competitive_check(
+    "Theorem 4.10", "vs-reference-agnostic-d1", S5_CUT, int(THM410_D1["n"]), THM410_D1["epsilon"], 20,
+    title="agnostic d = 1 at agnostic-d1-label-noise's instance: the implementation's excess error err(g^) - OPT "
+          "against the reference's, P[excess > 1.5 q] <= beta = 0.1",
+    instance="epsilon = 0.3, n = 1500, setup S5 in d = 1 with the cut at 0.3 (label noise 0.1, OPT = 0.1); fresh "
+             "S ~ D^n, 20 draws of each learner per sample (50 samples, full: 500). The reference's 0.9 quantile of the "
+             "excess is about 0.011; constant 1's excess is 0.4, a learner at epsilon/3 has 2.6 times the reference's",
+    controls=(C_THIRD, C_CONST))

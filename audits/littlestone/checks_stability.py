@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment
+from dptestbed.audits.experiments import Context, Control, experiment, rate_comparison
 from dptestbed.audits.theorems import clopper_pearson
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.soa import Class
@@ -146,15 +146,41 @@ def _good_outputs(ctx: Context, eta: float) -> dict:
             "slack": clopper_pearson(good, ctx.trials)[0] / eta, "good_frequency": good / ctx.trials}
 
 
-@experiment(G, "Theorem 10", "paper-budget-d1", "bound",
-            title="d = 1 at the paper's budget (c = 512, N = 655,360): some f with loss_D(f) <= alpha has Pr[G = f] >= "
-                  "eta_G = 2^(-2^(d+2)-1)/(d+1) = 9.8e-4, so P[G's output is Fail or has loss > alpha] <= 1 - eta_G "
-                  "(no power: refuting it needs about 8,500 runs of G on 655,440 fresh examples, some 15 minutes; "
-                  "the scaled check 'Theorem 10 (budget c)' has power)",
-            instance="thresholds on 2 points, target t_2 = [-1, +1], mass 1/n on point 0; alpha = 0.1 (n = 80), "
-                     "fresh data of length m = N + n = 655,440 per run",
-            predicate="failure: G's output is Fail or has loss_D > alpha; beta = 1 - eta_G",
-            trials={"quick": 60, "full": 600}, params={"d": 1, "alpha": 0.1, "c": 512.0}, seconds=_SECONDS, tests="claim")
+PAPER_BUDGET = {"d": 1, "alpha": 0.1, "c": 512.0}
+_PAPER_PILOT = 100   # runs of the reference G that pick f* (seed 13), apart from the compared runs
+
+
+@experiment(G, "Theorem 10", "vs-reference-paper-budget-d1", "test",
+            title="(conformance: G's stability against the spec's algorithm's, not the theorem's bound) d = 1 at the "
+                  "paper's budget (c = 512, N = 655,360): P[G = f*] against the reference's, f* the reference's mode; "
+                  "Theorem 10's own bound eta_G = 9.8e-4 is not tested (a test with power against half of it needs "
+                  "about 60,000 runs of G on 655,440 fresh examples each; the reference's f* has frequency about 0.75, "
+                  "770 times eta_G, so the bound notices no learner short of one that almost never repeats itself)",
+            instance="thresholds on 2 points, target t_2 = [-1, +1], mass 1/n on point 0; alpha = 0.1 (n = 80); fresh "
+                     "data of length m = N + n = 655,440 per run; f* the mode of 100 runs of the reference on their own "
+                     "data (seed 13; its loss is <= alpha), then 300 runs of each (full: 3,000)",
+            predicate="one-sided Fisher exact test of H0: the implementation outputs f* no less often than the reference "
+                      "(a failure: an output other than f*); power stated against a learner that outputs it 3 times "
+                      "less often",
+            trials={"quick": 300, "full": 3000}, params=PAPER_BUDGET, controls=(_CTRL_G_CONST,), seconds=_SECONDS,
+            tests="conformance")
+def _theorem10_vs_reference(ctx: Context) -> dict:
+    env = ctx.env
+    d, n, m, c = int(env["d"]), int(env["n"]), int(env["m"]), float(env["c"])
+    H, p, target = instance(d, n)
+    pilot = C.hypothesis_id(reference_outputs_at(ctx, _PAPER_PILOT, H, p, target, m, c, seed=13))
+    ids, counts = np.unique(pilot, return_counts=True)
+    f_star = int(ids[np.argmax(counts)])
+    if C.loss(C.hypothesis_from_id(np.array(f_star), H.shape[1]), p, target) > float(env["alpha"]):
+        raise ValueError("the reference's mode has loss above alpha: not an instance of Theorem 10")
+    impl = C.hypothesis_id(g_outputs_at(ctx, ctx.trials, H, p, target, m, c))
+    ref = C.hypothesis_id(reference_outputs_at(ctx, ctx.trials, H, p, target, m, c))
+    out = rate_comparison(int(np.sum(impl != f_star)), ctx.trials, int(np.sum(ref != f_star)), ctx.trials,
+                          worse=3, level=ctx.level, rare="success")
+    out["instance"]["f_star"] = C.hypothesis_from_id(np.array(f_star), H.shape[1]).tolist()
+    return out
+
+
 def _theorem10(ctx: Context) -> dict:
     return _good_outputs(ctx, float(ctx.env["stability_probability"]))
 
@@ -162,12 +188,13 @@ def _theorem10(ctx: Context) -> dict:
 experiment(G_PRINTED, "Theorem 10", "paper-budget-d1-printed", "bound",
            title="Theorem 10 as printed (E1): some f with loss_D(f) <= alpha has Pr[G = f] >= 1/((d+1) 2^(2^d+1)) = "
                  "1/16 at d = 1, so P[G's output is Fail or has loss > alpha] <= 15/16, from m = N examples",
-           instance="as globally_stable_learner's check, with m = N (the printed sample size)",
+           instance="thresholds on 2 points, target t_2 = [-1, +1], mass 1/n on point 0; alpha = 0.1 (n = 80), c = 512; "
+                    "fresh data of length m = N (the printed sample size) per run; 1,000 runs (full: 3,000): power "
+                    "0.73 (0.999) at the suite's per-check level against a success probability of 1/32, half the "
+                    "printed 1/16",
            predicate="failure: G's output is Fail or has loss_D > alpha; beta = 1 - eta_printed",
-           # the control fails every run: 300 runs give p = (15/16)^300 = 4e-9, below the strictest per-check
-           # level of a suite of about 170 checks (150 gave 6.2e-5 against 5.7e-5)
-           trials={"quick": 300, "full": 1000}, params={"d": 1, "alpha": 0.1, "c": 512.0},
-           controls=(_CTRL_G_CONST,), seconds=_SECONDS, tests="claim")(_theorem10)  # the same measurement, the printed spec's env
+           trials={"quick": 1000, "full": 3000}, params=PAPER_BUDGET,
+           controls=(_CTRL_G_CONST,), seconds=_SECONDS, tests="claim")(_theorem10)  # the printed spec's env
 
 
 # --------------------------------------------------------------------------- the D_k process (setup validations)
@@ -196,66 +223,89 @@ def level_runs(k: int, n: int, runs: int, H, p, c, rng, max_rounds: int = 10_000
 _LEMMA_PARAMS = {"d": 2, "alpha": 0.5, "c": 4.0}
 
 
-@experiment(G, "Lemma 12", "rho-recursion", "property",
+def _combined(parts: list[tuple[str, float]], power: float | None, alternative: str, rows: list, trials: int) -> dict:
+    """A ``test`` measurement from sub-tests [(what, p-value)]: Bonferroni over them."""
+    worst = min(parts, key=lambda part: part[1])
+    return {"p_value": min(1.0, len(parts) * worst[1]), "power": power, "alternative": alternative, "trials": trials,
+            "failures": sum(p <= 0 for _, p in parts), "levels": rows,
+            "sub_tests": [{"statement": what, "p_value": p} for what, p in parts], "smallest": worst[0]}
+
+
+def _z_crit(level: float) -> float:
+    from scipy import stats
+
+    return float(stats.norm.isf(level))
+
+
+@experiment(G, "Lemma 12", "rho-recursion", "test",
             title="(setup validation of the reference D_k process) a frequent level k* <= d exists; the sharpened "
                   "recursion rho_k >= (rho_{k-1}^2 - q_{k-1})/(2(1 - q_{k-1})); all d tournaments consistent with c "
                   "implies SOA(S o T) = c",
             instance="d = 2 thresholds instance, n = 32; levels 0..2, exact D_k (rejection, cap 10,000 rounds, hits "
                      "reported)",
-            predicate="the three statements hold (the recursion within 4 standard errors, and the frequent level by a "
-                      "95% Clopper-Pearson bound: a Monte-Carlo setup validation at about 6e-5 per recursion step and "
-                      "0.025 for the level, outside the family)",
-            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS, setup=True)
+            predicate="a Monte-Carlo test in the family, Bonferroni over its parts: the recursion at each level (one-sided "
+                      "normal test of rho_k against the bound computed from the level below, its standard error the sum "
+                      "of both levels'); the frequent level (exact binomial: every level's modal count significantly "
+                      "below 2^-16 of the runs); the deterministic implication (p = 0 if it fails once). Power stated "
+                      "against rho_k 0.1 below the recursion's bound (0.98 at 1,000 runs per level; 0.4 at 400)",
+            trials={"quick": 1000, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS, setup=True)
 def _lemma12(ctx: Context) -> dict:
+    from scipy import stats
+
     env = ctx.env
     d, n = int(env["d"]), int(env["n"])
     H, p, c = instance(d, n)
     rng = np.random.default_rng(ctx.rng.integers(2**32))
     c_id = int(C.hypothesis_id(c))
-    rows, cases, failures, counterexample = [], 0, 0, None
+    rows, parts, ses = [], [], []
     prev = None
     for k in range(d + 1):
         out, _draws, _rounds, agree, caps = level_runs(k, n, ctx.trials, H, p, c, rng)
         _, counts = np.unique(out, return_counts=True)
-        p_star = counts.max() / out.size
-        q = float(np.sum((counts / out.size) ** 2))
-        rho = float(agree.mean())
-        rows.append({"k": k, "p_star": p_star, "q": q, "rho": rho, "cap_hits": caps})
-        cases += 1
-        if k == d and np.any(agree & (out != c_id)):
-            failures += 1
-            counterexample = {"level": k, "statement": "all tournaments consistent but SOA(S o T) != c"}
+        rows.append({"k": k, "p_star": counts.max() / out.size, "modal_count": int(counts.max()), "runs": int(out.size),
+                     "q": float(np.sum((counts / out.size) ** 2)), "rho": float(agree.mean()), "cap_hits": caps})
+        if k == d:
+            broken = bool(np.any(agree & (out != c_id)))
+            parts.append((f"level {k}: all tournaments consistent with c implies SOA(S o T) = c", 0.0 if broken else 1.0))
         if prev is not None and prev["q"] < 1:
+            rho = rows[-1]["rho"]
             need = 0.5 * (prev["rho"] ** 2 - prev["q"]) / (1 - prev["q"])
-            se = math.sqrt(max(rho * (1 - rho), 1e-4) / out.size) + math.sqrt(max(prev["rho"] * (1 - prev["rho"]), 1e-4) / out.size)
-            cases += 1
-            if rho < need - 4 * se:
-                failures += 1
-                counterexample = counterexample or {"level": k, "rho": rho, "required": need}
+            se = math.sqrt(max(rho * (1 - rho), 1e-4) / out.size) + math.sqrt(max(prev["rho"] * (1 - prev["rho"]), 1e-4)
+                                                                               / out.size)
+            rows[-1].update(required=need, standard_error=se)
+            ses.append(se)
+            parts.append((f"level {k}: rho_k = {rho:.3f} >= {need:.3f}", float(stats.norm.sf((need - rho) / se))))
         prev = rows[-1]
-    lowers = [clopper_pearson(int(r["p_star"] * ctx.trials), ctx.trials)[0] for r in rows]
-    cases += 1
-    if not any(lo >= float(env["freq_threshold"]) for lo in lowers):
-        failures += 1
-        counterexample = counterexample or {"statement": "no frequent level k <= d", "levels": rows}
-    return {"cases": cases, "failures": failures, "counterexample": counterexample, "levels": rows}
+    threshold = float(env["freq_threshold"])
+    parts.append(("a frequent level k <= d", max(float(stats.binom.cdf(r["modal_count"], r["runs"], threshold))
+                                                 for r in rows)))
+    z = _z_crit(ctx.level / len(parts))
+    power = min(float(stats.norm.sf(z - 0.1 / se)) for se in ses) if ses else None
+    return _combined(parts, power, "rho_k 0.1 below the recursion's bound at some level", rows, ctx.trials)
 
 
-@experiment(G, "Lemma 14", "wald", "property",
+@experiment(G, "Lemma 14", "wald", "test",
             title="(setup validation of the reference D_k process) Wald: E[M_{i+1}] = E[rounds] (2 E[M_i] + 2n) = "
                   "(2 E[M_i] + 2n)/theta_i; E[M_k] <= 4^(k+1) n when every theta_i >= 1/2 (reported separately "
                   "when theta < 1/2)",
             instance="d = 2 thresholds instance, n = 32, levels 0..2 with independent runs per level",
-            predicate="the identity within 4 standard errors (a Monte-Carlo setup validation at about 6e-5 per level, "
-                      "normal approximation, outside the family); the bound wherever its premise theta >= 1/2 holds",
-            trials={"quick": 400, "full": 4000}, params=_LEMMA_PARAMS, seconds=_SECONDS, setup=True)
+            predicate="a Monte-Carlo test in the family, Bonferroni over its parts: the identity at each level (two-sided "
+                      "normal test of the mean draws against the Wald prediction from the level below, its standard "
+                      "error from both levels' spreads); the bound wherever its premise theta >= 1/2 holds (one-sided "
+                      "normal test of the mean against 4^(k+1) n). Power stated against a mean 20% off the prediction "
+                      "(about 0.97 at 2,000 runs per level; level 1's identity is exact run by run, M_1 = 2n rounds, "
+                      "so level 2 sets the power)",
+            trials={"quick": 2000, "full": 8000}, params=_LEMMA_PARAMS, seconds={"quick": 240.0, "full": 1800.0},
+            setup=True)
 def _lemma14(ctx: Context) -> dict:
+    from scipy import stats
+
     env = ctx.env
     d, n = int(env["d"]), int(env["n"])
     H, p, c = instance(d, n)
     rng = np.random.default_rng(ctx.rng.integers(2**32))
     levels = [level_runs(k, n, ctx.trials, H, p, c, rng) for k in range(d + 1)]
-    rows, cases, failures, counterexample = [], 0, 0, None
+    rows, parts, shifts = [], [], []
     premise = True
     for k in range(1, d + 1):
         _, m_prev, _, _, _ = levels[k - 1]
@@ -265,25 +315,38 @@ def _lemma14(ctx: Context) -> dict:
         se = math.sqrt(m_k.var() / m_k.size + (2 * r_k.mean()) ** 2 * m_prev.var() / m_prev.size
                        + (2 * m_prev.mean() + 2 * n) ** 2 * r_k.var() / r_k.size)
         premise = premise and theta >= 0.5
-        within = m_k.mean() <= 4 ** (k + 1) * n
-        rows.append({"k": k, "mean_draws": m_k.mean(), "wald_prediction": predicted, "theta": theta,
-                     "bound": 4 ** (k + 1) * n, "bound_premise_holds": premise, "within_bound": within})
-        cases += 1
-        if abs(m_k.mean() - predicted) > 4 * se + 1e-9 or (premise and not within):
-            failures += 1
-            counterexample = counterexample or rows[-1]
-    return {"cases": cases, "failures": failures, "counterexample": counterexample, "levels": rows}
+        bound = 4 ** (k + 1) * n
+        rows.append({"k": k, "mean_draws": m_k.mean(), "wald_prediction": predicted, "standard_error": se,
+                     "theta": theta, "bound": bound, "bound_premise_holds": premise,
+                     "within_bound": bool(m_k.mean() <= bound)})
+        parts.append((f"level {k}: E[M_k] = {m_k.mean():.1f} against Wald's {predicted:.1f}",
+                      float(2 * stats.norm.sf(abs(m_k.mean() - predicted) / max(se, 1e-12)))))
+        shifts.append(0.2 * predicted / max(se, 1e-12))
+        if premise:
+            se_mean = math.sqrt(m_k.var() / m_k.size)
+            parts.append((f"level {k}: E[M_k] = {m_k.mean():.1f} <= 4^(k+1) n = {bound}",
+                          float(stats.norm.sf((m_k.mean() - bound) / max(se_mean, 1e-12)))))
+    z = _z_crit(ctx.level / (2 * len(parts)))
+    power = min(float(stats.norm.sf(z - shift)) for shift in shifts)
+    return _combined(parts, power, "a mean number of draws 20% off the Wald prediction at some level", rows, ctx.trials)
+
+
+_CONDITIONAL = ("(conformance: a property of the spec's Algorithm G that Theorem 10's proof uses, with f* and its "
+                "frequency taken from the reference's own D_k process, not a statement about every G) ")
 
 
 @experiment(G, "Theorem 10 (budget c)", "conditional-d2", "bound",
-            title="scaled budget N = c 4^(d+1) n at d = 2: Pr[G = f*] >= (p*_{k*} - 1/c)/(d+1) (conditional form, "
-                  "p*_{k*} the lower 95% bound of f*'s frequency under D_{k*} from an independent pilot); sweep over c",
+            title=_CONDITIONAL + "scaled budget N = c 4^(d+1) n at d = 2: Pr[G = f*] >= (p*_{k*} - 1/c)/(d+1) "
+                                 "(conditional form, p*_{k*} the lower 95% bound of f*'s frequency under the reference's "
+                                 "D_{k*} from an independent pilot); sweep over c",
             instance="d = 2 thresholds instance, alpha = 0.5 (n = 32), c = 4; k* = 0 (the minimal frequent level: "
-                     "SOA(T) already has a mode far above 2^-16), f* its mode from 2,000 pilot samples (seed 11); "
-                     "sweep c = 0.25 .. 16 with 150 runs per point",
+                     "SOA(T) already has a mode far above 2^-16; at level 0 the 1/c term is Markov's bound on "
+                     "M_0 = 0 draws, trivially), f* its mode from 2,000 pilot samples (seed 11); 400 runs (power 0.79 "
+                     "against half the bound's success probability); sweep c = 0.25 .. 16 with 150 runs per point",
             predicate="failure: G's output is not f* (tested against 1 - the conditional bound)",
-            trials={"quick": 300, "full": 3000}, params=_SCALED, controls=(_CTRL_G_CONST,), seconds=_SECONDS,
-            slack_definition="Clopper-Pearson lower bound on Pr[G = f*] divided by the conditional bound", tests="claim")
+            trials={"quick": 400, "full": 4000}, params=_SCALED, controls=(_CTRL_G_CONST,), seconds=_SECONDS,
+            slack_definition="Clopper-Pearson lower bound on Pr[G = f*] divided by the conditional bound",
+            tests="conformance")
 def _theorem10_budget(ctx: Context) -> dict:
     env = ctx.env
     d, n, c = int(env["d"]), int(env["n"]), float(env["c"])
@@ -336,20 +399,27 @@ def tournament_instance():
 
 
 @experiment(G, "Theorem 10 (budget c)", "conditional-tournament-d1", "bound",
-            title="scaled budget at d = 1 on an instance that needs a tournament (k* = 1): Pr[G = f*] >= "
-                  "(p*_1 - 1/c)/(d+1), f* the mode of D_1 and p*_1 the lower 95% bound of its frequency from an "
-                  "independent pilot of the reference D_1 process; G must run level d = 1 with probability 1/(d+1) "
-                  "(D_0 gives f* with probability 0.12 only)",
+            title=_CONDITIONAL + "scaled budget at d = 1 on an instance that needs a tournament (k* = 1): Pr[G = f*] "
+                                 ">= (p*_1 - 1/c)/(d+1), f* the mode of the reference's D_1 and p*_1 the lower 95% bound "
+                                 "of its frequency from an independent pilot; G must run level d = 1 with probability "
+                                 "1/(d+1) (D_0 gives f* with probability 0.12 only)",
             instance="thresholds on 2 points, target t_2 = [-1, +1], mass 1/128 on point 0 (the tournament level is "
-                     "needed: SOA(T) alone rarely sees point 0); d = 1, alpha = 0.5 (n = 16), c = 8 (N = 2,048; D_1 "
-                     "draws 154 examples on average, 640 at its 99th percentile); fresh data of length m = N + n per "
-                     "run; f* and p*_1 from 2,000 pilot samples of D_1 (seed 11)",
+                     "needed: SOA(T) alone rarely sees point 0); d = 1, alpha = 0.5 (n = 16), c = 8 (N = 2,048); "
+                     "fresh data of length m = N + n per run; f* and p*_1 from 2,000 pilot samples of D_1 (seed 11). "
+                     "The 1/c term is Markov's bound Pr[M_1 > N] <= E[M_1]/N with this instance's E[M_1] = 2n/theta_0 "
+                     "(theta_0 = 0.21: 152 draws, measured 154, 640 at the 99th percentile), below 4^2 n = 256 and so "
+                     "below N/c; Lemma 14, which would give E[M_1] <= 4^2 n for every D, does not apply here: its "
+                     "premise theta_0 >= 1/2 fails. A G that never runs level d = 1 outputs the target t_2 = f* with "
+                     "probability 0.12 (the reference: 0.31) while its outputs keep Theorem 10's "
+                     "statement (their mode [+1, +1] has frequency 0.87 and loss 1/128 <= alpha): it differs from the "
+                     "spec, it does not break the theorem",
             predicate="failure: G's output is not f* (tested against 1 - the conditional bound)",
             # 1,000 runs: at 300 the level-off-by-one mutant (failure rate 0.87-0.89 against 0.80) gave p = 6.3e-4
             # in a mutants run whose per-cell level was 6.25e-4
             trials={"quick": 1000, "full": 3000}, params={"d": 1, "alpha": 0.5, "c": 8.0},
             controls=(_CTRL_G_CONST, _CTRL_G_LEVEL), seconds=_SECONDS,
-            slack_definition="Clopper-Pearson lower bound on Pr[G = f*] divided by the conditional bound", tests="claim")
+            slack_definition="Clopper-Pearson lower bound on Pr[G = f*] divided by the conditional bound",
+            tests="conformance")
 def _theorem10_tournament(ctx: Context) -> dict:
     env = ctx.env
     d, n, c = int(env["d"]), int(env["n"]), float(env["c"])
@@ -373,6 +443,17 @@ def g_outputs_at(ctx: Context, runs: int, H, p, c, m: int, budget: float) -> np.
     for _ in range(runs):
         x, y = C.draw(p, c, m, rng)
         out.append(np.asarray(ctx.sample({"H": H, "x": x, "y": y}, 1, c=budget)).reshape(-1))
+    return np.array(out)
+
+
+def reference_outputs_at(ctx: Context, runs: int, H, p, c, m: int, budget: float, seed: int | None = None) -> np.ndarray:
+    """``runs`` outputs of the spec's reference G on fresh data of length m (data from ``seed``, else the check's
+    stream; the reference's coins from its own stream)."""
+    rng = np.random.default_rng(ctx.rng.integers(2**32) if seed is None else seed)
+    out = []
+    for _ in range(runs):
+        x, y = C.draw(p, c, m, rng)
+        out.append(np.asarray(ctx.sample_reference({"H": H, "x": x, "y": y}, 1, c=budget)).reshape(-1))
     return np.array(out)
 
 

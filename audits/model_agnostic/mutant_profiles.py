@@ -102,7 +102,7 @@ def output_law(spec_id: str, data, env: dict, rule: dict) -> dict:
         gamma = float(env["gamma"])
         reg_mode, reg_dist, sh_mode, sh_dist = histogram_tests(x, gamma)
         law = soft_law(tuple(reg_dist.astype(float)), tuple(sh_dist.astype(float)), **kw)
-        value = [{REGULAR: ((2 * r - 1) * gamma / 2, 0.0), SHIFTED: (s * gamma, 1.0), BOTH_BOTTOM: (-1.0, 1.0),
+        value: list[dict] = [{REGULAR: ((2 * r - 1) * gamma / 2, 0.0), SHIFTED: (s * gamma, 1.0), BOTH_BOTTOM: (-1.0, 1.0),
                   NOT_ANSWERED: (-2.0, -1.0)} for r, s in zip(reg_mode, sh_mode)]
     else:
         if spec_id == "online_query_release":
@@ -210,13 +210,14 @@ def pair_losses(spec_id: str, rule: dict, suite: str = "full") -> list[tuple[str
         if spec_id != "soft_label_queries_corrected":
             env = spec.bind({**spec.stress_cases[0].params, **point})
             name, eps = _searched(spec_id, rule, env, int(env["m"]))
-            rows.append((name, eps, float(claim(spec, env)[0])))
+            rows.append((name, eps, float(claim(spec, env).value)))
         for pair in audited_pairs(spec, point) + _mutant_placed(spec, rule, point):
             key = (np.asarray(pair.data).tobytes(), np.asarray(pair.neighbour).tobytes(), sorted(pair.params.items()))
             if key in seen:
                 continue
             seen.append(key)
-            eps_claim, delta = claim(spec, pair.env)
+            stated = claim(spec, pair.env)
+            eps_claim, delta = stated.value, stated.delta
             d1, d2 = (output_law(spec_id, side, pair.env, rule) for side in (pair.data, pair.neighbour))
             rows.append((pair.name, max(dist_epsilon(d1, d2, delta), dist_epsilon(d2, d1, delta)), float(eps_claim)))
     return rows
@@ -231,7 +232,7 @@ def worst_pair(spec_id: str, rule: dict, suite: str = "full") -> tuple[str, floa
 
 # subsample_aggregate/lam_quarter: m = 6 rows of gap 10 (printed dist 9; the mutant's w is 9.16 at m = 6), one vote
 # moved in each, gaps 8, 8, 12, 8, 8, 12 (found by a coordinate search over per-row gaps and directions)
-LAM_QUARTER_PAIR = {"m": 6, "gaps": (10,) * 6, "moves": (-1, -1, 1, -1, -1, 1)}
+LAM_QUARTER_PAIR: dict = {"m": 6, "gaps": (10,) * 6, "moves": (-1, -1, 1, -1, -1, 1)}
 
 
 def lam_quarter_loss() -> float:

@@ -16,6 +16,7 @@ import numpy as np
 
 from dptestbed.audits.experiments import (
     DETECTION_LEVEL,
+    PLUG_IN_LEVEL,
     Context,
     Control,
     experiment,
@@ -177,7 +178,7 @@ def _lemma5(ctx: Context) -> dict:
     v = int(np.sum(ctx.sample([r - c1, c1], ctx.trials) == 1))
     u = int(np.sum(ctx.sample([r - c1 - 1, c1 + 1], ctx.trials) == 1))
     beta = min(1.0, math.exp(eps) * plug_in_upper(v, ctx.trials))   # delta = 0: no delta B term
-    return {"failures": u, "trials": ctx.trials, "beta": beta,
+    return {"failures": u, "trials": ctx.trials, "beta": beta, "charged": PLUG_IN_LEVEL,
             "slack": (u / ctx.trials) / (math.exp(eps) * v / ctx.trials) if v else None,
             "instance": {"E[U]": u / ctx.trials, "E[V]": v / ctx.trials, "nu_D": 2 * c1 - r, "nu_D'": 2 * c1 + 2 - r}}
 
@@ -235,7 +236,7 @@ for _k in (1, 2):   # at k = 3 the memoriser's E[(E_S')^3] = 0.015 is below what
         lhs, rhs = np.prod(e_fresh, axis=1), np.prod(e_s, axis=1)   # unbiased for (E_S')^k, (E_S)^k
         y_rounded = rounded(ctx.rng, rhs, 1.0)
         beta = min(1.0, scalar(ctx.env["moment_factor"]) * plug_in_upper(y_rounded, ctx.trials))
-        return {"failures": rounded(ctx.rng, lhs, 1.0), "trials": ctx.trials, "beta": beta,
+        return {"failures": rounded(ctx.rng, lhs, 1.0), "trials": ctx.trials, "beta": beta, "charged": PLUG_IN_LEVEL,
                 "slack": float(lhs.mean() / (math.exp(k * k * eps) * rhs.mean())) if rhs.mean() > 0 else None,
                 "instance": {"E[(E_S')^k]": float(lhs.mean()), "E[(E_S)^k]": float(rhs.mean()),
                              "factor": math.exp(k * k * eps)}}

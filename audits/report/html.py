@@ -177,7 +177,11 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<li><b>bound</b> checks: one-sided exact binomial test of H0: P[failure] ≤ β (scipy binomtest); "
              "Clopper-Pearson intervals (beta quantiles, scipy); <b>claim violated</b> iff the Holm-corrected test "
              "rejects; <b>no power</b> when not rejected but the test's power at the per-check level against "
-             "a failure rate of 2β is below 50%; otherwise <b>pass</b>.</li>"
+             "the reference alternative (a failure rate min(2β, (1 + β)/2): the bound off by a factor of two in the "
+             "rarer of its outcomes), or against the alternative the check states (a competitive check: a learner k "
+             "times worse than the reference), is below 50%; otherwise <b>pass</b>.</li>"
+             "<li><b>test</b> checks (other Monte-Carlo tests) report their own p-value, corrected with the others, "
+             "and their power at the per-check level against the alternative they state.</li>"
              "<li><b>calibration</b> checks (conformance): exact two-sided (equal-tailed) binomial test of each cell's rate "
              "against its closed-form probability, Bonferroni over cells; <b>differs from the spec</b> iff rejected, no "
              "power when the power against the same mechanism with its noise scale 30% off is below 50%.</li>"
@@ -521,7 +525,8 @@ def _check_block(c: dict) -> str:
         h.append(f"<li>{fmt_num(c.get('failures'))} failures in {fmt_num(c.get('trials'))} trials: rate "
                  f"{fmt_num(c.get('failure_rate'))}, 95% CP upper bound {fmt_num(c.get('failure_rate_upper'))} against "
                  f"β = {fmt_num(c.get('beta'))}; p = {fmt_num(c.get('p_value'))} (Holm-adjusted {fmt_num(c.get('p_value_adjusted'))}); "
-                 f"power against 2β at level {fmt_num(c.get('level'))}: {fmt_num(c.get('power'))}</li>")
+                 f"power against {esc(c.get('alternative_text') or 'a failure rate min(2β, (1 + β)/2)')} "
+                 f"at level {fmt_num(c.get('level'))}: {fmt_num(c.get('power'))}</li>")
         if c.get("slack") is not None:
             h.append(f"<li>slack {fmt_num(c.get('slack'))}: {esc(c.get('slack_definition'))}</li>")
     elif c["kind"] == "calibration":
@@ -533,6 +538,10 @@ def _check_block(c: dict) -> str:
                      f"<td>{fmt_num(x['rate'], 4)} [{fmt_num(x['lower'], 4)}, {fmt_num(x['upper'], 4)}]</td><td>{fmt_num(x['exact'], 4)}</td>"
                      f"<td>{', '.join(fmt_num(v, 4) for v in x.get('alternatives') or [])}</td><td>{fmt_num(x['p_value'])}</td></tr>"
                      for x in c.get("cells") or []) + "</table></li>")
+    elif c["kind"] == "test":
+        h.append(f"<li>p = {fmt_num(c.get('p_value'))} (adjusted {fmt_num(c.get('p_value_adjusted'))}); power against "
+                 f"{esc(c.get('alternative_text') or 'no stated alternative')} at level {fmt_num(c.get('level'))}: "
+                 f"{fmt_num(c.get('power'))}</li>")
     else:
         h.append(f"<li>{fmt_num(c.get('failures'))} of {fmt_num(c.get('trials'))} runs break the property</li>")
         if c.get("counterexample"):

@@ -14,7 +14,7 @@ def write_junit(document: dict, path: Path, report_errors: list[dict] | None = N
     rows = item_rows(document)
     seconds = {r["id"]: r.get("seconds") or 0.0 for r in rows}
     suites = ET.Element("testsuites", name=f"dptestbed {document.get('run', {}).get('command', 'verify')}")
-    for kind_name, kinds in (("privacy", ("privacy",)), ("theorems", ("bound", "calibration", "property")),
+    for kind_name, kinds in (("privacy", ("privacy",)), ("theorems", ("bound", "calibration", "test", "property")),
                              ("report", ())):
         if kind_name == "report":
             group = [{"id": e["item"], "spec": e.get("spec", "report"), "outcome": "error", "error": e["error"],

@@ -10,6 +10,7 @@ import zlib
 
 from ..claims import bound_formula, from_json
 from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+from ..results import at_decision
 
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
                  6: "ERROR: some mutants could not be checked"}
@@ -142,11 +143,9 @@ def counterexample_text(result: dict) -> str | None:
 def audit_claim(result: dict) -> tuple[dict, dict]:
     """The claim an audit's verdict is about and the parameters it holds at: those of the pair that
     decided it (the counterexample, else the best candidate; a pair at another audit point claims
-    another epsilon), else the audit's own."""
-    deciding = result.get("counterexample") or result.get("best") or {}
-    claim = deciding.get("claim") or result.get("claim") or {}
-    params = {**(result.get("params") or {}), **((deciding.get("pair") or {}).get("params") or {})}
-    return claim, params
+    another epsilon), else the audit's own (:func:`..results.at_decision`)."""
+    decided = at_decision(result)
+    return decided.get("claim") or {}, decided.get("params") or {}
 
 
 def expected_text(expected: str | None) -> str:
@@ -217,6 +216,9 @@ def item_rows(document: dict) -> list[dict]:
             claim_text = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
             measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
                         f"p = {fmt_num(r.get('p_value'))}")
+        elif kind == "test":
+            claim_text = "H0: as good as the reference" if r.get("tests") == "conformance" else "H0: the statement holds"
+            measured = f"{fmt_num(r.get('trials'))} runs, p = {fmt_num(r.get('p_value'))}"
         else:
             claim_text = "holds on every run"
             measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"
@@ -228,6 +230,8 @@ def item_rows(document: dict) -> list[dict]:
             target = f"{who}: {r['control']['name']}"
         if r.get("setup_validation"):
             label = "setup validation"
+        elif r.get("calls_implementation") is False:
+            label = f"{kind}, never calls the implementation"
         elif r.get("tests") == "conformance":
             label = f"conformance: {kind}"
         else:
@@ -295,5 +299,10 @@ def status_text(document: dict, code: int) -> str:
     if command == "mutants":
         return MUTANT_STATUS.get(code, str(code))
     if command == "check":
+        allowed = {c: n for c, n in ((document.get("summary") or {}).get("allowed") or {}).items() if n}
+        if code == 0 and allowed:  # a pass only because of --allow: say what was allowed, not "with power"
+            return ("PASS WITH --allow: " + "; ".join(f"{n} item{'s' if n != 1 else ''} '{c}' counted as "
+                                                       f"pass{'es' if n != 1 else ''}" for c, n in allowed.items())
+                    + "; nothing else found")
         return EXIT_TEXT.get(code, str(code))
     return EXPECTATION_TEXT.get(code, str(code))

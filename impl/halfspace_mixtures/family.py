@@ -203,10 +203,18 @@ def build_family(X: np.ndarray, directions: np.ndarray, aff: Aff | None) -> np.n
     return W
 
 
+MEMBERSHIP_BLOCK = 1 << 22    # float64 products per block of :func:`inside` (32 MB)
+
+
 def inside(W: np.ndarray, aff: Aff | None, X: np.ndarray) -> np.ndarray:
     """Closed membership with Aff: bool (M, n), [a, i] = x_i in h_a and x_i in Aff (the
     tolerance is Aff.tol, from the public points only)."""
     X = np.asarray(X, float)
     if aff is None or W.shape[0] == 0:
         return np.zeros((W.shape[0], X.shape[0]), bool)
-    return (W[:, :-1] @ X.T >= W[:, -1:] - aff.tol) & aff.contains(X)[None, :]
+    out = np.empty((W.shape[0], X.shape[0]), bool)
+    rows = max(1, MEMBERSHIP_BLOCK // max(1, X.shape[0]))        # the products in blocks of rows: at n = 10^5 and
+    for a in range(0, W.shape[0], rows):                          # |C~_pub| = 10^4 one product would be 8 GB
+        np.greater_equal(W[a:a + rows, :-1] @ X.T, W[a:a + rows, -1:] - aff.tol, out=out[a:a + rows])
+    out &= aff.contains(X)[None, :]
+    return out

@@ -4,8 +4,9 @@ note's setups S1/S2/S5 and the exact population error of every g in G on them.
 
 Distributions (label-determined privacy model, p = 1 iff the observed y = 1):
 
-* d = 1 (S1, S5): x ~ U(-1, 0) with probability pi_pub (clean label 0), else U(0, 1) (clean
-  label 1); the observed label is flipped with probability eta.
+* d = 1 (S1, S5): x ~ U(-1, cut) with probability pi_pub (clean label 0), else U(cut, 1) (clean
+  label 1); the observed label is flipped with probability eta. (cut = 0 in the note; a cut away
+  from 0 keeps the empty set's fixed halfspace {x <= 0} of Step 5 from being the target.)
 * d = 2 (S2 zero-margin variant, S5): x ~ U([-1, 1]^2), clean label 1(u.x >= b) with
   u = (cos phi, sin phi); flipped with probability eta.
 
@@ -79,6 +80,7 @@ class Setup:
 
     d: int
     pi_pub: float = 0.5      # d = 1: mass of the public (clean label 0) part
+    cut: float = 0.0         # d = 1: the target's cut point (public part left of it)
     phi: float = 0.3         # d = 2: direction of u
     b: float = 0.0           # d = 2: offset of the target {u.x >= b}
     eta: float = 0.0         # label-noise rate
@@ -91,7 +93,8 @@ class Setup:
         """n i.i.d. PPM examples: {'X', 'y', 'p'} with p = y."""
         if self.d == 1:
             clean = (rng.random(n) >= self.pi_pub).astype(np.int64)
-            X = np.where(clean == 1, rng.random(n), -rng.random(n))[:, None]
+            u = rng.random(n)
+            X = np.where(clean == 1, self.cut + u * (1 - self.cut), self.cut - u * (1 + self.cut))[:, None]
         else:
             X = rng.uniform(-1.0, 1.0, (n, 2))
             clean = (X @ self.u >= self.b).astype(np.int64)
@@ -156,14 +159,18 @@ def population_error(setup: Setup, X_pub: np.ndarray, J: np.ndarray) -> np.ndarr
     """Exact err(g_J; D~) for outputs J (k, d) built from the public points X_pub."""
     J = np.atleast_2d(np.asarray(J, np.int64))
     W = halfspace_family(X_pub)
+    if W.shape[0] == 0:  # no public point: G = {constant 1}, every J is the empty set
+        J, W = np.full_like(J, -1), np.zeros((1, setup.d + 1))
     aff = affine_hull(X_pub) if len(X_pub) else None
     proper = aff is None or aff.k < setup.d
     eta = setup.eta
     if setup.d == 1:
         lo, hi = _intervals(W, J, proper)
-        in0, in1 = _overlap(lo, hi, -1.0, 0.0), _overlap(lo, hi, 0.0, 1.0)  # lengths in each half
+        t = setup.cut
+        in0 = _overlap(lo, hi, -1.0, t) / (1 + t)               # the fraction of each part's mass inside
+        in1 = _overlap(lo, hi, t, 1.0) / (1 - t)
         p0, p1 = setup.pi_pub, 1.0 - setup.pi_pub
-        # P[x in P_g, y = 1] + P[x notin P_g, y = 0], densities p0 on [-1, 0], p1 on [0, 1].
+        # P[x in P_g, y = 1] + P[x notin P_g, y = 0], masses p0 uniform on [-1, cut], p1 on [cut, 1].
         inside_one = p1 * in1 * (1 - eta) + p0 * in0 * eta
         outside_zero = p1 * (1 - in1) * eta + p0 * (1 - in0) * (1 - eta)
         return inside_one + outside_zero

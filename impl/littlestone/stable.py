@@ -36,7 +36,13 @@ class Fail(Exception):
 
 
 class CapReached(Fail):
-    """The exact D_k sampler hit its safety cap on rounds (reported by the checks)."""
+    """The exact D_k sampler hit its safety cap on rounds (reported by the checks): every round drew two
+    samples whose SOA outputs f_0, f_1 agreed, so no tournament example could be made."""
+
+    def __init__(self, level: int, rounds: float):
+        super().__init__(f"D_{level}: {rounds:g} rounds in a row gave f_0 = f_1 (SOA(S_0 o T_0) = SOA(S_1 o T_1)), "
+                         "so no tournament happened; the safety cap on rounds stopped the sampler")
+        self.level, self.rounds = level, rounds
 
 
 class _NeedCoin(Exception):
@@ -128,7 +134,7 @@ def tournament_sample(cls: Class, k: int, n: int, source: Reader, coins, *, keep
     while True:
         rounds += 1
         if rounds > max_rounds:
-            raise CapReached
+            raise CapReached(k, max_rounds)
         S = [tournament_sample(cls, k - 1, n, source, coins, keep=keep, stats=stats, max_rounds=max_rounds)
              for _ in range(2)]                                  # (i) S_0, S_1 ~ D~_{k-1}
         T = [source.draw(n) for _ in range(2)]                   # (i) T_0, T_1 ~ D^n

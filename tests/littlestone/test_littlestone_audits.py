@@ -104,3 +104,33 @@ def test_errata_registered():
 
 def test_pilot_supports_eta():
     assert pilot_eta(1, 0.4, 1.0, 1000, seed=7) >= _ETA_PILOT
+
+
+def _class(catalogue, spec_id: str, ref: str, name: str, implementation: str, **kw) -> str:
+    from dptestbed.audits.experiments import load_registry, run_check
+    from dptestbed.audits.theorems import apply_multiple_testing
+
+    exp = next(e for e in load_registry()[(spec_id, ref)] if e.name == name)
+    result = run_check(catalogue[spec_id], exp, implementation, seed=4, level=5e-5, **kw)
+    apply_multiple_testing([result], family_override=200)
+    assert result["error"] is None, result["error"]
+    return result["class"]
+
+
+_MUT = "dptestbed.impl.littlestone.mutants"
+
+
+@pytest.mark.slow
+def test_competitive_checks_notice_a_learner_three_times_worse(catalogue):
+    """Theorem 17's alpha = 0.4 is 16 times the worst loss the reference makes on its instance, Theorem 10's eta_G
+    600 times below the reference's stability: a GenericLearner 3 times flatter, a constant M and a constant G pass
+    those bounds and differ from the spec here; the reference passes."""
+    m, g = "private_littlestone_learner", "globally_stable_learner"
+    assert _class(catalogue, m, "Theorem 17 (accuracy)", "vs-reference-d1", catalogue[m].implementation) == "pass"
+    for worse in ("m_generic_sensitivity_three", "m_constant"):
+        assert _class(catalogue, m, "Theorem 17 (accuracy)", "vs-reference-d1", f"{_MUT}:{worse}") == \
+            "differs from the spec", worse
+    assert _class(catalogue, g, "Theorem 10", "vs-reference-paper-budget-d1", f"{_MUT}:g_constant") == \
+        "differs from the spec"
+    assert _class(catalogue, "stable_histogram", "Lemma 15 (accuracy)", "vs-reference-heavy-item",
+                  f"{_MUT}:hist_estimates_blurred") == "differs from the spec"
