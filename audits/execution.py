@@ -90,6 +90,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 
 def _child(item, catalogue, plan_, seed, conn, batches):
+    began = time.monotonic()
     from .proctree import die_with_parent
 
     try:
@@ -102,12 +103,14 @@ def _child(item, catalogue, plan_, seed, conn, batches):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command line's handler: a terminated item just ends
     except (ValueError, OSError):
         pass
+    ran = time.monotonic()
     try:
         result = run_item(item, catalogue, plan_, seed,
                           batches=batches() if batches is not None and item.kind == "audit" else None)
     except BaseException as exc:  # noqa: BLE001
         result = error_result(item, f"{type(exc).__name__}: {exc}")
     result["peak_rss_mb"] = _peak_rss_mb()
+    result["clock"] = {"began": began, "ran": ran, "sent": time.monotonic(), "cpu": _cpu_seconds()}
     try:
         conn.send(result)
     finally:
@@ -122,6 +125,14 @@ def _peak_rss_mb() -> float:
     unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return round(peak * unit / 2**20, 1)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of the children it waited for (its workers)."""
+    import resource
+
+    return round(sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                          resource.getrusage(resource.RUSAGE_CHILDREN))), 3)
 
 
 def _kill_group(proc) -> None:
@@ -141,10 +152,12 @@ class ItemProcess:
     :class:`.dask_executor.DaskBatches`), called in the item's process."""
 
     def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
-                 batches: Callable[[], object] | None = None):
+                 batches: Callable[[], object] | None = None, epoch: float | None = None):
         import multiprocessing as mp
 
         self.item, self.limit = item, limit
+        self.forking = time.monotonic()
+        self.epoch = self.forking if epoch is None else epoch
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child, batches),
@@ -180,7 +193,19 @@ class ItemProcess:
         else:
             return None
         self.conn.close()
+        result["clock"] = self._clock(result.get("clock"))
         return result
+
+    def _clock(self, child) -> dict:
+        """When the item ran, in seconds from ``epoch``: forked (``start``), its process began, its work
+        began (``ran``) and its result was sent and received; ``cpu``: its processes' CPU seconds."""
+        stamps = {"start": self.forking, "received": time.monotonic()}
+        if isinstance(child, dict):
+            stamps.update({k: child[k] for k in ("began", "ran", "sent") if isinstance(child.get(k), float)})
+        out = {k: round(v - self.epoch, 4) for k, v in stamps.items()}
+        if isinstance(child, dict) and isinstance(child.get("cpu"), float):
+            out["cpu"] = child["cpu"]
+        return out
 
     def kill(self) -> None:
         _kill_group(self.proc)
@@ -225,11 +250,12 @@ class LocalExecutor:
 
         pending = list(items)
         running: list[ItemProcess] = []
+        epoch = time.monotonic()
         try:
             while pending or running:
                 while pending and len(running) < self.jobs:
                     item = pending.pop(0)
-                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item)))
+                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item), epoch=epoch))
                 wait([w for child in running for w in child.waitables], timeout=0.5)
                 for child in list(running):
                     result = child.poll()

@@ -191,7 +191,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
 # timings (and the audit's selection/sampling/statistics split), and per audit pair the exact loss of pairs without a candidate (computed while a
 # wall-clock budget lasts, privacy.EXACT_BUDGET).
-TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb"})
+TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb", "clock"})
 TIMED_PAIR_FIELDS = frozenset({"exact_epsilon", "exact_error"})
 
 

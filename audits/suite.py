@@ -118,18 +118,27 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
              "executor": executor.name if isolate else "in-process", "identity": run_identity(plan_)}
     write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
 
+    profile = {"prepare": time.time() - started, "writing": 0.0}
+
     def on_result(item, result):
+        t0 = time.perf_counter()
         result = sanitize.tree(result)  # an item's messages may quote an implementation
         done.append((item, result))
         bar.finish(item, result)
         write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
+        profile["writing"] += time.perf_counter() - t0
 
     if resume:
         print(f"dptestbed: resuming {path}: {len(reused)} of {len(plan_.items)} items re-used", file=sys.stderr)
+    t0 = time.perf_counter()
     execute(plan_, catalogue, seed=seed, isolate=isolate, on_result=on_result, time_scale=time_scale,
             skip=reused, executor=executor)
+    profile["items"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     errata = run_errata(plan_, catalogue, done, seed, progress)
+    profile["errata"] = time.perf_counter() - t0
     document = assemble(plan_, done, complete=True, errata=errata, **fixed)
+    document["run"]["profile"] = {k: round(v, 3) for k, v in profile.items()}
     write_json_atomic(path, document)
     return document
 
