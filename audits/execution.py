@@ -236,7 +236,8 @@ class LocalExecutor:
 
     An executor has one method, ``run(items, catalogue, plan_, seed, limit, on_result)``: run every
     item (most expensive first, in the order given) as :func:`run_in_child` would, each within
-    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes.
+    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes
+    (:class:`LocalExecutor` also calls ``on_idle()``, when given, between its waits).
     A crashed, killed or hung item yields an error result; the others go on."""
 
     name = "local"
@@ -245,7 +246,8 @@ class LocalExecutor:
         self.jobs = max(1, int(jobs))
 
     def run(self, items: list[Item], catalogue: Catalogue, plan_: Plan, seed: int,
-            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None]) -> None:
+            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None],
+            on_idle: Callable[[], None] | None = None) -> None:
         from multiprocessing.connection import wait
 
         pending = list(items)
@@ -253,15 +255,21 @@ class LocalExecutor:
         epoch = time.monotonic()
         try:
             while pending or running:
-                while pending and len(running) < self.jobs:
-                    item = pending.pop(0)
-                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item), epoch=epoch))
-                wait([w for child in running for w in child.waitables], timeout=0.5)
+                finished = []
                 for child in list(running):
                     result = child.poll()
                     if result is not None:
                         running.remove(child)
-                        on_result(child.item, result)
+                        finished.append((child.item, result))
+                while pending and len(running) < self.jobs:  # the freed slots first, then the results
+                    item = pending.pop(0)
+                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item), epoch=epoch))
+                for item, result in finished:
+                    on_result(item, result)
+                if on_idle is not None:
+                    on_idle()
+                if running:
+                    wait([w for child in running for w in child.waitables], timeout=0.5)
         except BaseException:
             for child in running:
                 child.kill()
@@ -270,7 +278,8 @@ class LocalExecutor:
 
 def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
             on_result: Callable[[Item, dict], None] | None = None, time_scale: float = 1.0,
-            skip: set[str] = frozenset(), executor=None) -> list[tuple[Item, dict]]:
+            skip: set[str] = frozenset(), executor=None,
+            on_idle: Callable[[], None] | None = None) -> list[tuple[Item, dict]]:
     """Run every item of the plan but those whose id is in ``skip`` on ``executor`` (default:
     :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);
     returns ``(item, result)`` pairs in plan order."""
@@ -287,6 +296,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
             finished(item, run_item(item, catalogue, plan_, seed, isolate_calls=None))
     else:
         executor = executor or LocalExecutor(jobs)
-        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished)
+        extra = {"on_idle": on_idle} if on_idle is not None and isinstance(executor, LocalExecutor) else {}
+        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished, **extra)
     return [(item, results[item.id]) for item in plan_.items if item.id in results]
 

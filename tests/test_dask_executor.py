@@ -54,7 +54,8 @@ def test_the_same_results_as_the_local_executor_at_the_same_seed(request, tmp_pa
 
     monkeypatch.setattr(suite, "write_json_atomic", checked_write)
     assert main([*common, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
-    assert written[:9] == list(range(8)) + [7]  # at the start, after each of the 7 items, at the end
+    # at the start, as the 7 items finish (at most a tenth of the time writing), at the end
+    assert written[0] == 0 and written == sorted(written) and written[-1] == 7
     local, dask = (json.loads((tmp_path / name / "results.json").read_text()) for name in ("local", "dask"))
     assert dask["run"]["executor"] == f"dask {cluster.scheduler_address}" and local["run"]["executor"] == "local"
     assert results.comparable(dask) == results.comparable(local) and len(results.comparable(local)) == 7

@@ -15,7 +15,7 @@ from .html import render_html
 from .junit import write_junit
 from .markdown import render_markdown
 from .model import as_float, fmt_num, point_text, slug
-from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff
+from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff, pyplot
 
 _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
 
@@ -100,6 +100,8 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                                     "the theorem's bound", group),
                         plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
     _PLOTS[:] = [(fn, args, path) for _, _, _, _, path, fn, args in tasks]
+    if tasks:
+        pyplot()  # imported once, here: the forked plot workers inherit it (it was a second per worker)
     try:
         if jobs > 1 and len(tasks) > 1 and threading.active_count() == 1:  # never fork a process with threads
             import multiprocessing as mp
