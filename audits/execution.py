@@ -284,6 +284,8 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
     :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);
     returns ``(item, result)`` pairs in plan order."""
     order = sorted((item for item in plan_.items if item.id not in skip), key=lambda item: -item.cost)
+    if any(item.kind == "audit" for item in order):
+        from . import privacy  # noqa: F401  imported once, here: every forked item inherits it
     results: dict[str, dict] = {}
 
     def finished(item: Item, result: dict) -> None:
