@@ -70,9 +70,10 @@ class Progress:
 
 class Writer:
     """``results.json`` kept current as items finish, without its writing taking the run's time: it is
-    rewritten after an item once the last write is at least :data:`WRITE_SHARE` of the time since it
+    rewritten after an item once the last write is at most :data:`WRITE_SHARE` of the time since it
     began (a large document is written less often; never more than :data:`WRITE_LAG` seconds of
-    CPU-bound writing behind), and at once by :meth:`flush` (the run's end, an interruption)."""
+    CPU-bound writing behind), and at once by :meth:`flush` (an interruption); compact, on one line
+    (the run's last write, :func:`run`'s, is indented)."""
 
     def __init__(self, path: Path, build):
         self.path, self.build = path, build
@@ -91,7 +92,7 @@ class Writer:
         if not self.dirty:
             return
         t0 = time.monotonic()
-        write_json_atomic(self.path, self.build())
+        write_json_atomic(self.path, self.build(), compact=True)
         now = time.monotonic()
         self.dirty, self.writes, self.seconds = False, self.writes + 1, self.seconds + now - t0
         self.ready = now + min(WRITE_LAG, (now - t0) * (1 / WRITE_SHARE - 1))
@@ -150,9 +151,8 @@ def run(plan_: Plan, catalogue: Catalogue, out_dir: Path, *, seed: int = 0, jobs
     bar = Progress(len(plan_.items), enabled=progress, done=len(done))
     fixed = {"seed": seed, "started": started, "command": command, "jobs": jobs, "spec_records": records,
              "executor": executor.name if isolate else "in-process", "identity": run_constants(plan_)}
-    write_json_atomic(path, assemble(plan_, done, complete=False, **fixed))
-
     writer = Writer(path, lambda: assemble(plan_, done, complete=False, **fixed))
+    writer.changed()  # the run's first results.json: nothing done yet
     profile = {"prepare": time.time() - started}
 
     def on_result(item, result):

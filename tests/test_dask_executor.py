@@ -48,8 +48,8 @@ def test_the_same_results_as_the_local_executor_at_the_same_seed(request, tmp_pa
     written = []
     original = results.write_json_atomic
 
-    def checked_write(path, document):
-        original(path, document)
+    def checked_write(path, document, **options):
+        original(path, document, **options)
         written.append(json.loads(path.read_text())["run"]["items_done"])  # a valid file after every write
 
     monkeypatch.setattr(suite, "write_json_atomic", checked_write)

@@ -206,8 +206,8 @@ def test_crashes_hangs_and_deaths_are_errors_and_the_run_completes(tmp_path, mon
     snapshots = []
     original = results.write_json_atomic
 
-    def checked_write(path, document):
-        original(path, document)
+    def checked_write(path, document, **options):
+        original(path, document, **options)
         snapshots.append(json.loads(path.read_text()))  # a valid, complete JSON file after every write
 
     monkeypatch.setattr(suite, "write_json_atomic", checked_write)
