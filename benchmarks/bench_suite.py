@@ -69,28 +69,32 @@ def phases(document: dict, wall: dict | None = None) -> dict:
     return out
 
 
-def print_phases(p: dict) -> None:
+def phase_rows(p: dict) -> list[tuple[str, float]]:
+    """The phases of :func:`phases` as (label, wall seconds) rows, in the run's order (the items' slot-seconds
+    divided by the jobs)."""
     jobs = p["jobs"]
-    ideal = p["item_seconds"] / jobs
-    print(f"{p['items']} items, {p['item_seconds']:.1f} item-seconds with {jobs} job(s): {ideal:.1f} s if every "
+    rows = [("start-up: interpreter, imports, catalogue, plan", p["start-up"])] if "start-up" in p else []
+    rows.append(("prepare: spec records, the first results.json", p.get("prepare") or 0.0))
+    if "slots" in p:
+        s = p["slots"]
+        rows += [(f"items: their own work ({p['item_seconds']:,.0f} item-seconds / {jobs} jobs)", s["work"] / jobs),
+                 ("items: their processes starting (fork to work)", s["starting"] / jobs),
+                 ("items: their processes ending (result sent and received)", s["ending"] / jobs),
+                 ("items: slots idle between items", s["idle_between"] / jobs),
+                 ("items: slots idle at the end (the last items running)", s["idle_tail"] / jobs)]
+    rows.append(("errata measurements", p.get("errata") or 0.0))
+    if "report" in p:
+        rows.append(("report: HTML, Markdown, junit, plots", p["report"]))
+    return rows
+
+
+def print_phases(p: dict) -> None:
+    ideal = p["item_seconds"] / p["jobs"]
+    print(f"{p['items']} items, {p['item_seconds']:.1f} item-seconds with {p['jobs']} job(s): {ideal:.1f} s if every "
           f"slot only worked; run {p['run']:.1f} s ({p['run'] / ideal:.2f}x)"
           + (f", whole command {p['command']:.1f} s ({p['command'] / ideal:.2f}x)" if "command" in p else ""))
     total = p.get("command") or p["run"]
-    lines = []
-    if "start-up" in p:
-        lines.append(("start-up (interpreter, imports, catalogue, plan)", p["start-up"]))
-    lines.append(("prepare (spec records, first results.json)", p.get("prepare") or 0.0))
-    if "slots" in p:
-        s = p["slots"]
-        lines.append(("items", p["items_wall"]))
-        for key, label in (("work", "the items' own work"), ("starting", "item processes starting"),
-                           ("ending", "item processes ending (result sent and received)"),
-                           ("idle_between", "slots idle between items"), ("idle_tail", "slots idle at the end")):
-            lines.append((f"  {label} (/{jobs} jobs)", s[key] / jobs))
-    lines.append(("errata", p.get("errata") or 0.0))
-    if "report" in p:
-        lines.append(("report (HTML, Markdown, junit, plots)", p["report"]))
-    for label, seconds in lines:
+    for label, seconds in phase_rows(p):
         print(f"  {seconds:8.1f} s {100 * seconds / total:5.1f}%  {label}")
     if p.get("writing") is not None:
         print(f"  results.json written {p.get('writes')} times in {p['writing']:.1f} s (in the items' phase, "

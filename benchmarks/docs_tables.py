@@ -35,7 +35,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from bench_suite import phases
+from bench_suite import phase_rows, phases
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -76,22 +76,9 @@ def profile_figures(document: dict, wall: dict | None, source: str) -> str:
     """The phase profile of a verify run (:func:`bench_suite.phases`) as a table: seconds and share of the
     whole command (of the run without ``wall``)."""
     p = phases(document, wall)
-    jobs, total = p["jobs"], p.get("command") or p["run"]
-    ideal = p["item_seconds"] / jobs
-    rows = []
-    if "start-up" in p:
-        rows.append(("start-up: interpreter, imports, catalogue, plan", p["start-up"]))
-    rows.append(("prepare: spec records, the first results.json", p.get("prepare") or 0.0))
-    if "slots" in p:
-        s = p["slots"]
-        rows += [(f"items: their own work ({p['item_seconds']:,.0f} item-seconds / {jobs} jobs)", s["work"] / jobs),
-                 ("items: their processes starting (fork to work)", s["starting"] / jobs),
-                 ("items: their processes ending (result sent and received)", s["ending"] / jobs),
-                 ("items: slots idle between items", s["idle_between"] / jobs),
-                 ("items: slots idle at the end (the last items running)", s["idle_tail"] / jobs)]
-    rows.append(("errata measurements", p.get("errata") or 0.0))
-    if "report" in p:
-        rows.append(("report: HTML, Markdown, junit, plots", p["report"]))
+    total = p.get("command") or p["run"]
+    ideal = p["item_seconds"] / p["jobs"]
+    rows = phase_rows(p)
     lines = ["| phase | seconds | share |", "|---|---|---|"]
     lines += [f"| {label} | {seconds:.1f} | {100 * seconds / total:.1f}% |" for label, seconds in rows]
     lines.append(f"| whole {'command' if 'command' in p else 'run'} | {total:.1f} | 100% |")
