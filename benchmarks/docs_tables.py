@@ -170,7 +170,6 @@ def main(argv=None) -> int:
         wall = json.loads(wall_file.read_text()) if wall_file.exists() else None
         v = verify_figures(json.loads(args.verify.read_text()), "`dptestbed verify --jobs 2` (quick suite)", wall)
         figures["quick-suite"], figures["quick-suite-table"] = v["line"], v["table"]
-    if args.verify:
         figures["quick-suite-profile"] = profile_figures(json.loads(args.verify.read_text()), wall,
             "`python benchmarks/bench_suite.py --run quick --jobs 2` (the quick suite, the whole command timed)")
     if args.statdp:
