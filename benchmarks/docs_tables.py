@@ -3,7 +3,7 @@
     python benchmarks/docs_tables.py --verify QUICK/results.json [--full FULL/results.json]
                                      [--mutants MUTANTS/results.json] [--tests SECONDS_FAST SECONDS_SLOW]
                                      [--corpus /tmp/ind] [--libraries TABLE.md] [--libraries-familywise TABLE.md]
-                                     [--statdp STATDP.json] [--audit-phases PHASES.json] [--check]
+                                     [--statdp STATDP.json] [--audit-phases PHASES.json] [--load TEXT] [--check]
 
 Each table or figure sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` in a
 Markdown file; this script rewrites what is between the markers and stamps it with the date, the
@@ -46,8 +46,12 @@ def machine() -> str:
     return f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}"
 
 
+LOAD: list[str] = []  # --load: what else ran on the machine meanwhile (said in every stamp)
+
+
 def stamp(source: str) -> str:
-    return f"*Measured {datetime.date.today().isoformat()} on {machine()}; input: {source}.*\n"
+    load = f"; under load ({LOAD[0]}): read the ratios and shares, not the seconds" if LOAD else ""
+    return f"*Measured {datetime.date.today().isoformat()} on {machine()}; input: {source}{load}.*\n"
 
 
 def _classes(document: dict) -> Counter:
@@ -162,8 +166,10 @@ def main(argv=None) -> int:
     ap.add_argument("--libraries-familywise", type=Path)
     ap.add_argument("--statdp", type=Path)
     ap.add_argument("--audit-phases", type=Path)
+    ap.add_argument("--load", metavar="TEXT", help="the inputs were measured under this load (said in the stamps)")
     ap.add_argument("--check", action="store_true", help="list the markers and whether an input fills them")
     args = ap.parse_args(argv)
+    LOAD[:] = [args.load] if args.load else []
     figures: dict[str, str] = {}
     if args.verify:
         wall_file = args.verify.with_name("wall.json")
