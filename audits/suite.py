@@ -75,8 +75,8 @@ class Writer:
     CPU-bound writing behind), and at once by :meth:`flush` (an interruption); compact, on one line
     (the run's last write, :func:`run`'s, is indented)."""
 
-    def __init__(self, path: Path, build):
-        self.path, self.build = path, build
+    def __init__(self, path: Path, build, clock=time.monotonic):
+        self.path, self.build, self.clock = path, build, clock
         self.dirty, self.ready, self.seconds, self.writes = False, 0.0, 0.0, 0
 
     def changed(self) -> None:
@@ -85,15 +85,15 @@ class Writer:
 
     def due(self) -> None:
         """Write if there is something new and the last write is long enough ago."""
-        if self.dirty and time.monotonic() >= self.ready:
+        if self.dirty and self.clock() >= self.ready:
             self.flush()
 
     def flush(self) -> None:
         if not self.dirty:
             return
-        t0 = time.monotonic()
+        t0 = self.clock()
         write_json_atomic(self.path, self.build(), compact=True)
-        now = time.monotonic()
+        now = self.clock()
         self.dirty, self.writes, self.seconds = False, self.writes + 1, self.seconds + now - t0
         self.ready = now + min(WRITE_LAG, (now - t0) * (1 / WRITE_SHARE - 1))
 

@@ -437,3 +437,46 @@ def test_the_header_counts_sum_to_the_items_and_lines_written_to_a_file_are_whol
     long = [line for line in captured.out.splitlines() if len(line) > 120]
     assert long and not any(line.endswith("...") for line in long), captured.out
     assert not (out / "plots").exists()  # --no-plots: no plots/ folder
+
+
+def test_items_start_longest_first_by_their_measured_seconds(monkeypatch):
+    tail = "laplace_mechanism | Fact A1 (Laplace tail) | tail-bound"
+    measured = {"privacy | laplace_mechanism": 5.0, f"{tail} | reference": 9.0}
+    monkeypatch.setattr(planning, "measured_costs", lambda: {"quick": measured})
+    costs = {i.id: i.cost for i in planning.plan(CATALOGUE, "quick", ["laplace_mechanism"]).items}
+    assert costs["privacy | laplace_mechanism"] == 5.0 and costs[f"{tail} | reference"] == 9.0
+    assert all(cost >= planning.UNMEASURED for item, cost in costs.items() if item not in measured)  # unknown: first
+    user = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], implementation="mine.py:f").items
+    assert {i.id: i.cost for i in user}[f"{tail} | user"] == 9.0  # a user's item as long as the reference's
+
+
+def test_results_json_is_rewritten_as_items_finish_for_at_most_a_tenth_of_the_time(tmp_path, monkeypatch):
+    now, writes = [0.0], []
+
+    def write(path, document, **options):
+        writes.append((now[0], options))
+        now[0] += 2.0  # a write takes 2 s: the next waits 18 s
+
+    monkeypatch.setattr(suite, "write_json_atomic", write)
+    writer = suite.Writer(tmp_path / "results.json", dict, clock=lambda: now[0])
+    for _ in range(10):  # ten items finish within 10 s: written once, at the first
+        writer.changed()
+        now[0] += 1.0
+    assert [t for t, _ in writes] == [0.0] and writes[0][1] == {"compact": True}
+    now[0] = 20.0
+    writer.due()  # the executor's idle call: 18 s after the write ended, the new items are written
+    assert [t for t, _ in writes] == [0.0, 20.0]
+    writer.flush()  # nothing new since
+    writer.changed()
+    writer.flush()  # the run's end or an interruption: at once
+    assert len(writes) == 3 and writer.writes == 3 and writer.seconds == 6.0
+
+
+def test_every_item_says_when_it_ran_and_the_run_its_serial_phases(verified):
+    _, _, doc = verified
+    for r in doc["privacy"] + doc["theorems"]:
+        c = r["clock"]
+        assert 0 <= c["start"] <= c["began"] <= c["ran"] <= c["sent"] <= c["received"] and c["cpu"] > 0, r["id"]
+    profile = doc["run"]["profile"]
+    assert profile["writes"] >= 2 and profile["items"] <= doc["run"]["seconds"]  # the first write and the end's
+    assert set(profile) == {"prepare", "items", "writing", "writes", "errata"}
