@@ -92,6 +92,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 
 def _child(item, catalogue, plan_, seed, conn, batches):
+    began = time.monotonic()
     from .proctree import die_with_parent
 
     try:
@@ -104,12 +105,14 @@ def _child(item, catalogue, plan_, seed, conn, batches):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command line's handler: a terminated item just ends
     except (ValueError, OSError):
         pass
+    ran = time.monotonic()
     try:
         result = run_item(item, catalogue, plan_, seed,
                           batches=batches() if batches is not None and item.kind == "audit" else None)
     except BaseException as exc:  # noqa: BLE001
         result = error_result(item, f"{type(exc).__name__}: {exc}")
     result["peak_rss_mb"] = _peak_rss_mb()
+    result["clock"] = {"began": began, "ran": ran, "sent": time.monotonic(), "cpu": _cpu_seconds()}
     try:
         conn.send(result)
     finally:
@@ -124,6 +127,14 @@ def _peak_rss_mb() -> float:
     unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return round(peak * unit / 2**20, 1)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of the children it waited for (its workers)."""
+    import resource
+
+    return round(sum(u.ru_utime + u.ru_stime for u in (resource.getrusage(resource.RUSAGE_SELF),
+                                                          resource.getrusage(resource.RUSAGE_CHILDREN))), 3)
 
 
 def _kill_group(proc) -> None:
@@ -143,10 +154,12 @@ class ItemProcess:
     :class:`.dask_executor.DaskBatches`), called in the item's process."""
 
     def __init__(self, item: Item, catalogue: Catalogue, plan_: Plan, seed: int, limit: float,
-                 batches: Callable[[], object] | None = None):
+                 batches: Callable[[], object] | None = None, epoch: float | None = None):
         import multiprocessing as mp
 
         self.item, self.limit = item, limit
+        self.forking = time.monotonic()
+        self.epoch = self.forking if epoch is None else epoch
         ctx = mp.get_context("fork")
         self.conn, child = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=_child, args=(item, catalogue, plan_, seed, child, batches),
@@ -182,7 +195,19 @@ class ItemProcess:
         else:
             return None
         self.conn.close()
+        result["clock"] = self._clock(result.get("clock"))
         return result
+
+    def _clock(self, child) -> dict:
+        """When the item ran, in seconds from ``epoch``: forked (``start``), its process began, its work
+        began (``ran``) and its result was sent and received; ``cpu``: its processes' CPU seconds."""
+        stamps = {"start": self.forking, "received": time.monotonic()}
+        if isinstance(child, dict):
+            stamps.update({k: child[k] for k in ("began", "ran", "sent") if isinstance(child.get(k), float)})
+        out = {k: round(v - self.epoch, 4) for k, v in stamps.items()}
+        if isinstance(child, dict) and isinstance(child.get("cpu"), float):
+            out["cpu"] = child["cpu"]
+        return out
 
     def kill(self) -> None:
         _kill_group(self.proc)
@@ -213,7 +238,8 @@ class LocalExecutor:
 
     An executor has one method, ``run(items, catalogue, plan_, seed, limit, on_result)``: run every
     item (most expensive first, in the order given) as :func:`run_in_child` would, each within
-    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes.
+    ``limit(item)`` seconds, and call ``on_result(item, result)`` in this process as each finishes
+    (:class:`LocalExecutor` also calls ``on_idle()``, when given, between its waits).
     A crashed, killed or hung item yields an error result; the others go on."""
 
     name = "local"
@@ -222,22 +248,30 @@ class LocalExecutor:
         self.jobs = max(1, int(jobs))
 
     def run(self, items: list[Item], catalogue: Catalogue, plan_: Plan, seed: int,
-            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None]) -> None:
+            limit: Callable[[Item], float], on_result: Callable[[Item, dict], None],
+            on_idle: Callable[[], None] | None = None) -> None:
         from multiprocessing.connection import wait
 
         pending = list(items)
         running: list[ItemProcess] = []
+        epoch = time.monotonic()
         try:
             while pending or running:
-                while pending and len(running) < self.jobs:
-                    item = pending.pop(0)
-                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item)))
-                wait([w for child in running for w in child.waitables], timeout=0.5)
+                finished = []
                 for child in list(running):
                     result = child.poll()
                     if result is not None:
                         running.remove(child)
-                        on_result(child.item, result)
+                        finished.append((child.item, result))
+                while pending and len(running) < self.jobs:  # the freed slots first, then the results
+                    item = pending.pop(0)
+                    running.append(ItemProcess(item, catalogue, plan_, seed, limit(item), epoch=epoch))
+                for item, result in finished:
+                    on_result(item, result)
+                if on_idle is not None:
+                    on_idle()
+                if running:
+                    wait([w for child in running for w in child.waitables], timeout=0.5)
         except BaseException:
             for child in running:
                 child.kill()
@@ -246,11 +280,14 @@ class LocalExecutor:
 
 def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
             on_result: Callable[[Item, dict], None] | None = None, time_scale: float = 1.0,
-            skip: set[str] = frozenset(), executor=None) -> list[tuple[Item, dict]]:
+            skip: set[str] = frozenset(), executor=None,
+            on_idle: Callable[[], None] | None = None) -> list[tuple[Item, dict]]:
     """Run every item of the plan but those whose id is in ``skip`` on ``executor`` (default:
     :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);
     returns ``(item, result)`` pairs in plan order."""
     order = sorted((item for item in plan_.items if item.id not in skip), key=lambda item: -item.cost)
+    if any(item.kind == "audit" for item in order):
+        from . import privacy  # noqa: F401  imported once, here: every forked item inherits it
     results: dict[str, dict] = {}
 
     def finished(item: Item, result: dict) -> None:
@@ -263,6 +300,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
             finished(item, run_item(item, catalogue, plan_, seed, isolate_calls=None))
     else:
         executor = executor or LocalExecutor(jobs)
-        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished)
+        extra = {"on_idle": on_idle} if on_idle is not None and isinstance(executor, LocalExecutor) else {}
+        executor.run(order, catalogue, plan_, seed, lambda item: limit(plan_, item) * time_scale, finished, **extra)
     return [(item, results[item.id]) for item in plan_.items if item.id in results]
 

@@ -10,8 +10,11 @@ are listed as not checked).
 
 from __future__ import annotations
 
+import functools
+import json
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -48,7 +51,7 @@ class Item:
     experiment: Experiment | None = None
     control: Control | None = None
     timeout: float = 120.0
-    cost: float = 1.0
+    cost: float = 1.0  # the executor runs the most expensive first (:func:`estimated_cost`)
     params: dict | None = None  # an audit's parameter point (None: the spec's defaults)
 
     @property
@@ -172,23 +175,52 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
             for point in audit_points(spec, suite, audit_params):
                 items.append(Item(audit_id(spec.id, point), "audit", spec.id, expected_audit(spec), implementation,
                                   "user" if implementation else "reference",
-                                  timeout=AUDIT_TIMEOUT[suite] * (USER_AUDIT_FACTOR if implementation else 1), cost=50.0,
+                                  timeout=AUDIT_TIMEOUT[suite] * (USER_AUDIT_FACTOR if implementation else 1),
                                   params=point or None))
         if not theorems or spec.broken:
             continue
         for exp in experiments_for(spec, suite):
             target = "user" if implementation else "reference"
             items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
-                              impl, target, exp, timeout=exp.seconds[suite],
-                              cost=exp.trials[suite] / 10_000))
+                              impl, target, exp, timeout=exp.seconds[suite]))
             if controls:
                 for control in exp.controls:
                     items.append(Item(check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
                                       spec.id, "violated", control.implementation, "control", exp, control,
-                                      timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
+                                      timeout=exp.seconds[suite]))
         not_checked.extend(unchecked_theorems(spec))
         not_checked.extend(other_suite_only(spec, suite))
+    for item in items:
+        item.cost = estimated_cost(item, suite)
     return Plan(suite, items, specs, not_checked, implementation, family_alpha, call_timeout)
+
+
+COSTS = Path(__file__).with_name("costs.json")  # measured seconds per item (benchmarks/bench_suite.py --costs)
+UNMEASURED = 1e6  # an item without a measured cost runs before every measured one: it may be long
+
+
+@functools.cache
+def measured_costs() -> dict[str, dict[str, float]]:
+    """Seconds per item by suite, as a measured run took them (``{suite: {cost_key: seconds}}``); empty
+    without the file. Only the order of items depends on them, never a result."""
+    try:
+        return dict(json.loads(COSTS.read_text(encoding="utf-8"))["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def cost_key(item_id: str) -> str:
+    """The key of an item's measured cost: its id, a user's implementation's item read as the reference's."""
+    return item_id[: -len(" | user")] + " | reference" if item_id.endswith(" | user") else item_id
+
+
+def estimated_cost(item: Item, suite: str) -> float:
+    """What the executor orders items by, most expensive first (so that no long item starts last): the
+    item's measured seconds, else :data:`UNMEASURED` plus a guess (an audit 50, a check its trials / 10^4)."""
+    seconds = measured_costs().get(suite, {}).get(cost_key(item.id))
+    if isinstance(seconds, (int, float)):
+        return float(seconds)
+    return UNMEASURED + (50.0 if item.kind == "audit" else item.experiment.trials[suite] / 10_000)
 
 
 def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:

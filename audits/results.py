@@ -116,15 +116,22 @@ def run_identity(plan_: Plan) -> dict:
             "code": code_digest()}
 
 
+def run_constants(plan_: Plan) -> dict:
+    """The ``run`` fields that stay the same while a run lasts: :func:`run_identity`, the commit and the
+    versions (computed once a run: the commit asks git)."""
+    return {**run_identity(plan_), "commit": git_commit(), "versions": versions()}
+
+
 def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: float, complete: bool,
              command: str = "verify", jobs: int = 1, spec_records: list[dict] | None = None,
              errata: list[dict] | None = None, executor: str = "local", identity: dict | None = None) -> dict:
     """The results document (``results.json``), with the multiple-testing correction applied
     to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
     ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
-    is confirmed (see audits/errata.py). ``identity``: :func:`run_identity` (computed once a run)."""
+    is confirmed (see audits/errata.py). ``identity``: :func:`run_constants` (computed once a run)."""
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
+    finished = {item.id for item, _ in done}
     family = thm.apply_multiple_testing(theorem_results, n_audits=plan_.n_audits,
                                         family_alpha=plan_.family_alpha, n_planned_tests=plan_.n_tests,
                                         family_override=plan_.family_override)
@@ -164,15 +171,14 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     return {
         "format": RESULTS_FORMAT,
         "run": {
-            "command": command, "suite": plan_.suite, "seed": seed, "commit": git_commit(),
-            "versions": versions(), "seconds": time.time() - started,
+            "command": command, "suite": plan_.suite, "seed": seed, "seconds": time.time() - started,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
             "jobs": jobs, "executor": executor, "implementation": plan_.implementation, "tight": plan_.tight,
-            **(identity if identity is not None else run_identity(plan_)),
+            **(identity if identity is not None else run_constants(plan_)),
             "isolation": _isolation_level(), "allow": list(plan_.allow), "audit_samples": plan_.audit_samples, "time_budget": plan_.time_budget,
             "randomness": plan_.randomness, "reproducible": plan_.reproducible,
             "complete": complete, "items_planned": len(plan_.items), "items_done": len(done),
-            "pending": [i.id for i in plan_.items if i.id not in {it.id for it, _ in done}],
+            "pending": [i.id for i in plan_.items if i.id not in finished],
         },
         "family": family,
         "summary": {
@@ -219,7 +225,7 @@ def reported_apart(result: dict) -> bool:
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
 # timings (and the audit's selection/sampling/statistics split), and per audit pair the exact loss of pairs without a candidate (computed while a
 # wall-clock budget lasts, privacy.EXACT_BUDGET).
-TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb"})
+TIMED_FIELDS = frozenset({"seconds", "samples_per_second", "timing", "peak_rss_mb", "clock"})
 TIMED_PAIR_FIELDS = frozenset({"exact_epsilon", "exact_error"})
 
 
@@ -235,15 +241,18 @@ def comparable(document: dict) -> dict:
     return {r["id"]: fields(r) for part in ("privacy", "theorems") for r in document.get(part) or []}
 
 
-def write_json_atomic(path: Path, document: dict) -> None:
+def write_json_atomic(path: Path, document: dict, *, compact: bool = False) -> None:
     """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, signed
-    (:func:`.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote)."""
+    (:func:`.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote);
+    indented, or with ``compact`` on one line (a run's writes before the last: half the bytes, a sixth
+    of the time)."""
     from .integrity import seal
     from .outfiles import write
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write(path, json.dumps(seal(document), indent=1, allow_nan=False).encode("utf-8"), sync=True)
+    text = json.dumps(seal(document), indent=None if compact else 1, allow_nan=False)
+    write(path, text.encode("utf-8"), sync=True)
 
 
 

@@ -206,8 +206,8 @@ def test_crashes_hangs_and_deaths_are_errors_and_the_run_completes(tmp_path, mon
     snapshots = []
     original = results.write_json_atomic
 
-    def checked_write(path, document):
-        original(path, document)
+    def checked_write(path, document, **options):
+        original(path, document, **options)
         snapshots.append(json.loads(path.read_text()))  # a valid, complete JSON file after every write
 
     monkeypatch.setattr(suite, "write_json_atomic", checked_write)
@@ -359,6 +359,7 @@ def test_tight_runs_every_audit_with_its_tight_round(tmp_path, monkeypatch):
     monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 200_000)
     plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], theorems=False, controls=False)
     plan_.tight = True
+    plan_.items = plan_.items[:1]  # the defaults' audit (the point at epsilon = 0.5 took three times as long)
     item = plan_.items[0]
     assert planning.limit(plan_, item) == planning.TIGHT_TIME_FACTOR * item.timeout
     document = suite.run(plan_, CATALOGUE, tmp_path / "t", seed=3, isolate=False)
@@ -492,3 +493,46 @@ def test_an_audits_claim_and_parameters_are_those_of_the_pair_that_decided_it():
     assert decided["defaults"] == {"claim": audit["claim"], "params": audit["params"]}
     assert at_decision(decided)["params"] == decided["params"]
     assert at_decision({"claim": {"epsilon": 1}, "params": {}}) == {"claim": {"epsilon": 1}, "params": {}}
+
+
+def test_items_start_longest_first_by_their_measured_seconds(monkeypatch):
+    tail = "laplace_mechanism | Fact A1 (Laplace tail) | tail-bound"
+    measured = {"privacy | laplace_mechanism": 5.0, f"{tail} | reference": 9.0}
+    monkeypatch.setattr(planning, "measured_costs", lambda: {"quick": measured})
+    costs = {i.id: i.cost for i in planning.plan(CATALOGUE, "quick", ["laplace_mechanism"]).items}
+    assert costs["privacy | laplace_mechanism"] == 5.0 and costs[f"{tail} | reference"] == 9.0
+    assert all(cost >= planning.UNMEASURED for item, cost in costs.items() if item not in measured)  # unknown: first
+    user = planning.plan(CATALOGUE, "quick", ["laplace_mechanism"], implementation="mine.py:f").items
+    assert {i.id: i.cost for i in user}[f"{tail} | user"] == 9.0  # a user's item as long as the reference's
+
+
+def test_results_json_is_rewritten_as_items_finish_for_at_most_a_tenth_of_the_time(tmp_path, monkeypatch):
+    now, writes = [0.0], []
+
+    def write(path, document, **options):
+        writes.append((now[0], options))
+        now[0] += 2.0  # a write takes 2 s: the next waits 18 s
+
+    monkeypatch.setattr(suite, "write_json_atomic", write)
+    writer = suite.Writer(tmp_path / "results.json", dict, clock=lambda: now[0])
+    for _ in range(10):  # ten items finish within 10 s: written once, at the first
+        writer.changed()
+        now[0] += 1.0
+    assert [t for t, _ in writes] == [0.0] and writes[0][1] == {"compact": True}
+    now[0] = 20.0
+    writer.due()  # the executor's idle call: 18 s after the write ended, the new items are written
+    assert [t for t, _ in writes] == [0.0, 20.0]
+    writer.flush()  # nothing new since
+    writer.changed()
+    writer.flush()  # the run's end or an interruption: at once
+    assert len(writes) == 3 and writer.writes == 3 and writer.seconds == 6.0
+
+
+def test_every_item_says_when_it_ran_and_the_run_its_serial_phases(verified):
+    _, _, doc = verified
+    for r in doc["privacy"] + doc["theorems"]:
+        c = r["clock"]
+        assert 0 <= c["start"] <= c["began"] <= c["ran"] <= c["sent"] <= c["received"] and c["cpu"] > 0, r["id"]
+    profile = doc["run"]["profile"]
+    assert profile["writes"] >= 2 and profile["items"] <= doc["run"]["seconds"]  # the first write and the end's
+    assert set(profile) == {"prepare", "items", "writing", "writes", "errata"}

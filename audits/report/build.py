@@ -11,11 +11,12 @@ import numpy as np
 from .. import sanitize
 from ..claims import from_json
 from ..outfiles import write
-from .html import render_html
+from .formulas import Formulas
+from .html import render_html, shown_formulas
 from .junit import write_junit
 from .markdown import render_markdown
 from .model import as_float, fmt_num, point_text, slug
-from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff
+from .plots import plot_privacy, plot_sweep, plot_theorem, plot_tradeoff, pyplot
 
 _PLOTS: list[tuple] = []  # (fn, args, path) of the render in progress: its forked pool inherits them
 
@@ -100,8 +101,15 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                                     "the theorem's bound", group),
                         plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
     _PLOTS[:] = [(fn, args, path) for _, _, _, _, path, fn, args in tasks]
+    latex = shown_formulas(document)
+    formulas = Formulas()
+    if tasks or latex:
+        pyplot()  # imported once, here: the forked plot workers inherit it (it was a second per worker)
+    if latex:
+        formulas.uri(latex.pop(0))  # the first formula here: the workers inherit mathtext's parser and fonts
+    chunks = [latex[k::jobs] for k in range(min(jobs, len(latex)))]  # the others drawn beside the plots
     try:
-        if jobs > 1 and len(tasks) > 1 and threading.active_count() == 1:  # never fork a process with threads
+        if jobs > 1 and len(tasks) + len(chunks) > 1 and threading.active_count() == 1:  # never fork with threads
             import multiprocessing as mp
             from concurrent.futures import ProcessPoolExecutor
 
@@ -112,10 +120,13 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                 # Ctrl-C meanwhile reaches this process when it is unblocked
                 mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
+                    drawn = [pool.submit(_formula_images, chunk) for chunk in chunks]
                     futures = [pool.submit(_plot, k) for k in range(len(tasks))]
                 finally:
                     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
                 outcomes = [f.result() for f in futures]
+                for f in drawn:
+                    formulas.cache.update(f.result())
             finally:  # interrupted: the plots not yet started are dropped, the running ones end
                 pool.shutdown(wait=True, cancel_futures=True)
         else:
@@ -129,10 +140,16 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
             errors.append({"item": f"plot {key}", "spec": spec_id, "error": error})
 
     errors = sanitize.tree(errors)
-    write(out_dir / "index.html", render_html(document, figures, errors, out_dir).encode("utf-8"))
+    write(out_dir / "index.html", render_html(document, figures, errors, out_dir, formulas).encode("utf-8"))
     write(out_dir / "report.md", render_markdown(document, figures, errors, out_dir).encode("utf-8"))
     write_junit(document, out_dir / "junit.xml", errors)
     return errors
+
+
+def _formula_images(latex: list[str]) -> dict[str, str | None]:
+    """The HTML report's images of these formulas (:class:`.formulas.Formulas`), drawn in a plot worker."""
+    drawn = Formulas()
+    return {text: drawn.uri(text) for text in latex}
 
 
 def _privacy_alt(base: str, audits: list[dict]) -> str:

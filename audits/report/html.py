@@ -85,12 +85,14 @@ def _table(caption: str, *headers: str, attrs: str = "", colgroup: str = "") -> 
             + "".join(f'<th scope="col">{h}</th>' for h in headers) + "</tr>")
 
 
-def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path) -> str:
+def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path,
+                formulas: Formulas | None = None) -> str:
+    """The page (``formulas``: the formula images drawn so far, the others drawn here)."""
     run = document.get("run", {})
     summary = document.get("summary", {})
     family = document.get("family", {})
     code = exit_code(document, errors)
-    formulas = Formulas()
+    formulas = formulas or Formulas()
     rows = item_rows(document)
     title = report_title(document)
     h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -265,9 +267,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     for c in document.get("theorems", []):
         by_spec_thm.setdefault(c["spec"], []).append(c)
     paper: str | None = None
-    for s in document.get("specs", []):
-        if s["id"] not in by_spec_priv and s["id"] not in by_spec_thm:
-            continue  # nothing ran for this spec: it is listed under "not yet checked"
+    for s in _shown_specs(document):
         if (s.get("paper") or "") != paper:
             paper = s.get("paper") or ""
             h.append(f'<h2 id="paper-{slug(paper)}">Paper: {esc(paper or "specs outside the catalogue")}</h2>')
@@ -432,6 +432,25 @@ def _errata_measured_html(errata: list[dict] | None) -> list[str]:
                  f"{esc(verdict)}</span></td></tr>")
     h.append("</table>")
     return h
+
+
+def _shown_specs(document: dict) -> list[dict]:
+    """The spec records that get a section: those of which something ran (the others are listed under
+    "not yet checked")."""
+    ran = {r["spec"] for part in ("privacy", "theorems") for r in document.get(part) or []}
+    return [s for s in document.get("specs", []) if s["id"] in ran]
+
+
+def shown_formulas(document: dict) -> list[str]:
+    """The LaTeX of every formula the spec sections show (:func:`_spec_section`), once each, in order."""
+    found: dict[str, None] = {}
+    for s in _shown_specs(document):
+        p = s.get("privacy") or {}
+        entries = [*(s.get("derived") or {}).values(), *(p[k] for k in ("epsilon", "delta") if k in p)]
+        for t in s.get("theorems", []):
+            entries += [*(t.get("quantities") or {}).values(), *t.get("preconditions", [])]
+        found.update((e["latex"], None) for e in entries if isinstance(e, dict) and e.get("latex"))
+    return list(found)
 
 
 def _spec_section(s: dict, audits: list[dict], checks: list[dict], figs: list, formulas: Formulas) -> str:
