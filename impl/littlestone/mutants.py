@@ -360,26 +360,27 @@ def _hist_domain_batch(data, size, *, rng, epsilon, delta, n):
     S = histogram.items(data, n)
     ids, counts = np.unique(S, return_counts=True)
     released, a = histogram.release(np.broadcast_to(counts, (size, ids.size)).astype(float), n, epsilon, delta, rng)
-    # BUG: every id from 0 to the largest in the data gets a noisy count; an absent one is released with
-    # probability P[Lap(2/eps) >= tau] each, its estimate tau + Exp(2/eps) given that (the same law, sampled
-    # without a million draws a run)
-    tau, absent = histogram.threshold(epsilon, delta), int(S.max()) + 1 - ids.size if S.size else 0
-    extra = rng.binomial(absent, 0.5 * math.exp(-tau * epsilon / 2), size=size)
     out = histogram.encode(S, ids, released, a, n)
-    present = set(ids.tolist())
-    for run in np.flatnonzero(extra):
-        fresh: set = set()
-        while len(fresh) < extra[run]:  # distinct absent ids, uniformly (rejection: absent ids are most of them)
-            i = int(rng.integers(0, int(S.max()) + 1))
-            if i not in present:
-                fresh.add(i)
-        rows = [(float(i), float(v)) for i, v in out[run] if i >= 0]
-        rows += [(float(i), min(1.0, (tau + rng.exponential(2 / epsilon)) / n)) for i in sorted(fresh)]
-        rows.sort()
-        out[run, :, 0], out[run, :, 1] = -1, 0.0
-        for j, (i, v) in enumerate(rows[:n]):
-            out[run, j] = (i, v)
-    return out
+    # BUG: every id from 0 to the largest in the data gets a noisy count; each of the absent ones is released
+    # with probability p = P[Lap(2/eps) >= tau], its estimate tau + Exp(2/eps) given that. Sampled without a
+    # draw per id: K ~ Bin(absent, p) released a run, and of them only the n smallest can be shown, placed by
+    # the order statistics of K uniforms (exponential spacings; positions rounded down to an absent id)
+    tau, absent = histogram.threshold(epsilon, delta), int(S.max()) + 1 - ids.size if S.size else 0
+    if absent <= 0:
+        return out
+    k = rng.binomial(absent, 0.5 * math.exp(-tau * epsilon / 2), size=size)
+    shown = np.minimum(k, n)
+    spacings = np.cumsum(rng.exponential(size=(size, n)), axis=1)
+    rest = rng.gamma(np.maximum(k + 1 - shown, 1), size=size)
+    total = np.take_along_axis(spacings, np.maximum(shown - 1, 0)[:, None], axis=1)[:, 0] + rest
+    rank = np.minimum((spacings / total[:, None] * absent).astype(np.int64), absent - 1)
+    gaps = ids - np.arange(ids.size)                  # the k-th absent id is k plus the present ids at or below it
+    fresh = (rank + np.searchsorted(gaps, rank, side="right")).astype(float)
+    fresh[np.arange(n)[None, :] >= shown[:, None]] = -1
+    value = np.minimum(1.0, (tau + rng.exponential(2 / epsilon, size=(size, n))) / n)
+    rows = np.concatenate([out, np.stack([fresh, np.where(fresh >= 0, value, 0.0)], axis=2)], axis=1)
+    order = np.argsort(np.where(rows[:, :, 0] >= 0, rows[:, :, 0], np.inf), axis=1, kind="stable")[:, :n]
+    return np.take_along_axis(rows, order[:, :, None], axis=1)
 
 
 @batched(_hist_domain_batch)
