@@ -23,7 +23,7 @@ from dptestbed.spec import Catalogue, Spec
 
 from .experiments import Control, run_check
 from .planning import Item, Plan, item_seed, limit
-from .results import at_decision
+from .privacy.result import at_decision
 from .serialize import jsonable
 
 

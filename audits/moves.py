@@ -211,9 +211,7 @@ def shortened(spec: Spec, anchor) -> list:
     if not (isinstance(data, np.ndarray) and isinstance(neighbour, np.ndarray) and data.ndim == 1
             and data.shape == neighbour.shape):
         return []
-    from dataclasses import replace
-
-    return [replace(anchor, name=f"{anchor.name}@first_{k}", data=data[:k].copy(), neighbour=neighbour[:k].copy(),
+    return [anchor.derived(name=f"{anchor.name}@first_{k}", data=data[:k].copy(), neighbour=neighbour[:k].copy(),
                     source="search", description=f"{anchor.description} Cut to its first {k} entries.".strip())
             for k in SHORT_LENGTHS if k < data.size]
 
@@ -247,12 +245,10 @@ def with_few_votes(spec: Spec, anchor):
     if neighbour.min() < 0:
         return None
     shape = moved.shape
-    from dataclasses import replace
-
-    return replace(anchor, name=f"{anchor.name}@{FEW_VOTES}_votes", source="search",
-                   data=_with_moved(spec, anchor.data, small.reshape(shape)),
-                   neighbour=_with_moved(spec, anchor.data, neighbour.reshape(shape)),
-                   description=f"{anchor.description} Its votes scaled to {FEW_VOTES} a row.".strip())
+    return anchor.derived(name=f"{anchor.name}@{FEW_VOTES}_votes", source="search",
+                          data=_with_moved(spec, anchor.data, small.reshape(shape)),
+                          neighbour=_with_moved(spec, anchor.data, neighbour.reshape(shape)),
+                          description=f"{anchor.description} Its votes scaled to {FEW_VOTES} a row.".strip())
 
 
 def with_all_rows(spec: Spec, anchor):
@@ -265,12 +261,10 @@ def with_all_rows(spec: Spec, anchor):
     rows, have = int(float(formula.evaluate(anchor.env))), np.shape(data)[0]
     if not have < rows <= 4096:
         return None
-    from dataclasses import replace
-
     extended = np.resize(np.asarray(data), (rows, np.shape(data)[1]))
-    return replace(anchor, name=f"{anchor.name}@{rows}_rows", data=extended, source="search",
-                   neighbour=np.resize(np.asarray(anchor.neighbour), (rows, np.shape(data)[1])),
-                   description=f"{anchor.description} Its rows repeated to the {rows} the input may hold.".strip())
+    return anchor.derived(name=f"{anchor.name}@{rows}_rows", data=extended, source="search",
+                          neighbour=np.resize(np.asarray(anchor.neighbour), (rows, np.shape(data)[1])),
+                          description=f"{anchor.description} Its rows repeated to the {rows} the input may hold.".strip())
 
 
 def lines(spec: Spec, anchors: list) -> list[Line]:

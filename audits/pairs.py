@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -86,6 +86,12 @@ class Pair:
     description: str = ""
     event_hint: str = ""
     extra: dict = field(default_factory=dict)
+
+    def derived(self, **changes) -> Pair:
+        """A pair made from this one (a search move): the given fields changed, ``extra`` its own copy without
+        what was measured on this pair (its exact loss is not the new pair's)."""
+        extra = {k: v for k, v in self.extra.items() if not k.startswith("exact_")}
+        return replace(self, **{"extra": extra, **changes})
 
     def to_json(self) -> dict:
         return {"name": self.name, "source": self.source, "data": jsonable(self.data),

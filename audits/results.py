@@ -202,19 +202,6 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     }
 
 
-def at_decision(audit: dict) -> dict:
-    """A privacy audit's result with its top-level ``claim`` and ``params`` those of the pair that decided it
-    (the counterexample, else the best candidate: a pair may run at other parameters than the spec's
-    defaults, and claims its own epsilon there); the spec's defaults the audit started from are kept as
-    ``defaults``."""
-    deciding = audit.get("counterexample") or audit.get("best") or {}
-    claim, params = deciding.get("claim"), (deciding.get("pair") or {}).get("params")
-    if not claim and not params:
-        return audit
-    return {**audit, "claim": claim or audit.get("claim"), "params": params or audit.get("params"),
-            "defaults": {"claim": audit.get("claim"), "params": audit.get("params")}}
-
-
 def reported_apart(result: dict) -> bool:
     """A check that says nothing about the implementation under test: a setup validation (it checks the
     instance or the testbed) or a check that never called the implementation. Reported apart; it never

@@ -22,7 +22,7 @@ import threading
 
 from .. import sanitize
 from ..outcomes import class_exit_code
-from ..results import at_decision
+from ..privacy.result import at_decision
 from .options import (
     EXIT_HELP,
     UserError,

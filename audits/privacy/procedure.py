@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -84,7 +83,7 @@ def _shortened_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     for anchor in anchors:
         for short in shortened(spec, anchor):
             out.append(short)
-            out += [replace(short, name=f"{short.name}/{name}", neighbour=nb) for name, nb in
+            out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)]
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)

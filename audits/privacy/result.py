@@ -154,3 +154,14 @@ def as_number(x) -> float:
     return float(x)
 
 
+def at_decision(audit: dict) -> dict:
+    """A privacy audit's result with its top-level ``claim`` and ``params`` those of the pair that decided it
+    (the counterexample, else the best candidate: a pair may run at other parameters than the spec's
+    defaults, and claims its own epsilon there); the spec's defaults the audit started from are kept as
+    ``defaults``."""
+    deciding = audit.get("counterexample") or audit.get("best") or {}
+    claim, params = deciding.get("claim"), (deciding.get("pair") or {}).get("params")
+    if not claim and not params:
+        return audit
+    return {**audit, "claim": claim or audit.get("claim"), "params": params or audit.get("params"),
+            "defaults": {"claim": audit.get("claim"), "params": audit.get("params")}}

@@ -184,7 +184,8 @@ class Featurizer:
         self.radix = max(k, 2)
         self.exact_rows = self.int_cols.size * math.log2(self.radix + 1) < 62
         # digit weights of the exact codes: (radix + 1) ** (k - 1 - j) for column j; exact in floats below 2**53
-        self.place = float(self.radix + 1) ** np.arange(self.int_cols.size - 1, -1, -1)
+        with np.errstate(over="ignore"):  # inf places only when exact_rows is False: then they are never used
+            self.place = float(self.radix + 1) ** np.arange(self.int_cols.size - 1, -1, -1)
         rng = np.random.default_rng(12345)
         self.row_weights = rng.integers(1, 2**62, size=self.int_cols.size, dtype=np.int64) | 1
 

@@ -10,7 +10,7 @@ import zlib
 
 from ..claims import bound_formula, from_json
 from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
-from ..results import at_decision
+from ..privacy.result import at_decision
 
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",
                  6: "ERROR: some mutants could not be checked"}
@@ -143,7 +143,7 @@ def counterexample_text(result: dict) -> str | None:
 def audit_claim(result: dict) -> tuple[dict, dict]:
     """The claim an audit's verdict is about and the parameters it holds at: those of the pair that
     decided it (the counterexample, else the best candidate; a pair at another audit point claims
-    another epsilon), else the audit's own (:func:`..results.at_decision`)."""
+    another epsilon), else the audit's own (:func:`..privacy.result.at_decision`)."""
     decided = at_decision(result)
     return decided.get("claim") or {}, decided.get("params") or {}
 
