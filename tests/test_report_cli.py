@@ -83,3 +83,18 @@ def test_report_refuses_a_file_as_out_in_one_line(tmp_path, capsys):
     assert main(["report", str(path), "--out", str(afile)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "exists and is not a folder" in err
+
+
+def test_formulas_are_images_with_plots_and_latex_source_without(tmp_path):
+    """A spec's formulas are drawn (mathtext PNGs) in a report with plots; without plots (check/verify
+    --no-plots) they are shown as their LaTeX source and matplotlib is not needed."""
+    from dptestbed.audits.report.build import render
+
+    doc = json.loads(_results(tmp_path).read_text())
+    doc["specs"][0]["derived"] = {"scale": {"formula": "gamma / epsilon", "latex": r"\frac{\gamma}{\epsilon}",
+                                            "value": 1.0, "description": "noise scale"}}
+    for plots in (False, True):
+        render(doc, tmp_path / str(plots), plots=plots)
+        page = (tmp_path / str(plots) / "index.html").read_text()
+        assert ('<img class="math"' in page) is plots
+        assert plots or '<code title="gamma / epsilon">\\frac{\\gamma}{\\epsilon}</code>' in page

@@ -94,7 +94,14 @@ def spec_folder(args) -> str | None:
 
 
 def catalogue(args) -> Catalogue:
-    return load_catalogue(spec_folder(args))
+    """The catalogue of ``--dir`` (or the packaged one), loaded once per command."""
+    folder = spec_folder(args)
+    if folder not in _LOADED:
+        _LOADED[folder] = load_catalogue(folder)
+    return _LOADED[folder]
+
+
+_LOADED: dict[str | None, Catalogue] = {}
 
 
 def get_spec(args) -> Spec:
@@ -229,7 +236,7 @@ def run_options(p) -> None:
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="print one line per finished item (default: when stderr is a terminal)")
     p.add_argument("--quiet", dest="progress", action="store_false", help="no progress lines")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots (faster)")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots and formula images (faster; formulas shown as their LaTeX source)")
     p.add_argument("--dir", help="load specs from this folder instead of the packaged catalogue")
     randomness_arg(p)
     p.add_argument("--resume", action="store_true",

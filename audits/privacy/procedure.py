@@ -46,7 +46,7 @@ from .result import (
     AuditResult,
 )
 from .rounds import K_MAX, Auditor
-from .tight import tight_round
+from .tight import estimate_anew, tight_round
 from .tradeoff import GRID, claimed_curve, estimated_points
 
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
@@ -310,9 +310,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             n_line = runs_per_point(points, pace if time_budget else None, runner, LINE_SECONDS)
             found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
             aud.add_pairs(found)
+        power_targets: list[Candidate] = []
         for r, N in enumerate(rounds):
             started = time.perf_counter()
-            info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
+            if power_targets:  # a round for power alone: the last round's events, every sample estimating them
+                info, chosen = power_round(aud, r, power_targets, N, alpha_round)
+            else:
+                info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
             seconds_per_sample = (time.perf_counter() - started) / N
             result.samples_per_side += N
             all_chosen += chosen
@@ -335,10 +339,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
+            power_targets = []
             if power["ratio"] > 1 + power["resolution"]:
-                # as many samples as power needs (at least the next round's when a violation may show)
-                sized = _power_samples(aud, power["candidate"], alpha_round, N, round_cap)
-                rounds[r + 1] = max(rounds[r + 1], sized) if may_violate else max(sized, N)
+                if may_violate:  # a full round, at least as large as power needs: it may show a violation
+                    rounds[r + 1] = max(rounds[r + 1], _power_samples(aud, power["candidate"], alpha_round, N,
+                                                                      round_cap))
+                else:  # only power is short: its most sensitive event once more, on as many fresh samples as
+                    power_targets = [power["candidate"]]  # power needs (no bound of this round may show a violation)
+                    rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap, estimated=1)
                 info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                                        "next_round_samples": rounds[r + 1]}
             elif not may_violate:
@@ -540,18 +548,33 @@ def _has_power(power: dict) -> bool:
     return power["ratio"] <= 1 + power["resolution"]
 
 
-def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int, target: float = POWER_TARGET) -> int:
+def _power_samples(aud: Auditor, c: Candidate, alpha: float, last: int, cap: int, target: float = POWER_TARGET,
+                   estimated: int = 0) -> int:
     """Samples per side for a round on which candidate ``c``'s event (with its estimated numerator
     probability) could show a loss ``target`` of the claim's resolution above its pair's claim (POWER_TARGET when
     sizing a round: the next round chooses its events afresh, and its best for power may be a little weaker): the
-    fewest on a geometric grid from 1.5 x the ``last`` round up to ``cap`` (``cap`` when none does)."""
+    fewest on a geometric grid up to ``cap`` (``cap`` when none does). A full round (its events chosen on a third,
+    up to K_MAX of them estimated on the rest) starts the grid at 1.5 x the ``last`` round; a power round
+    (:func:`power_round`, ``estimated`` events on all its samples) at a tenth of it."""
     claim = aud.claims[c.pair_index]
     p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
-    for n in np.unique(np.geomspace(min(int(1.5 * last), cap), cap, 16).astype(np.int64)):
-        test = int(n) - max(int(n) // 3, 200)
-        if claim.minimum_detectable(p_num, test, alpha / K_MAX) <= (1 + target * claim.resolution) * claim.value:
+    start = max(last // 10, 1000) if estimated else int(1.5 * last)
+    for n in np.unique(np.geomspace(min(start, cap), cap, 24).astype(np.int64)):
+        test, level = (int(n), alpha / estimated) if estimated else (int(n) - max(int(n) // 3, 200), alpha / K_MAX)
+        if claim.minimum_detectable(p_num, test, level) <= (1 + target * claim.resolution) * claim.value:
             return int(n)
     return cap
+
+
+def power_round(aud: Auditor, r: int, targets: list[Candidate], n: int, alpha: float) -> tuple[dict, list[Candidate]]:
+    """Round ``r`` when only power was short: the ``targets`` (the last round's most sensitive event and its best
+    bound's), events fixed before any of this round's samples exist, each estimated on ``n`` fresh samples per
+    side of its pair (round ``r``'s estimation streams) at level ``alpha`` split between them. No selection:
+    every sample estimates, which needs about a third of a full round's samples for the same power."""
+    finals = estimate_anew(aud, r, targets, n, alpha)
+    return ({"round": r + 1, "samples_per_side": n, "train": 0, "test": n, "alpha": alpha, "power_round": True,
+             "kept_pairs": sorted({aud.pairs[c.pair_index].name for c in finals}), "K": len(finals),
+             "eps_lb": max(c.eps_lb for c in finals)}, finals)
 
 
 def _exceeds_exact(aud: Auditor, c: Candidate) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..claims import Claim
-from ..stats import cp_lower, cp_upper
+from ..stats import bonferroni, cp_lower, cp_upper
 from .estimation import estimate_candidates
 from .events import Candidate
 from .rounds import RANK_SHRINK, Auditor
@@ -62,9 +62,15 @@ def select_for_size(aud: Auditor, chosen: list[Candidate], r: int, first_round: 
 def estimate_once_more(aud: Auditor, r: int, c: Candidate, n: int, alpha: float) -> Candidate:
     """Candidate ``c``'s event estimated on ``n`` fresh samples per side (round ``r``'s estimation
     streams), alone at level ``alpha``."""
-    final = replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf)
-    estimate_candidates(aud, r, [final], n, alpha, aud.width, replay=aud.replay)
-    return final
+    return estimate_anew(aud, r, [c], n, alpha)[0]
+
+
+def estimate_anew(aud: Auditor, r: int, chosen: list[Candidate], n: int, alpha: float) -> list[Candidate]:
+    """The ``chosen`` candidates' events (fixed before round ``r``'s samples exist) estimated on ``n`` fresh
+    samples per side of their pairs (round ``r``'s estimation streams), at level ``alpha`` split between them."""
+    finals = [replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf) for c in chosen]
+    estimate_candidates(aud, r, finals, n, bonferroni(alpha, len(finals)), aud.width, replay=aud.replay)
+    return finals
 
 
 def _bound_at(c: Candidate, claim: Claim, alpha: float, n: int) -> float:

@@ -101,8 +101,8 @@ def render(document: dict, out_dir, *, plots: bool = True, jobs: int = 1) -> lis
                                     "the theorem's bound", group),
                         plot_dir / f"sweep-{slug(spec_id)}-{slug(ref)}-{slug(name)}.png", plot_sweep, group)
     _PLOTS[:] = [(fn, args, path) for _, _, _, _, path, fn, args in tasks]
-    latex = shown_formulas(document)
-    formulas = Formulas()
+    latex = shown_formulas(document) if plots else []  # without plots, formulas as their LaTeX source
+    formulas = Formulas(images=plots)
     if tasks or latex:
         pyplot()  # imported once, here: the forked plot workers inherit it (it was a second per worker)
     if latex:

@@ -12,12 +12,16 @@ from .plots import pyplot
 
 class Formulas:
     """LaTeX -> small PNG data URIs via matplotlib mathtext (cached); None when mathtext
-    cannot draw a formula (the report then shows its LaTeX source)."""
+    cannot draw a formula, or without ``images`` (a report without plots: the report then shows its LaTeX
+    source, and matplotlib is never imported)."""
 
-    def __init__(self):
+    def __init__(self, images: bool = True):
         self.cache: dict[str, str | None] = {}
+        self.images = images
 
     def uri(self, latex: str) -> str | None:
+        if not self.images:
+            return None
         if latex in self.cache:
             return self.cache[latex]
         uri = None
