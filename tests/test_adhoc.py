@@ -61,3 +61,30 @@ def test_the_command_line_audits_a_mechanism_without_a_spec(tmp_path, capsys):
     assert "needs --relation" in capsys.readouterr().err
     assert main(["audit", "laplace_mechanism", "--epsilon", "1"]) == 2
     assert "--mechanism" in capsys.readouterr().err
+
+
+def gaussian(data, *, rng):
+    return np.asarray(data, dtype=float) + rng.normal(0.0, 1.0, size=np.shape(data))
+
+
+def gaussian_batch(data, n, *, rng):
+    return np.asarray(data, dtype=float) + rng.normal(0.0, 1.0, size=(n, *np.shape(data)))
+
+
+gaussian.batch = gaussian_batch
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim, verdict", [({"gdp": 1.0}, NO_VIOLATION), ({"gdp": 0.8}, VIOLATION),
+                                            ({"zcdp": 0.5}, NO_VIOLATION), ({"zcdp": 0.3}, VIOLATION)])
+def test_curve_claims_of_a_gaussian_through_the_api(claim, verdict):
+    """N(x, 1) on a sensitivity-1 query is exactly 1-GDP and 0.5-zCDP: those claims pass with power, 0.8-GDP
+    and 0.3-zCDP are shown false (issue 35's acceptance, through the Python API)."""
+    result = audit_mechanism(gaussian, relation="vector_l1", pairs=[([0.0], [1.0])], seed=3, **claim)
+    assert result.verdict == verdict, result.to_json()["best"]
+    name = next(iter(claim))
+    if verdict == NO_VIOLATION:
+        assert result.power["minimum_detectable_epsilon"] <= claim[name] * 1.11  # power: within the resolution
+        assert result.epsilon_lower_bound <= claim[name] + 1e-9
+    else:
+        assert result.counterexample["epsilon_lower_bound"] > claim[name]

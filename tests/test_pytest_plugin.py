@@ -161,3 +161,27 @@ def test_each_check_is_recorded_as_junit_properties_and_in_the_terminal_summary(
                                  "test_user.py::test_good: laplace_mechanism privacy audit: *; epsilon lower bound: *",
                                  "test_user.py::test_half: laplace_mechanism privacy audit: claim violated; *"
                                  "counterexample: On the neighbouring pair*"])
+
+
+@pytest.mark.slow
+def test_the_plugin_audits_curve_claims(pytester):
+    """Issue 35 through the plugin: a Gaussian of sd 1 keeps mu = 1 (GDP) and rho = 0.5 (zCDP), not 0.8 or 0.3."""
+    pytester.makepyfile(textwrap.dedent("""
+        import numpy as np
+        import pytest
+
+        def gaussian(data, *, rng):
+            return np.asarray(data, dtype=float) + rng.normal(0.0, 1.0, size=np.shape(data))
+
+        gaussian.batch = lambda data, n, *, rng: np.asarray(data, dtype=float) + rng.normal(0.0, 1.0, (n, 1))
+
+        @pytest.mark.parametrize("claim", [{"gdp": 1.0}, {"zcdp": 0.5}, {"gdp": 0.8}, {"zcdp": 0.3}])
+        def test_claim(dptestbed, claim):
+            dptestbed.audit_claim(gaussian, relation="vector_l1", pairs=[([0.0], [1.0])], **claim)
+    """))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=2)
+    out = result.stdout.str()
+    for failed in ("claim2", "claim3"):
+        assert f"FAILED test_the_plugin_audits_curve_claims.py::test_claim[{failed}]" in out
+    assert "claim violated" in out
