@@ -341,11 +341,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
             power_targets = []
             if power["ratio"] > 1 + power["resolution"]:
-                if may_violate:  # a full round, at least as large as power needs: it may show a violation
+                if may_violate or aud.runner.batched:
+                    # a full round, at least as large as power needs: its selection on more samples finds events
+                    # (rarer, of higher loss) the last one could not score; batched samples are cheap
                     rounds[r + 1] = max(rounds[r + 1], _power_samples(aud, power["candidate"], alpha_round, N,
                                                                       round_cap))
-                else:  # only power is short: its most sensitive event once more, on as many fresh samples as
-                    power_targets = [power["candidate"]]  # power needs (no bound of this round may show a violation)
+                else:  # per-call code, only power short: its most sensitive event once more, on as many fresh
+                    power_targets = [power["candidate"]]  # samples as power needs (a third of a full round's)
                     rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap, estimated=1)
                 info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                                        "next_round_samples": rounds[r + 1]}
