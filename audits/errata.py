@@ -42,6 +42,8 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .claims import from_json
+
 KINDS = ("privacy", "utility", "proof")
 VERDICTS = ("confirmed", "analytic", "not an erratum", "refuted", "inconclusive")
 AUDIT_SAMPLES = {"quick": 200_000, "full": None}
@@ -111,10 +113,13 @@ def audit_summary(a: dict | None) -> dict | None:
     """The fields of an audit an erratum's details keep."""
     if a is None:
         return None
-    claim = a.get("claim") or {}
+    stated = from_json(a.get("claim")) if a.get("claim") else None
     return {"spec": a.get("spec"), "verdict": a.get("verdict"), "epsilon_lower_bound": a.get("epsilon_lower_bound"),
-            "exact_epsilon": a.get("exact_epsilon"), "claim_epsilon": claim.get("epsilon"),
-            "claim_delta": claim.get("delta"), "samples_per_side": a.get("samples_per_side"),
+            "exact_epsilon": a.get("exact_epsilon"),
+            # the claim's parameter (epsilon, or mu, rho, a curve's scale: claim_name says which) and its text
+            "claim_epsilon": None if stated is None else stated.value, "claim_name": None if stated is None else stated.name,
+            "claim_delta": None if stated is None else stated.delta, "claim": None if stated is None else stated.describe(),
+            "samples_per_side": a.get("samples_per_side"),
             "reused_from_run": a.get("_reused", False), **({"error": a["error"]} if a.get("error") else {})}
 
 

@@ -65,7 +65,7 @@ def test_correct_mechanism_passes(spec_id):
     result = audit(spec_of(spec_id), seed=1)  # the default size: enough for power on every one
     assert result.verdict == NO_VIOLATION, result.to_json()["best"]
     assert result.counterexample is None
-    assert 0 <= result.epsilon_lower_bound <= result.claim["epsilon"] + 1e-9
+    assert 0 <= result.epsilon_lower_bound <= from_json(result.claim).value + 1e-9
     _check_sound(result)
     out = result.to_json()
     assert REQUIRED_KEYS <= out.keys()
@@ -537,7 +537,7 @@ def test_cli_audit_json(capsys, spec_dir):
     result = json.loads(out)
     assert code == 0 and result["verdict"] == NO_VIOLATION
     assert REQUIRED_KEYS <= result.keys()
-    assert result["exact_epsilon"] == pytest.approx(1.0) and result["claim"] == {"epsilon": 1.0, "delta": 0.0}
+    assert result["exact_epsilon"] == pytest.approx(1.0) and result["claim"] == {"kind": "dp", "epsilon": 1.0, "delta": 0.0}
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits import stats
+from dptestbed.audits.claims import make_claim
 from dptestbed.audits.experiments import PLUG_IN_LEVEL, Context, Control, experiment, plug_in_upper, scalar
 from dptestbed.impl import learners as _learners
 from dptestbed.impl.model_agnostic.subsample_aggregate import (
@@ -317,7 +317,7 @@ def _record_audit(ctx: Context, constructions: dict) -> dict:
     k_large = int(np.sum(ev(draws[larger](n_test))))
     q_upper = plug_in_upper(k_small, n_test)
     beta = min(1.0, math.exp(eps) * q_upper + delta)
-    lb = float(stats.eps_lower_bound(k_large, n_test, k_small, n_test, delta, 1e-3))
+    lb = float(make_claim("dp", eps, delta).bound_from_counts(k_large, n_test, k_small, n_test, 1e-3))
     return {"failures": k_large, "trials": n_test, "beta": beta, "error_bound": beta, "charged": PLUG_IN_LEVEL,
             "slack": (k_large / n_test) / beta if beta > 0 else None,
             "instance": {"construction": cname, "text": c["text"], "relation": c["relation"], "chunks": c["K"],

@@ -41,7 +41,8 @@ def _audit_line(a: dict | None) -> str:
     eps_text = "n/a" if eps is None else f"{eps:.3g}"
     exact = a.get("exact_epsilon")
     exact_text = "" if exact is None else f", exact {exact:.3g} on that pair"
-    return (f"Audit {a['spec']}: {a['verdict']}, eps_lb {eps_text}{exact_text} vs claim {a['claim_epsilon']:g} "
+    return (f"Audit {a['spec']}: {a['verdict']}, {a.get('claim_name') or 'epsilon'} lower bound {eps_text}{exact_text} "
+            f"vs claim {a.get('claim') or a['claim_epsilon']} "
             f"({a['samples_per_side']:,} samples/side). ")
 
 

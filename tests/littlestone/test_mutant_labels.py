@@ -78,7 +78,8 @@ def largest_loss(spec_id: str, law) -> tuple[float, float, str, int, int]:
     spec = CATALOGUE[spec_id]
     best, skipped, done = (-math.inf, math.nan, ""), 0, 0
     for pair in audit_pairs(spec):
-        eps_claim, delta = claim(spec, pair.env)
+        stated = claim(spec, pair.env)
+        eps_claim, delta = stated.value, stated.delta
         value = law(pair, delta)
         if value is None:
             skipped += 1
