@@ -130,6 +130,39 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
 
 
+def test_the_lock_file_is_left_only_as_the_mark_of_a_run_that_wrote_no_results(tmp_path, monkeypatch):
+    """A run that leaves its results.json removes its lock file (the folder holds only what the run wrote); one
+    that ended before leaves the lock file, which marks the folder as dptestbed's. A lock taken on a lock file
+    that the run before removed as it ended is taken anew on the file the path names."""
+    import fcntl
+
+    from dptestbed.audits import output_folder
+
+    done, cut = tmp_path / "done", tmp_path / "cut"
+    with output_folder.output_lock(done):
+        assert (done / output_folder.LOCK_NAME).is_file()
+        (done / "results.json").write_text('{"format": "dptestbed-results/1"}')
+    with output_folder.output_lock(cut):
+        pass
+    assert os.listdir(done) == ["results.json"] and output_folder.is_output(done)
+    assert os.listdir(cut) == [output_folder.LOCK_NAME] and output_folder.is_output(cut)
+    real, raced = fcntl.flock, []
+
+    def flock(fd, how):  # the run before removes the file between this run's open and its flock
+        if not raced:
+            os.unlink(done / output_folder.LOCK_NAME)
+        raced.append(fd)
+        return real(fd, how)
+
+    (done / output_folder.LOCK_NAME).touch()
+    monkeypatch.setattr(fcntl, "flock", flock)
+    fd = output_folder._locked(done / output_folder.LOCK_NAME)
+    try:
+        assert len(raced) == 2 and os.fstat(fd).st_ino == os.stat(done / output_folder.LOCK_NAME).st_ino
+    finally:
+        os.close(fd)
+
+
 # ----------------------------------------------------------------- fuzzed spec folders through the CLI
 
 NASTY_VALUES = ["9" * 400, "1e400", "-1e400", "inf", "nan", "-0", "0", "true", '"x"', "[1, [2]]", "{a = 1}", '"""',
