@@ -285,7 +285,7 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     what = {"implementation_sha256": "the implementation's file changed since (SHA-256 {} then, {} now)",
             "specs_sha256": "a spec file changed since (SHA-256 by spec: {} then, {} now)",
             "code": "it was computed by other dptestbed code (digest {} then, {} now)",
-            "isolation": "its implementation ran at the isolation level {}, this run's runs at {}"}
+            "isolation": "its implementation ran at the isolation level {}, this run's would run at {}"}
     for key, text in what.items():
         if run_.get(key) != identity[key]:
             raise ResumeError(text.format(json.dumps(run_.get(key)), json.dumps(identity[key])))

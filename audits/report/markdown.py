@@ -42,7 +42,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     run = document.get("run", {})
     summary = document.get("summary", {})
     code = exit_code(document, errors)
-    lines = [f"# {report_title(document)}", "",
+    lines = [f"# {report_title(document, cell)}", "",
              f"suite **{run.get('suite')}**, seed {run.get('seed')}, commit {run.get('commit') or 'unknown'}, "
              f"{fmt_num(run.get('seconds'))} s", "",
              f"**{status_text(document, code)}** (exit code {code}): {summary.get('items', 0)} items, "

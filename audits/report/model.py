@@ -282,12 +282,14 @@ def classes_text(summary: dict) -> str:
     return f"{sum(counts.values())} besides {others} controls of the checks: {shown}" if others else shown
 
 
-def report_title(document: dict) -> str:
-    """A report's title, naming what ran: ``dptestbed check of laplace_mechanism: mine.py:laplace``."""
+def report_title(document: dict, outside=str) -> str:
+    """A report's title, naming what ran: ``dptestbed check of laplace_mechanism: mine.py:laplace``; the names
+    that did not come from dptestbed (the implementation's reference, spec ids) through ``outside`` (report.md's
+    inert code spans)."""
     run = document.get("run") or {}
     ran = list(dict.fromkeys(r["spec"] for r in document.get("privacy", []) + document.get("theorems", [])))
-    specs = ", ".join(ran[:3]) + (f" and {len(ran) - 3} more specs" if len(ran) > 3 else "")
-    return {"check": f"dptestbed check of {specs}: {run.get('implementation')}",
+    specs = ", ".join(map(outside, ran[:3])) + (f" and {len(ran) - 3} more specs" if len(ran) > 3 else "")
+    return {"check": f"dptestbed check of {specs}: {outside(run.get('implementation'))}",
             "mutants": f"dptestbed mutants of {specs}: how good are the checks?"}.get(
         str(run.get("command")), f"dptestbed verification report: {specs}")
 
