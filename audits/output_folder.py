@@ -76,7 +76,8 @@ def output_lock(out_dir: Path):
     process ends however it ends); leftover temporary files of an interrupted run (outfiles.write's
     names, and only in a folder that was a dptestbed output already) are removed. The lock file is removed
     when the run leaves the folder with its results.json (which marks the folder as dptestbed's from then
-    on); a run that ended before it wrote one leaves the lock file as that mark."""
+    on) or with nothing else; a run that ended with other files but no results.json (interrupted) leaves it
+    as that mark."""
     from .isolation import hide
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -91,10 +92,18 @@ def output_lock(out_dir: Path):
                         leftover.unlink()
         yield
     finally:
-        if _holds_results(out_dir):  # removed while still held: a run that opened it meanwhile opens it anew
+        if _holds_results(out_dir) or _only_the_lock(out_dir):  # removed while held: a run that opened it meanwhile opens it anew
             with contextlib.suppress(OSError):
                 os.unlink(out_dir / LOCK_NAME)
         os.close(fd)
+
+
+def _only_the_lock(folder: Path) -> bool:
+    """The run wrote nothing into ``folder`` but its lock file (it ended before its first output)."""
+    try:
+        return os.listdir(folder) == [LOCK_NAME]
+    except OSError:
+        return False
 
 
 def _locked(path: Path) -> int:

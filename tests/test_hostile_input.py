@@ -131,9 +131,9 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
 
 
 def test_the_lock_file_is_left_only_as_the_mark_of_a_run_that_wrote_no_results(tmp_path, monkeypatch):
-    """A run that leaves its results.json removes its lock file (the folder holds only what the run wrote); one
-    that ended before leaves the lock file, which marks the folder as dptestbed's. A lock taken on a lock file
-    that the run before removed as it ended is taken anew on the file the path names."""
+    """A run that leaves its results.json (or nothing) removes its lock file: the folder holds only what the run
+    wrote; one interrupted before its results.json leaves the lock file, which marks the folder as dptestbed's. A
+    lock taken on a lock file that the run before removed as it ended is taken anew on the file the path names."""
     import fcntl
 
     from dptestbed.audits import output_folder
@@ -143,9 +143,12 @@ def test_the_lock_file_is_left_only_as_the_mark_of_a_run_that_wrote_no_results(t
         assert (done / output_folder.LOCK_NAME).is_file()
         (done / "results.json").write_text('{"format": "dptestbed-results/1"}')
     with output_folder.output_lock(cut):
+        (cut / "plots").mkdir()
+    with output_folder.output_lock(tmp_path / "nothing"):
         pass
     assert os.listdir(done) == ["results.json"] and output_folder.is_output(done)
-    assert os.listdir(cut) == [output_folder.LOCK_NAME] and output_folder.is_output(cut)
+    assert sorted(os.listdir(cut)) == [output_folder.LOCK_NAME, "plots"] and output_folder.is_output(cut)
+    assert os.listdir(tmp_path / "nothing") == []
     real, raced = fcntl.flock, []
 
     def flock(fd, how):  # the run before removes the file between this run's open and its flock
