@@ -111,6 +111,7 @@ def test_audit_json_of_an_infinite_loss_validates(capsys):
 def checked(tmp_path_factory) -> dict[str, tuple[int, Path]]:
     """``check laplace_mechanism`` of a correct implementation and of one that raises: exit code, folder."""
     tmp = tmp_path_factory.mktemp("check")
+    tmp.chmod(0o755)  # run as root, the sandbox's user must read it (conftest's _readable_tmp_path, for a module)
     (tmp / "mine.py").write_text(USER_IMPL)
     runs = {}
     for name in ("laplace", "boom"):
