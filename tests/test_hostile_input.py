@@ -118,7 +118,7 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
         code, err = _cli("verify", "--spec", "laplace_mechanism", "--out", str(out))
         _one_line_exit_2(code, err)
         assert "another dptestbed run" in err
-    (out / ".dptestbed-results.json-x1y2z3w4.tmp").write_text("half")
+        (out / ".dptestbed-results.json-x1y2z3w4.tmp").write_text("half")  # as a run interrupted while writing
     (out / ".results.json.tmp").write_text("the user's")
     with output_folder.output_lock(out):  # free again; leftovers of an interrupted run are removed, nothing else
         assert not (out / ".dptestbed-results.json-x1y2z3w4.tmp").exists()
