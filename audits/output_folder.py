@@ -21,10 +21,13 @@ class OutputBusy(RuntimeError):
 
 
 def is_output(folder: Path) -> bool:
-    """``folder`` is a dptestbed output folder: it holds the lock file of a run, or a results.json of dptestbed's
-    (its first bytes name the format)."""
-    if (folder / LOCK_NAME).is_file():
-        return True
+    """``folder`` is a dptestbed output folder: it holds the lock file of a run (one running, or one that ended
+    before it wrote results.json), or a results.json of dptestbed's."""
+    return (folder / LOCK_NAME).is_file() or _holds_results(folder)
+
+
+def _holds_results(folder: Path) -> bool:
+    """``folder`` holds a results.json of dptestbed's (its first bytes name the format)."""
     try:
         with open(folder / "results.json", "rb") as fh:
             head = fh.read(256)
@@ -71,19 +74,17 @@ def check_folder(folder: Path, *, force: bool = False) -> str | None:
 def output_lock(out_dir: Path):
     """Hold ``out_dir`` for one run (an exclusive ``flock`` on ``.dptestbed.lock``, released when the
     process ends however it ends); leftover temporary files of an interrupted run (outfiles.write's
-    names, and only in a folder that was a dptestbed output already) are removed."""
+    names, and only in a folder that was a dptestbed output already) are removed. The lock file is removed
+    when the run leaves the folder with its results.json (which marks the folder as dptestbed's from then
+    on) or with nothing else; a run that ended with other files but no results.json (interrupted) leaves it
+    as that mark."""
     from .isolation import hide
 
     out_dir.mkdir(parents=True, exist_ok=True)
     ours = is_output(out_dir)
     hide(out_dir)  # no sandboxed worker started from now on can reach it
-    fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    fd = _locked(out_dir / LOCK_NAME)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputBusy(f"{out_dir}: another dptestbed run is writing to this folder; wait for it or "
-                             "choose another --out") from None
         for folder in (out_dir, out_dir / "plots") if ours else ():
             for leftover in folder.glob(TEMP_PREFIX + "*.tmp"):
                 if _LEFTOVER.fullmatch(leftover.name):
@@ -91,4 +92,37 @@ def output_lock(out_dir: Path):
                         leftover.unlink()
         yield
     finally:
+        if _holds_results(out_dir) or _only_the_lock(out_dir):  # removed while held: a run that opened it meanwhile opens it anew
+            with contextlib.suppress(OSError):
+                os.unlink(out_dir / LOCK_NAME)
+        os.close(fd)
+
+
+def _only_the_lock(folder: Path) -> bool:
+    """The run wrote nothing into ``folder`` but its lock file (it ended before its first output)."""
+    try:
+        return os.listdir(folder) == [LOCK_NAME]
+    except OSError:
+        return False
+
+
+def _locked(path: Path) -> int:
+    """A descriptor of the lock file ``path`` holding its exclusive ``flock`` (OutputBusy when another run
+    holds it). A lock taken on a file that the run before removed as it ended (opened before the removal,
+    locked after) is no lock: the file is opened anew until the lock is on the file the path names."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise OutputBusy(f"{path.parent}: another dptestbed run is writing to this folder; wait for it or "
+                             "choose another --out") from None
+        held = os.fstat(fd)
+        try:
+            named = os.lstat(path)
+        except FileNotFoundError:
+            named = None
+        if named is not None and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino):
+            return fd
         os.close(fd)

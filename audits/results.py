@@ -11,14 +11,17 @@ import platform
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dptestbed.spec import Spec
 
 from . import outcomes as oc
 from . import theorems as thm
-from .planning import Item, Plan
 from .schemas import FORMATS
 from .serialize import jsonable
+
+if TYPE_CHECKING:  # in annotations only: the report and `audit` read results without the suite's planning
+    from .planning import Item, Plan
 
 RESULTS_FORMAT = FORMATS["results"]
 
@@ -272,7 +275,7 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     what = {"implementation_sha256": "the implementation's file changed since (SHA-256 {} then, {} now)",
             "specs_sha256": "a spec file changed since (SHA-256 by spec: {} then, {} now)",
             "code": "it was computed by other dptestbed code (digest {} then, {} now)",
-            "isolation": "its implementation ran at the isolation level {}, this run's runs at {}"}
+            "isolation": "its implementation ran at the isolation level {}, this run's would run at {}"}
     for key, text in what.items():
         if run_.get(key) != identity[key]:
             raise ResumeError(text.format(json.dumps(run_.get(key)), json.dumps(identity[key])))

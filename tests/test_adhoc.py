@@ -20,11 +20,13 @@ def laplace(data, *, rng, scale=1.0):
 def test_a_claim_is_audited_like_a_spec():
     kept = audit_mechanism(laplace, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])], samples=200_000, seed=1)
     assert kept.verdict == NO_VIOLATION and 0.9 < kept.epsilon_lower_bound <= 1.0
+    assert kept.class_ == kept.to_json()["class"] == "pass"  # the classes' words, as results.json and the console
     # the given pair, the vector relation's pattern from it, and the pairs the line search found beside it
     assert kept.pairs_tried >= 2 and {p["source"] for p in kept.to_json()["pairs"]} <= {"stress", "generated", "search"}
     broken = audit_mechanism(laplace, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])], params={"scale": 0.5},
                              samples=200_000, seed=1)
     assert broken.verdict == VIOLATION and broken.epsilon_lower_bound > 1.5
+    assert broken.class_ == broken.to_json()["class"] == "claim violated"
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -118,7 +118,7 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
         code, err = _cli("verify", "--spec", "laplace_mechanism", "--out", str(out))
         _one_line_exit_2(code, err)
         assert "another dptestbed run" in err
-    (out / ".dptestbed-results.json-x1y2z3w4.tmp").write_text("half")
+        (out / ".dptestbed-results.json-x1y2z3w4.tmp").write_text("half")  # as a run interrupted while writing
     (out / ".results.json.tmp").write_text("the user's")
     with output_folder.output_lock(out):  # free again; leftovers of an interrupted run are removed, nothing else
         assert not (out / ".dptestbed-results.json-x1y2z3w4.tmp").exists()
@@ -128,6 +128,42 @@ def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
     (out / "index.html").symlink_to(target)
     write(out / "index.html", b"new")
     assert target.read_text() == "keep" and (out / "index.html").read_text() == "new"
+
+
+def test_the_lock_file_is_left_only_as_the_mark_of_a_run_that_wrote_no_results(tmp_path, monkeypatch):
+    """A run that leaves its results.json (or nothing) removes its lock file: the folder holds only what the run
+    wrote; one interrupted before its results.json leaves the lock file, which marks the folder as dptestbed's. A
+    lock taken on a lock file that the run before removed as it ended is taken anew on the file the path names."""
+    import fcntl
+
+    from dptestbed.audits import output_folder
+
+    done, cut = tmp_path / "done", tmp_path / "cut"
+    with output_folder.output_lock(done):
+        assert (done / output_folder.LOCK_NAME).is_file()
+        (done / "results.json").write_text('{"format": "dptestbed-results/1"}')
+    with output_folder.output_lock(cut):
+        (cut / "plots").mkdir()
+    with output_folder.output_lock(tmp_path / "nothing"):
+        pass
+    assert os.listdir(done) == ["results.json"] and output_folder.is_output(done)
+    assert sorted(os.listdir(cut)) == [output_folder.LOCK_NAME, "plots"] and output_folder.is_output(cut)
+    assert os.listdir(tmp_path / "nothing") == []
+    real, raced = fcntl.flock, []
+
+    def flock(fd, how):  # the run before removes the file between this run's open and its flock
+        if not raced:
+            os.unlink(done / output_folder.LOCK_NAME)
+        raced.append(fd)
+        return real(fd, how)
+
+    (done / output_folder.LOCK_NAME).touch()
+    monkeypatch.setattr(fcntl, "flock", flock)
+    fd = output_folder._locked(done / output_folder.LOCK_NAME)
+    try:
+        assert len(raced) == 2 and os.fstat(fd).st_ino == os.stat(done / output_folder.LOCK_NAME).st_ino
+    finally:
+        os.close(fd)
 
 
 # ----------------------------------------------------------------- fuzzed spec folders through the CLI

@@ -156,7 +156,7 @@ def test_each_check_is_recorded_as_junit_properties_and_in_the_terminal_summary(
     assert "value <=" not in counterexample and "value >=" not in counterexample  # the user's terms, not the views'
     assert claim["dptestbed: test_user:mean (ad-hoc claim) privacy audit: class"] == "claim violated"
     text = result.stdout.str()
-    assert "privacy audit of mean (ad-hoc claim): claim violated" in text and "adhoc" not in text
+    assert "privacy audit of test_user:mean (ad-hoc claim): claim violated" in text and "adhoc" not in text
     result.stdout.fnmatch_lines(["*= dptestbed =*",
                                  "test_user.py::test_good: laplace_mechanism privacy audit: *; epsilon lower bound: *",
                                  "test_user.py::test_half: laplace_mechanism privacy audit: claim violated; *"

@@ -32,3 +32,14 @@ def test_markup_in_specs_and_results_is_inert(tmp_path):
     html = (tmp_path / "index.html").read_text()
     assert "<script>" not in html and "<img src=x" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_the_title_of_report_md_shows_an_implementations_name_inert(tmp_path):
+    """report.md's heading names the implementation (a file name is anything): as a code span, never an image,
+    HTML or emphasis; index.html escapes it."""
+    doc = _document()
+    doc["run"].update({"command": "check", "implementation": "/x/![i](x) <img src=x> `x` _y_.py:laplace"})
+    report.render(doc, tmp_path, plots=False)
+    heading = (tmp_path / "report.md").read_text().splitlines()[0]
+    assert heading == "# dptestbed check of evil_spec: `` /x/![i](x) <img src=x> `x` _y_.py:laplace ``", heading
+    assert "<h1>dptestbed check of evil_spec: /x/![i](x) &lt;img src=x&gt;" in (tmp_path / "index.html").read_text()

@@ -436,7 +436,10 @@ def test_the_header_counts_sum_to_the_items_and_lines_written_to_a_file_are_whol
         json.loads((out / "results.json").read_text())["theorems"]) and 0 < controls < items
     long = [line for line in captured.out.splitlines() if len(line) > 120]
     assert long and not any(line.endswith("...") for line in long), captured.out
-    assert not (out / "plots").exists()  # --no-plots: no plots/ folder
+    # the summary's paragraphs too: one line each (a terminal wraps them at its width)
+    assert any(line.startswith("family-wise") and "negative controls are tested" in line for line in long), captured.out
+    assert any(line.startswith("controls flagged: ") and line.endswith(" 0 errors") for line in long), captured.out
+    assert sorted(os.listdir(out)) == ["index.html", "junit.xml", "report.md", "results.json"]  # nothing else
 
 
 def _fabricated(plan_, power_of):

@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import json
 import math
+import re
 import sys
 import threading
 
@@ -160,9 +161,15 @@ def _adhoc(args):
     try:
         spec = adhoc_spec(delta=args.delta, relation=args.relation, sensitivity=args.sensitivity, pairs=pairs,
                           input_kind=args.input_kind, params=params, name=args.mechanism, **claim)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    except ValueError as exc:  # its pairs[K] is the command line's --pair K+1
+        raise UserError(re.sub(r"^pairs\[(\d+)\](\[[01]\])?", _pair_flag, str(exc))) from None
     return spec, args.mechanism, {}
+
+
+def _pair_flag(match) -> str:
+    """``pairs[K]`` (``pairs[K][0]``, ``pairs[K][1]``) of :func:`..adhoc.adhoc_spec`'s messages as the flag the user gave."""
+    side = {"[0]": " D", "[1]": " D_PRIME", None: ""}[match.group(2)]
+    return f"--pair {int(match.group(1)) + 1}{side}"
 
 
 def cmd_audit(args) -> int:

@@ -178,7 +178,7 @@ def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary
 
 
 MAX_ITEMS = 5000  # items of one run
-CONSOLE_WIDTH = 120  # paragraphs of the summary are wrapped at this width
+CONSOLE_WIDTH = 120  # the width of a terminal that does not say its own
 
 
 def _line(text: str) -> str:
@@ -187,6 +187,14 @@ def _line(text: str) -> str:
     if not sys.stdout.isatty():
         return sanitize.line(text)
     return sanitize.line(text, shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns)
+
+
+def _paragraph(text: str) -> str:
+    """A paragraph of the summary (dptestbed's own text): wrapped at the terminal's width on a terminal, one
+    line in a file or a pipe (a log keeps it whole, for grep)."""
+    if not sys.stdout.isatty():
+        return text
+    return textwrap.fill(text, shutil.get_terminal_size((CONSOLE_WIDTH, 24)).columns)
 
 
 def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
@@ -201,22 +209,21 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
         if r["outcome"] != "as expected":
             print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
-    print(textwrap.fill(document["family"]["statement"], CONSOLE_WIDTH))
-    print(textwrap.fill(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items "
-                        f"({classes_text(s)}): "
-                        f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
-                        f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else ""), CONSOLE_WIDTH))
+    print(_paragraph(document["family"]["statement"]))
+    print(_paragraph(f"controls flagged: {s['controls_flagged']} of {s['controls']}; {s['items']} items "
+                     f"({classes_text(s)}): "
+                     f"{s['as_expected']} as expected, {s['unexpected']} unexpected, {s['no_power']} without power, "
+                     f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else "")))
     if s.get("apart") and document["run"].get("command") == "check":
-        print(textwrap.fill(f"{len(s['apart'])} item(s) reported apart (setup validations, checks that never call "
-                            "the implementation): they say nothing about it and do not set the exit code",
-                            CONSOLE_WIDTH))
+        print(_paragraph(f"{len(s['apart'])} item(s) reported apart (setup validations, checks that never call "
+                         "the implementation): they say nothing about it and do not set the exit code"))
     if document["run"].get("isolation"):
         from ..isolation import summary
 
         print(f"implementation isolated by: {summary()}")
     reproducibility = reproducibility_text(document["run"])
     if reproducibility:
-        print(textwrap.fill(reproducibility, CONSOLE_WIDTH))
+        print(_paragraph(reproducibility))
     print(f"{status_text(document, code)} (exit {code}) in {document['run']['seconds']:.1f} s; report: {out / 'index.html'}")
 
 

@@ -95,6 +95,13 @@ class AuditResult:
     def violation(self) -> bool:
         return self.verdict == VIOLATION
 
+    @property
+    def class_(self) -> str:
+        """The result's class, in the words of results.json, ``audit --json``, the console and the report:
+        pass, claim violated, differs from the spec, no power or implementation error (``verdict`` is the
+        audit's own word for it)."""
+        return audit_class({"verdict": self.verdict})
+
     def to_json(self) -> dict:
         def num(x):
             if x is None:
@@ -106,7 +113,7 @@ class AuditResult:
 
         return jsonable({
             "format": FORMATS["audit"],
-            "class": audit_class({"verdict": self.verdict}),
+            "class": self.class_,
             "spec": self.spec,
             "implementation": self.implementation,
             "params": self.params,

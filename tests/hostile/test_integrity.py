@@ -114,10 +114,11 @@ def test_resume_refuses_a_changed_implementation_file(finished):
 
 
 @pytest.mark.slow
-def test_resume_refuses_another_isolation_level(finished):
+@pytest.mark.parametrize("level", ["auto", "strict"])
+def test_resume_refuses_another_isolation_level(finished, level):
     root = finished()
-    code, _, err = _cli(*RUN, "--isolation", "auto", "--resume", cwd=root)
-    _refused(code, err, "isolation level")
+    code, _, err = _cli(*RUN, "--isolation", level, "--resume", cwd=root)
+    _refused(code, err, "isolation level" if level == "auto" else "isolation")  # strict: or no namespaces here
 
 
 @pytest.mark.slow
