@@ -114,8 +114,8 @@ class Auditor:
     def pair_search(self, r: int, alive: list[int], n_pilot: int, n_train: int, score_n: int, alpha_pred: float,
                     keep_pairs: int, fixed_score_n: int | None = None):
         """Successive halving over the pairs: every pair's pilot sample of ``n_pilot`` runs a side ranks it;
-        the best third (at least ``keep_pairs``) gets PILOT_GROWTH times the runs (fresh ones added) and is
-        ranked again, until ``keep_pairs`` remain or the next level would pass ``n_train``. Events are scored
+        the best third (at least ``keep_pairs``), and the spec's stress cases, get PILOT_GROWTH times the runs
+        (fresh ones added) and are ranked again, until ``keep_pairs`` remain or the next level would pass ``n_train``. Events are scored
         for twice a level's runs (at most ``score_n``): a level's estimates cannot tell losses beyond what its
         size resolves, the next level's can (``fixed_score_n``: scored for that size at every level, a tight
         round's: its rare events must win the pair search too). Returns ``(kept, their pilot samples, each
@@ -142,7 +142,10 @@ class Auditor:
             if len(alive) <= keep_pairs or PILOT_GROWTH * n > n_train:
                 kept = order[:keep_pairs]
                 return kept, {i: samples[i] for i in kept}, scores
-            alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
+            top = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
+            # the spec's own stress cases go on to every level: a rare event (a delta-event of probability
+            # 1e-3) has no candidate in a small pilot, and the next level's runs show it
+            alive = top + [i for i in order if i not in top and self.pairs[i].source == "stress"]
             n, level = PILOT_GROWTH * n, level + 1
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
