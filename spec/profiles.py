@@ -40,8 +40,9 @@ def _gdp_delta(eps: float, mu: float) -> float:
 
     if mu <= 0:
         return 0.0
-    # e^eps Phi(-mu/2 - eps/mu) in logs: finite for every eps (e^eps alone overflows past eps = 709)
-    return float(special.ndtr(mu / 2 - eps / mu) - math.exp(eps + special.log_ndtr(-mu / 2 - eps / mu)))
+    tail = (math.exp(eps) * special.ndtr(-mu / 2 - eps / mu) if eps < 700  # e^eps overflows past eps = 709:
+            else math.exp(eps + special.log_ndtr(-mu / 2 - eps / mu)))     # there, the product in logs
+    return float(special.ndtr(mu / 2 - eps / mu) - tail)
 
 
 def _gdp_mu(eps: float, delta: float) -> float:
