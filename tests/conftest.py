@@ -23,7 +23,7 @@ settings.register_profile("dptestbed", derandomize=True, database=None)
 settings.load_profile("dptestbed")
 
 
-LAST = ("test_dask_executor.py", "test_accounting.py")
+LAST = ("test_dask_executor.py", "test_claims.py")  # test_claims: dp-accounting as its oracle
 
 
 def _memoised_catalogue():
