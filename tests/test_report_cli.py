@@ -98,3 +98,13 @@ def test_formulas_are_images_with_plots_and_latex_source_without(tmp_path):
         page = (tmp_path / str(plots) / "index.html").read_text()
         assert ('<img class="math"' in page) is plots
         assert plots or '<code title="gamma / epsilon">\\frac{\\gamma}{\\epsilon}</code>' in page
+
+
+def test_a_no_power_line_gives_the_samples_and_seconds_that_would_reach_power():
+    """The console of ``audit`` and of ``check`` (report model) name the measured remedy the same way."""
+    from dptestbed.audits.report.model import power_remedy
+
+    result = {"class": "no power", "power": {"samples_for_power": 2_334_137}, "timing": {"seconds_for_power": 150.0}}
+    assert power_remedy(result) == ("no power; about 2,334,137 samples per side would reach it (about 2 min at this "
+                                    "audit's pace): give --samples 2334137 or --time-budget 300")
+    assert "invisible" in power_remedy({"power": {}})

@@ -24,6 +24,7 @@ import threading
 from .. import sanitize
 from ..outcomes import class_exit_code
 from ..privacy.result import at_decision
+from ..report.model import power_remedy
 from .options import (
     EXIT_HELP,
     UserError,
@@ -278,7 +279,7 @@ def _human(r) -> str:
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
                      + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): "
-                        + _power_remedy(p, j) if cls == "no power" else
+                        + power_remedy(j) if cls == "no power" else
                         f"at most {100 * p['resolution']:g}% above the claim (the audit's resolution)"))
     elif cls == "no power":
         lines.append("  no power: no event was measured on fresh samples")
@@ -316,18 +317,6 @@ def _human(r) -> str:
     if elsewhere:
         lines.append(f"  {elsewhere['batches']} estimation batches ({elsewhere['runs']:,} runs) sampled on Dask workers")
     return "\n".join(lines)
-
-
-def _power_remedy(power: dict, result: dict) -> str:
-    """The no-power line's end: what would reach power (a measured estimate), with the flag that gives it."""
-    needed = power.get("samples_for_power")
-    if not needed:
-        return "no power, a violation below it is invisible at this sample size"
-    seconds = (result.get("timing") or {}).get("seconds_for_power")
-    took = (f" (about {seconds / 60:.0f} min at this audit's pace)" if seconds and seconds >= 90 else
-            f" (about {seconds:.0f} s at this audit's pace)" if seconds else "")
-    return (f"no power; about {needed:,} samples per side would reach it{took}: give --samples {needed} or "
-            f"--time-budget {max(60, int(2 * (seconds or 0)))}")
 
 
 def _short(value, limit: int = 60) -> str:

@@ -175,8 +175,7 @@ def item_rows(document: dict) -> list[dict]:
             measured += (f"; smallest detectable {stated.symbol} = "
                          f"{fmt_num(as_float(r.get('minimum_detectable_epsilon')))}")
         if r.get("class") == "no power" and (r.get("power") or {}).get("samples_for_power"):
-            measured += (f"; about {fmt_num(r['power']['samples_for_power'])} samples a side would reach power "
-                         "(--samples N, or --time-budget S)")
+            measured += f"; {power_remedy(r)}"
         if r.get("samples_per_side"):
             measured += f"; {fmt_num(r['samples_per_side'])} samples/side"
         if r.get("erratum_confirmed"):
@@ -280,6 +279,19 @@ def classes_text(summary: dict) -> str:
     shown = ", ".join(f"{n} {c}" for c, n in counts.items()) or "none"
     others = summary.get("items", 0) - sum(counts.values())
     return f"{sum(counts.values())} besides {others} controls of the checks: {shown}" if others else shown
+
+
+def power_remedy(result: dict) -> str:
+    """A no-power audit's remedy: what would reach power (a measured estimate: samples a side, and their time at
+    the audit's pace), with the flags that give it."""
+    needed = (result.get("power") or {}).get("samples_for_power")
+    if not needed:
+        return "no power, a violation below it is invisible at this sample size"
+    seconds = (result.get("timing") or {}).get("seconds_for_power")
+    took = (f" (about {seconds / 60:.0f} min at this audit's pace)" if seconds and seconds >= 90 else
+            f" (about {seconds:.0f} s at this audit's pace)" if seconds else "")
+    return (f"no power; about {needed:,} samples per side would reach it{took}: give --samples {needed} or "
+            f"--time-budget {max(60, int(2 * (seconds or 0)))}")
 
 
 def report_title(document: dict, quote=str) -> str:
