@@ -114,8 +114,8 @@ class Auditor:
     def pair_search(self, r: int, alive: list[int], n_pilot: int, n_train: int, score_n: int, alpha_pred: float,
                     keep_pairs: int, fixed_score_n: int | None = None):
         """Successive halving over the pairs: every pair's pilot sample of ``n_pilot`` runs a side ranks it;
-        the best third (at least ``keep_pairs``), and the spec's stress cases, get PILOT_GROWTH times the runs
-        (fresh ones added) and are ranked again, until ``keep_pairs`` remain or the next level would pass ``n_train``. Events are scored
+        the best third (at least ``keep_pairs``) gets PILOT_GROWTH times the runs (fresh ones added) and is
+        ranked again, until ``keep_pairs`` remain or the next level would pass ``n_train``. Events are scored
         for twice a level's runs (at most ``score_n``; the last level for ``score_n``, the size they will be
         estimated on): a level's estimates cannot tell losses beyond what its size resolves, the next level's can;
         the best stress case is kept beside the ``keep_pairs`` best (``fixed_score_n``: scored for that size at every level, a tight
@@ -143,13 +143,12 @@ class Auditor:
                 scores[i] = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
             order = self.rank(alive, scores)
             if last:  # the best pairs, and the spec's best stress case beside them (where the spec's algorithm
-                kept = order[:keep_pairs]  # leaks: its rare events may rank low on a pilot's few runs)
-                kept += [i for i in order if self.pairs[i].source == "stress" and i not in kept][:1]
+                kept = order[:keep_pairs]  # leaks: a rare event, a delta-event of probability 1e-3, has no
+                # candidate in a small pilot and ranks low; by its last score, with the runs it had)
+                kept += [i for i in self.rank(list(scores), scores)
+                         if self.pairs[i].source == "stress" and i not in kept][:1]
                 return kept, {i: samples[i] for i in kept}, scores
-            top = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
-            # the spec's own stress cases go on to every level: a rare event (a delta-event of probability
-            # 1e-3) has no candidate in a small pilot, and the next level's runs show it
-            alive = top + [i for i in order if i not in top and self.pairs[i].source == "stress"]
+            alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
             n, level = PILOT_GROWTH * n, level + 1
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
