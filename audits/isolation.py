@@ -225,16 +225,50 @@ def _inside(path: str, folder: str) -> bool:
     return (path.rstrip("/") + "/").startswith(folder.rstrip("/") + "/")
 
 
+_staged: dict[str, str] = {}  # a real implementation file -> its copy readable by the sandbox's user
+
+
+def staged(path: str) -> str:
+    """The implementation file the worker loads: ``path`` itself, or, run by root (the sandbox's user is then an
+    unprivileged one) when that user could not read it or enter its folder (a private temporary folder, mode
+    0700), a copy made once a run: the Python files of its folder, readable by others, in a folder of their own
+    removed when the run ends. What the user sees and what is signed stay the file's own name and content."""
+    folder = os.path.dirname(path)
+    try:
+        readable = os.stat(path).st_mode & 0o004 and os.stat(folder).st_mode & 0o001
+    except OSError:
+        return path  # the worker reports what is wrong with it
+    if readable or os.geteuid() != 0 or _mode == "process":
+        return path
+    if path not in _staged:
+        import atexit
+        import shutil
+        import tempfile
+
+        copy = tempfile.mkdtemp(prefix="dptestbed-implementation-")
+        atexit.register(shutil.rmtree, copy, ignore_errors=True)
+        for entry in os.scandir(folder):
+            if entry.name.endswith(".py") and entry.is_file(follow_symlinks=False):
+                shutil.copyfile(entry.path, os.path.join(copy, entry.name))
+                os.chmod(os.path.join(copy, entry.name), 0o644)
+        os.chmod(copy, 0o755)
+        _staged[path] = os.path.join(copy, os.path.basename(path))
+    return _staged[path]
+
+
 def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] = ()) -> list[str]:
     """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``.
     Every path in it is real (symbolic links and relative names resolved): the worker's root binds
     folders at their real paths, so a path is masked there only under its real name. A hidden folder
     that holds a folder the worker reads is not masked (what it reads stays readable), but a hidden
     file always is (the signing key in the implementation's own folder)."""
-    target = ref.rpartition(":")[0]
+    target, _, name = ref.rpartition(":")
     is_file = target.endswith(".py") or "/" in target or os.sep in target
     cwd = os.getcwd()
-    read = [os.path.dirname(os.path.realpath(os.path.expanduser(target))) if is_file else cwd]
+    if is_file:
+        ref = staged(os.path.realpath(os.path.expanduser(target))) + ":" + name
+        target = ref.rpartition(":")[0]
+    read = [os.path.dirname(target) if is_file else cwd]
     if not is_file:
         read += _imports
     read += [os.path.realpath(p) for p in os.environ.get(READ_ENV, "").split(os.pathsep) if p]

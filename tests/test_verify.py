@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -539,3 +541,27 @@ def test_every_item_says_when_it_ran_and_the_run_its_serial_phases(verified):
     profile = doc["run"]["profile"]
     assert profile["writes"] >= 2 and profile["items"] <= doc["run"]["seconds"]  # the first write and the end's
     assert set(profile) == {"prepare", "items", "writing", "writes", "errata"}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox's user differs from the caller only when run by root")
+def test_a_file_in_a_private_folder_of_root_is_checked_from_a_copy(tmp_path):
+    """Run by root, the sandbox's user may not enter a 0700 folder (mktemp -d): the README's per-call Laplace there
+    is checked from a copy readable by that user (isolation.staged), exit 0; what the run shows and signs is the
+    file's own name; the copy is gone when the command ends."""
+    import glob
+    import tempfile
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "lap.py").write_text("import numpy as np\n\ndef ok(data, *, rng, epsilon, gamma):\n"
+                                    "    f = np.atleast_1d(np.asarray(data, dtype=float))\n"
+                                    "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "dptestbed-implementation-*")))
+    code = subprocess.run([sys.executable, "-m", "dptestbed", "check", "laplace_mechanism", "--impl",
+                           f"{private / 'lap.py'}:ok", "--out", str(tmp_path / "out"), "--no-plots", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert code.returncode == 0, code.stderr[-2000:]
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert doc["run"]["implementation"] == f"{private / 'lap.py'}:ok"
+    assert "dptestbed-implementation" not in (tmp_path / "out" / "results.json").read_text()
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "dptestbed-implementation-*"))) <= before
