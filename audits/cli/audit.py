@@ -179,7 +179,7 @@ def cmd_audit(args) -> int:
     from ..runner import ImplementationError, check_loadable, missing_reference
 
     if args.mechanism is not None:
-        implementation(args.mechanism, "--mechanism", args.isolation)
+        implementation(args.mechanism, "--mechanism")
         spec, impl, params = _adhoc(args)
     else:
         if args.id is None:
@@ -190,7 +190,7 @@ def cmd_audit(args) -> int:
                             "use them with --mechanism")
         spec = get_spec(args)
         if args.impl is not None:
-            implementation(args.impl, "--impl", args.isolation)
+            implementation(args.impl, "--impl")
         if args.impl is None and missing_reference(spec.implementation):
             raise UserError(f"{spec.id} has no reference implementation yet; audit yours with "
                             f"'dptestbed audit {spec.id} --impl path/to/file.py:function'")

@@ -111,12 +111,11 @@ def get_spec(args) -> Spec:
         raise UserError(exc.args[0]) from None
 
 
-def implementation(text: str, flag: str = "--impl", isolation: str = "auto") -> str:
+def implementation(text: str, flag: str = "--impl") -> str:
     """An implementation reference of the command line, checked before anything runs: a plain name;
     ``path/to/file.py:function`` names a regular file it can read (not a FIFO, a folder, a device, nor
     anything under /dev or /proc), ``package.module:function`` a dotted name. A usage error otherwise.
-    ``isolation`` is the level asked for (kept for the callers; a file the sandbox's user may not read is
-    loaded from a copy, :func:`..isolation.staged`)."""
+    (A file the sandbox's user may not read is loaded from a copy: :func:`..isolation.staged`.)"""
     plain(text, flag)
     target, sep, name = text.rpartition(":")
     if not sep or not name.isidentifier():

@@ -253,7 +253,7 @@ def cmd_check(args) -> int:
     from .. import isolation
 
     isolation.require(args.isolation)
-    implementation(args.impl, "--impl", args.isolation)
+    implementation(args.impl, "--impl")
     try:
         check_loadable(args.impl)  # fail early, with one line, on a bad reference (imported in a sandbox)
     except ImplementationError as exc:
