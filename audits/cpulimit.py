@@ -87,6 +87,9 @@ class CallClock:
         return None
 
 
+RAISE = "; a slow implementation may need more: --timeout-scale X multiplies every item's limit by X"
+
+
 class ItemClock:
     """The limit of an item run by the process ``pid``: ``limit`` CPU seconds of its process tree,
     and ``limit * WALL_FACTOR`` seconds of the wall clock."""
@@ -101,8 +104,9 @@ class ItemClock:
         if now - self.read >= ITEM_POLL:
             self.read, self.cpu = now, cpu_seconds(self.pid)
         if self.cpu > self.limit:
-            return f"timed out: used more than its limit of {self.limit:g} CPU seconds (its process and its workers)"
+            return (f"timed out: used more than its limit of {self.limit:g} CPU seconds (its process and its "
+                    f"workers){RAISE}")
         if now - self.started > self.limit * WALL_FACTOR:
             return (f"timed out after {now - self.started:.0f} s of wall-clock time (the outer bound of its "
-                    f"{self.limit:g} CPU seconds)")
+                    f"{self.limit:g} CPU seconds){RAISE}")
         return None

@@ -47,8 +47,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    1.05 x the claim); else "no power" (never a pass).
 
 Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
-before any sampling: two for a default audit of a batched implementation, one otherwise, plus
-one for the tight round when asked) and
+before any sampling: three for a default audit (two, and the round for power alone), one for
+``samples=N``, plus one for the tight round when asked) and
 Bonferroni-split over the K candidates of each round; a candidate's two intervals get half
 each. Everything chosen (pairs, views, events, K) is chosen on data that the bound never uses.
 So, whatever the mechanism, P[some reported bound exceeds the true privacy loss of its pair
@@ -56,12 +56,17 @@ at delta] <= alpha, and P["violation" | the mechanism keeps its claim] <= alpha.
 reported is the maximum over all candidates of all rounds run, covered by the same event.
 
 Rounds. Default budget per side per kept pair: 10^6 (round 1), then 10^7 (round 2) for a
-batched implementation (fewer for a wide output: budgets of output values); 10^5 for a
+batched implementation (fewer for a wide output: budgets of output values); 10^5, then 10^6 for a
 single-run (looped) one. Round 2 runs only when round 1 found no violation and either round 1's
 test estimates predict that round 2 would bound the loss above 1.05 x the claim, or round 1 had
 no power; then it is sized so that its event could show a loss 5% above the claim, up to
-POWER_MAX_SAMPLES (a heuristic: it can change only the time taken, never the error rate, since
-round 2's share of alpha is fixed before any sampling and its samples are fresh).
+POWER_MAX_SAMPLES (CALL_MAX_SAMPLES, 10^7, for looped code) (a heuristic: it can change only the
+time taken, never the error rate, since round 2's share of alpha is fixed before any sampling and
+its samples are fresh). For looped code whose round 1 was short of power only, round 2 is a round
+for power alone: the most sensitive event of round 1, fixed, estimated on all of round 2's samples
+(no selection third). The last round is always one for power alone, and runs only when round 2
+left power short (its fresh selection's most sensitive event can be rarer than round 1's, so the
+sizing undershoots): that event, estimated on as many fresh samples as it needs, up to the same caps.
 ``samples=N`` runs a single round of N samples per side (full alpha).
 
 Tight round (``tight=True``, ``dptestbed audit --tight``). After the verdict's rounds, a

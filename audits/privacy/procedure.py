@@ -52,7 +52,8 @@ from .tradeoff import GRID, claimed_curve, estimated_points
 POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for power may draw
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
-CALL_MAX_SAMPLES = 1_000_000  # ... and the most its second round draws for power (reproducible: no clock decides)
+CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
+CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (reproducible: no clock decides)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -252,6 +253,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not
     confirm = rounds is None and samples is None and batched_samples is None and runner.batched and not time_budget
+    # the automatic rounds end with a round for power alone (:func:`power_round`), run only when the round
+    # before it left power short: its share of alpha is set aside now, as every round's
+    power_last = rounds is None and samples is None and not (batched_samples is not None and runner.batched)
     if rounds is None:
         if samples is None and batched_samples is not None and runner.batched:
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
@@ -262,10 +266,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
             rounds = [min(1_000_000, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)),
                       min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
-        else:  # a looped implementation: a second round only when a time budget sizes it
-            # a looped implementation: a second round, only when the first is short of power or may show a
-            # violation, sized for power within CALL_MAX_SAMPLES (a time budget: what fits)
-            rounds = [CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES if time_budget else CALL_MAX_SAMPLES]
+        else:  # a looped implementation: a second round only when the first is short of power or may show a
+            # violation, sized for power within CALL_MAX_SAMPLES (a time budget: what fits), then the round for power
+            rounds = ([CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES] if time_budget else
+                      [CALL_FIRST_ROUND, CALL_SECOND_ROUND, CALL_MAX_SAMPLES])
+        if power_last and len(rounds) == 2:
+            rounds.append(rounds[-1])
     rounds = [int(n) for n in rounds]
     if pace is not None:
         note = _slow_note(runner, ref, pace, _first_round_runs(rounds[0], len(pairs)))
@@ -340,8 +346,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
             power_targets = []
+            final = power_last and r + 2 == len(rounds)  # the next round is the one for power alone
             if power["ratio"] > 1 + power["resolution"]:
-                if may_violate or aud.runner.batched:
+                if (may_violate or aud.runner.batched) and not final:
                     # a full round, at least as large as power needs: its selection on more samples finds events
                     # (rarer, of higher loss) the last one could not score; batched samples are cheap
                     rounds[r + 1] = max(rounds[r + 1], _power_samples(aud, power["candidate"], alpha_round, N,
@@ -351,7 +358,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                     rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap, estimated=1)
                 info["power_short"] = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                                        "next_round_samples": rounds[r + 1]}
-            elif not may_violate:
+            elif final or not may_violate:
                 break
             if time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
                 fits = int(0.8 * (time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
