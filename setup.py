@@ -7,7 +7,7 @@ paper subpackage found below it, so adding a paper edits no list. No bare ``spec
 Package data, stated file by file pattern: each folder of spec TOMLs is a data package of
 ``dptestbed.spec`` (``spec/<paper>/*.toml``), the JSON Schemas of the machine outputs are
 ``audits/schemas/*.json`` and ``junit.xsd``, the measured item costs the executor orders items by are
-``audits/costs.json``, and ``py.typed`` marks the package as typed (PEP 561)."""
+``audits/run/costs.json``, and ``py.typed`` marks the package as typed (PEP 561)."""
 
 from pathlib import Path
 
@@ -19,7 +19,7 @@ package_dir = {"dptestbed": "entry", **{name: folder for folder, name in ROOTS.i
 packages = ["dptestbed", *ROOTS.values()]
 for folder, name in ROOTS.items():
     packages += [f"{name}.{sub}" for sub in find_packages(folder)]
-package_data = {"dptestbed": ["py.typed"], "dptestbed.spec": ["README.md"], "dptestbed.audits": ["costs.json"],
+package_data = {"dptestbed": ["py.typed"], "dptestbed.spec": ["README.md"], "dptestbed.audits.run": ["costs.json"],
                 "dptestbed.audits.schemas": ["*.json", "*.xsd"]}
 for folder in sorted({path.parent for path in Path("spec").rglob("*.toml")}):
     name = ".".join(("dptestbed", *folder.parts))

@@ -20,9 +20,9 @@ from dptestbed.spec import Spec
 from dptestbed.spec.model import NEIGHBOUR_RELATIONS
 from dptestbed.spec.schema import build_spec
 
-from .claims import Claim, implied_point, make_claim
-from .neighbours import violation
 from .privacy import AuditResult, audit
+from .privacy.claims import Claim, implied_point, make_claim
+from .privacy.neighbours import violation
 
 ADHOC_ID = "adhoc"
 INPUT_KINDS = {  # input kind -> what the pair generators and the search know of it

@@ -75,7 +75,7 @@ from typing import Any
 
 import pytest
 
-from dptestbed.audits import outcomes
+from dptestbed.audits.base import outcomes
 
 ALPHA = 1e-3
 DEADLINE = 1800.0  # seconds of one check call
@@ -138,11 +138,11 @@ def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Ite
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The session ends: every worker the checks started ends with everything it started (and, for root,
-    every process and file of the run's own user, :func:`dptestbed.audits.isolation.end_run`)."""
+    every process and file of the run's own user, :func:`dptestbed.audits.sandbox.isolation.end_run`)."""
     import sys
 
-    if "dptestbed.audits.runner" in sys.modules:
-        from dptestbed.audits import isolation, runner
+    if "dptestbed.audits.sandbox.runner" in sys.modules:
+        from dptestbed.audits.sandbox import isolation, runner
 
         runner.close_cached()
         isolation.end_run()
@@ -203,9 +203,9 @@ class SpecChecker:
         implementation = sandboxed(implementation)
         self._allow = _allowed(allow)
         self._randomness = _randomness(randomness)
-        from dptestbed.audits.cpulimit import deadline
-        from dptestbed.audits.experiments import experiments_for
-        from dptestbed.audits.theorems import STATISTICAL_KINDS
+        from dptestbed.audits.checks.experiments import experiments_for
+        from dptestbed.audits.checks.theorems import STATISTICAL_KINDS
+        from dptestbed.audits.sandbox.cpulimit import deadline
 
         exps = experiments_for(spec, self.suite) if theorems else []
         n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
@@ -238,7 +238,7 @@ class SpecChecker:
         if spec.privacy is None:
             pytest.fail(f"dptestbed: {spec_id} makes no privacy claim", pytrace=False)
         problems: list[str] = []
-        from dptestbed.audits.cpulimit import deadline
+        from dptestbed.audits.sandbox.cpulimit import deadline
 
         with deadline(self.deadline, f"dptestbed.audit of {spec_id}"):
             result = self._audit(spec, implementation, params, samples, confidence or 1 - self.alpha, problems,
@@ -267,7 +267,7 @@ class SpecChecker:
         self._allow = _allowed(allow)
         self._randomness = _randomness(randomness)
         problems: list[str] = []
-        from dptestbed.audits.cpulimit import deadline
+        from dptestbed.audits.sandbox.cpulimit import deadline
 
         with deadline(self.deadline, "dptestbed.audit_claim"):
             result = self._audit(spec, mechanism, None, samples, 1 - self.alpha, problems, time_budget,
@@ -334,9 +334,9 @@ class SpecChecker:
     def _theorems(self, spec, exps, implementation, n_audits, level, problems) -> list[dict]:
         import numpy as np
 
-        from dptestbed.audits.experiments import check_id, run_check
-        from dptestbed.audits.planning import item_seed
-        from dptestbed.audits.theorems import apply_multiple_testing
+        from dptestbed.audits.checks.experiments import check_id, run_check
+        from dptestbed.audits.checks.theorems import apply_multiple_testing
+        from dptestbed.audits.run.planning import item_seed
 
         results = []
         for exp in exps:
@@ -373,8 +373,8 @@ def sandboxed(implementation: Implementation) -> Implementation:
     import os
     import sys
 
-    from dptestbed.audits import isolation
-    from dptestbed.audits.runner import is_trusted
+    from dptestbed.audits.sandbox import isolation
+    from dptestbed.audits.sandbox.runner import is_trusted
 
     if isinstance(implementation, str) or is_trusted(implementation):
         return implementation
@@ -409,7 +409,7 @@ def _name(mechanism) -> str:
 
 
 def _randomness(value: str) -> str:
-    from dptestbed.audits.runner import RANDOMNESS
+    from dptestbed.audits.sandbox.runner import RANDOMNESS
 
     if value not in RANDOMNESS:
         raise ValueError(f"randomness: {value!r} is not one of {list(RANDOMNESS)}")

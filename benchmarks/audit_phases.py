@@ -23,8 +23,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from dptestbed.audits import execution, planning
 from dptestbed.audits.privacy import procedure, rounds
+from dptestbed.audits.run import execution, planning
 from dptestbed.spec import load_catalogue
 
 # (module or class, attribute, phase)

@@ -17,8 +17,8 @@ import time
 import numpy as np
 from timing import batch_rate
 
-from dptestbed.audits.pairs import stress_pairs
 from dptestbed.audits.privacy import audit
+from dptestbed.audits.privacy.pairs import stress_pairs
 from dptestbed.impl.halfspace_mixtures.learner import ppm_halfspace_learner, prepare
 from dptestbed.spec import load_catalogue
 

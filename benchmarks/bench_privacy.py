@@ -24,9 +24,9 @@ import time
 
 import numpy as np
 
-from dptestbed.audits.pairs import stress_pairs
 from dptestbed.audits.privacy import audit
-from dptestbed.audits.runner import call_batch, load_implementation
+from dptestbed.audits.privacy.pairs import stress_pairs
+from dptestbed.audits.sandbox.runner import call_batch, load_implementation
 from dptestbed.spec import load_spec, spec_file
 
 CORRECT = ["laplace_mechanism", "gaussian_mechanism", "randomized_response", "exponential_mechanism",

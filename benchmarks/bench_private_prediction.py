@@ -19,7 +19,7 @@ import time
 import numpy as np
 from timing import batch_rate
 
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.impl.private_prediction import soft_majority
 from dptestbed.spec import load_catalogue
 

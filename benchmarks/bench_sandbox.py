@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from dptestbed.audits.privacy import audit
-from dptestbed.audits.runner import load_implementation
+from dptestbed.audits.sandbox.runner import load_implementation
 from dptestbed.spec import load_spec, spec_file
 
 USER_CODE = '''

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dptestbed.audits.results import comparable
+from dptestbed.audits.run.results import comparable
 
 
 def item_seconds(document: dict) -> list[float]:

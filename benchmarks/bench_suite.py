@@ -9,7 +9,7 @@ the phase profile of the run (:func:`phases`: start-up, the items' own work, ite
 and ending, scheduling idle time, results writing, errata, the report), every item's wall time,
 slowest first, with its kind, paper, samples per second (audits) or trials (checks), the items of
 largest peak memory, and the totals per paper and per kind: the profile to optimise against.
-``--costs`` writes the items' seconds to ``audits/costs.json``, the measured costs the executor
+``--costs`` writes the items' seconds to ``audits/run/costs.json``, the measured costs the executor
 orders items by (longest first).
 """
 
@@ -130,10 +130,10 @@ def profile(document: dict, top: int, wall: dict | None = None) -> None:
 
 
 def write_costs(document: dict) -> Path:
-    """``audits/costs.json``: this run's seconds per item, under its suite (the other suites' kept)."""
-    from dptestbed.audits.planning import cost_key
+    """``audits/run/costs.json``: this run's seconds per item, under its suite (the other suites' kept)."""
+    from dptestbed.audits.run.planning import cost_key
 
-    path = ROOT / "audits" / "costs.json"
+    path = ROOT / "audits" / "run" / "costs.json"
     try:
         costs = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -171,7 +171,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", help="the run's output folder (default: a new temporary one)")
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--costs", action="store_true", help="write the items' seconds to audits/costs.json")
+    parser.add_argument("--costs", action="store_true", help="write the items' seconds to audits/run/costs.json")
     args = parser.parse_args()
     if args.run:
         path = run_suite(args)

@@ -269,7 +269,7 @@ RECORD_DOMAINS = {
 @dataclass(frozen=True)
 class Records:
     """``[input.records]``: the private records of a dataset-form input, for the auditor's search of
-    neighbouring pairs (audits/pairs.py). ``fields`` maps each key of the input (a dict) that holds
+    neighbouring pairs (audits/privacy/pairs.py). ``fields`` maps each key of the input (a dict) that holds
     one entry per record to its domain (:data:`RECORD_DOMAINS`; the key ``"."`` when the input is
     itself the array of records); every other key is public and identical on both sides.
     ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never

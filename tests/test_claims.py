@@ -1,4 +1,4 @@
-"""Privacy claims as curves (audits/claims.py): each kind's bound from an event's confident probabilities, its
+"""Privacy claims as curves (audits/privacy/claims.py): each kind's bound from an event's confident probabilities, its
 soundness (exact enumeration of the binomial counts), its power, and the formulas checked against independent
 computations (scipy, dp-accounting)."""
 
@@ -15,8 +15,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as rdp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.audits.claims import Claim, implied_point, make_claim
-from dptestbed.audits.stats import cp_lower, cp_upper
+from dptestbed.audits.base.stats import cp_lower, cp_upper
+from dptestbed.audits.privacy.claims import Claim, implied_point, make_claim
 from dptestbed.spec.profiles import dgauss_delta, gdp_delta, gdp_mu
 
 # --------------------------------------------------------------------------- (epsilon, delta)

@@ -15,10 +15,10 @@ import time
 
 import pytest
 
-from dptestbed.audits import planning, results, suite
 from dptestbed.audits.cli import main
-from dptestbed.audits.dask_executor import DaskBatches, DaskExecutor
 from dptestbed.audits.privacy import audit, estimation
+from dptestbed.audits.run import planning, results, suite
+from dptestbed.audits.run.dask_executor import DaskBatches, DaskExecutor
 from dptestbed.spec import load_catalogue
 
 distributed = pytest.importorskip("distributed")
@@ -138,7 +138,7 @@ def test_an_item_whose_workers_keep_dying_is_an_error_item_and_the_run_completes
 
 
 def test_the_command_line_imports_dask_only_when_asked(tmp_path):
-    code = ("import sys; from dptestbed.audits import cli, dask_executor, suite; "
+    code = ("import sys; from dptestbed.audits import cli; from dptestbed.audits.run import dask_executor, suite; "
             "cli.main(['specs', '--paper', 'calibration']); print('distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().endswith("False")
@@ -146,7 +146,7 @@ def test_the_command_line_imports_dask_only_when_asked(tmp_path):
 
 def test_a_local_audit_imports_neither_dask_nor_the_suite_machinery():
     code = ("import sys; from dptestbed.audits import cli; cli.main(['audit', 'laplace_mechanism', '--samples', '1000']); "
-            "print([m for m in ('distributed', 'statsmodels', 'dptestbed.audits.suite', 'dptestbed.audits.execution', 'dptestbed.audits.planning') if m in sys.modules])")
+            "print([m for m in ('distributed', 'statsmodels', 'dptestbed.audits.run.suite', 'dptestbed.audits.run.execution', 'dptestbed.audits.run.planning') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
@@ -164,7 +164,7 @@ def test_a_scheduler_with_the_local_executor_is_a_one_line_error(capsys):
 
 
 def test_an_unreachable_scheduler_is_a_one_line_error(monkeypatch, tmp_path, capsys):
-    from dptestbed.audits import dask_executor
+    from dptestbed.audits.run import dask_executor
 
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
     assert main(["verify", "--spec", "laplace_mechanism", "--scheduler", "tcp://127.0.0.1:1", "--quiet",

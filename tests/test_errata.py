@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dptestbed.audits import errata as E
+from dptestbed.audits.checks import errata as E
 
 
 def _erratum(measure) -> E.Erratum:

@@ -110,8 +110,8 @@ def test_report_refuses_a_results_file_that_is_not_ours(tmp_path):
 
 @pytest.mark.slow
 def test_one_run_per_output_folder_and_no_write_through_symlinks(tmp_path):
-    from dptestbed.audits import output_folder
-    from dptestbed.audits.outfiles import write
+    from dptestbed.audits.base.outfiles import write
+    from dptestbed.audits.run import output_folder
 
     out = tmp_path / "out"
     with output_folder.output_lock(out):
@@ -136,7 +136,7 @@ def test_the_lock_file_is_left_only_as_the_mark_of_a_run_that_wrote_no_results(t
     lock taken on a lock file that the run before removed as it ended is taken anew on the file the path names."""
     import fcntl
 
-    from dptestbed.audits import output_folder
+    from dptestbed.audits.run import output_folder
 
     done, cut = tmp_path / "done", tmp_path / "cut"
     with output_folder.output_lock(done):

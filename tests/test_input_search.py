@@ -1,4 +1,4 @@
-"""The auditor's input-space search (audits/pairs.py: pairs generated from a spec's declared records)
+"""The auditor's input-space search (audits/privacy/pairs.py: pairs generated from a spec's declared records)
 and its bit-level view: leaks that no hand-written stress case targets are found, and the generator
 that found each is named in the counterexample."""
 
@@ -9,9 +9,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from dptestbed.audits.pairs import candidate_pairs, searched_pairs, stress_pairs
 from dptestbed.audits.privacy import VIOLATION, audit
-from dptestbed.audits.records import LARGE_N
+from dptestbed.audits.privacy.pairs import candidate_pairs, searched_pairs, stress_pairs
+from dptestbed.audits.privacy.records import LARGE_N
 from dptestbed.spec import SpecError, load_catalogue, load_spec
 
 CATALOGUE = load_catalogue()

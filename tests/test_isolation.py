@@ -13,11 +13,14 @@ import time
 import numpy as np
 import pytest
 
-from dptestbed.audits import integrity, isolation, output_folder, report, suite
+from dptestbed.audits import report
+from dptestbed.audits.base import integrity
 from dptestbed.audits.cli import main
-from dptestbed.audits.cpulimit import CallClock, ItemClock
-from dptestbed.audits.runner import ImplementationError, Runner
-from dptestbed.audits.sandbox import SandboxWorker
+from dptestbed.audits.run import output_folder, suite
+from dptestbed.audits.sandbox import isolation
+from dptestbed.audits.sandbox.cpulimit import CallClock, ItemClock
+from dptestbed.audits.sandbox.runner import ImplementationError, Runner
+from dptestbed.audits.sandbox.workers import SandboxWorker
 
 PROBE = '''
 import os, socket, numpy as np

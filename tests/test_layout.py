@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dptestbed.audits import discovery
+from dptestbed.audits.base import discovery
 
 PAPERS = set(discovery.paper_packages())
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def imports(tmp_path_factory) -> dict[str, list[str]]:
 
 def test_the_engine_never_imports_a_paper_package(imports):
     engine = [m for m in imports if m.split(".")[1:2] in (["impl"], ["audits"]) and _paper(m) is None]
-    assert "dptestbed.audits.privacy.procedure" in engine and "dptestbed.audits.suite" in engine
+    assert "dptestbed.audits.privacy.procedure" in engine and "dptestbed.audits.run.suite" in engine
     crossing = [f"{m} -> {imported}" for m in engine for imported in imports[m] if _paper(imported) is not None]
     assert not crossing, "the engine imports a paper: " + "; ".join(crossing)
 
@@ -62,8 +62,18 @@ def test_paper_packages_never_import_one_another(imports):
     assert not crossing, "a paper imports another paper: " + "; ".join(crossing)
 
 
+def test_paper_checks_use_the_engine_through_its_facade(imports):
+    """A paper's checks import the engine from ``dptestbed.audits.api`` alone, never its layers' modules."""
+    papers = [m for m in imports if m.startswith("dptestbed.audits.") and _paper(m) is not None]
+    assert "dptestbed.audits.model_agnostic.errata" in papers
+    reaching = [f"{m} -> {imported}" for m in papers for imported in imports[m]
+                if imported.startswith("dptestbed.audits.") and _paper(imported) is None
+                and imported != "dptestbed.audits.api"]
+    assert not reaching, "a paper reaches past the facade: " + "; ".join(reaching)
+
+
 def test_paper_packages_import_the_engine_one_way():
-    """A paper package names the engine absolutely (``from dptestbed.audits.stats import ...``) and its own
+    """A paper package names the engine absolutely (``from dptestbed.audits.api import ...``) and its own
     modules relatively (``from .common import ...``): a relative import never leaves the paper's folder."""
     leaving = []
     for top in ("spec", "impl", "audits"):
@@ -135,5 +145,5 @@ def test_the_runtime_dependencies_are_what_the_runtime_imports():
             extras |= {q.name.lower() for q in own if q.marker and any(q.marker.evaluate({"extra": e}) for e in r.extras)}
     assert runtime == {d for d in imported if d not in extras}, imported
     assert {d: sorted(m) for d, m in imported.items() if d in extras} == {
-        "pytest": ["audits/pytest_plugin"], "dask": ["audits/dask_executor"], "distributed": ["audits/dask_executor"],
+        "pytest": ["audits/pytest_plugin"], "dask": ["audits/run/dask_executor"], "distributed": ["audits/run/dask_executor"],
         "jsonschema": ["audits/schemas/__init__"]}, imported

@@ -1,10 +1,11 @@
-"""The mutants run (audits/mutation.py): plan, kill matrix, exit codes, report section."""
+"""The mutants run (audits/run/mutation.py): plan, kill matrix, exit codes, report section."""
 
 import json
 
 import pytest
 
-from dptestbed.audits import mutation, planning, report, suite
+from dptestbed.audits import report
+from dptestbed.audits.run import mutation, planning, suite
 from dptestbed.impl.mutant import Mutant
 from dptestbed.spec import load_catalogue
 

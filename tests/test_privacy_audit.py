@@ -23,14 +23,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dptestbed.audits.claims import Claim, from_json
+from dptestbed.audits.base.stats import binomial_false_alarm_limit
 from dptestbed.audits.cli import main
-from dptestbed.audits.pairs import candidate_pairs, generated_pairs, stress_pairs
 from dptestbed.audits.privacy import IMPL_ERROR, NO_VIOLATION, VIOLATION, AuditError, audit, tight, views
+from dptestbed.audits.privacy.claims import Claim, from_json
 from dptestbed.audits.privacy.events import search_events
+from dptestbed.audits.privacy.pairs import candidate_pairs, generated_pairs, stress_pairs
 from dptestbed.audits.privacy.views import Featurizer, lookup, quantile_edges, small_int_counts, weighted_counts
-from dptestbed.audits.runner import ImplementationError, Runner, call_batch, load_implementation
-from dptestbed.audits.stats import binomial_false_alarm_limit
+from dptestbed.audits.sandbox.runner import ImplementationError, Runner, call_batch, load_implementation
 from dptestbed.spec import load_spec, spec_file
 
 REQUIRED_KEYS = {"spec", "implementation", "claim", "epsilon_lower_bound", "exact_epsilon", "confidence",

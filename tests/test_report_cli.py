@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from dptestbed.audits import integrity
+from dptestbed.audits.base import integrity
 from dptestbed.audits.cli import main
 from dptestbed.audits.report.model import counterexample_text, event_text
 

@@ -1,4 +1,4 @@
-"""Untrusted implementations run sandboxed (audits/sandbox.py): a hostile implementation gets a
+"""Untrusted implementations run sandboxed (audits/sandbox/workers.py): a hostile implementation gets a
 named verdict, never a hang, a crash of the auditor or a process that outlives the run."""
 
 import os
@@ -12,8 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from dptestbed.audits import sandbox
-from dptestbed.audits.runner import ImplementationError, Runner
+from dptestbed.audits.sandbox import workers as sandbox
+from dptestbed.audits.sandbox.runner import ImplementationError, Runner
 
 HOSTILE = '''
 import os, time, numpy as np
@@ -23,7 +23,7 @@ if MODE == "exit_at_import":
 if MODE == "hang_at_import":
     time.sleep(600)
 if MODE == "patch_auditor":  # tries to silence the auditor from inside the implementation
-    import dptestbed.audits.claims as s
+    import dptestbed.audits.privacy.claims as s
     s.Claim.bound = lambda *a, **k: 0.0
 
 def noiseless(data, *, rng, epsilon, gamma):

@@ -16,8 +16,8 @@ import xmlschema
 from jsonschema import Draft202012Validator
 
 from dptestbed.audits import schemas
+from dptestbed.audits.base.serialize import jsonable
 from dptestbed.audits.cli import main
-from dptestbed.audits.serialize import jsonable
 
 USER_IMPL = '''
 import numpy as np

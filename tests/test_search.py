@@ -1,4 +1,4 @@
-"""The implementation-guided search (audits/moves.py, audits/neighbours.py, audits/records.py,
+"""The implementation-guided search (audits/privacy/moves.py, audits/privacy/neighbours.py, audits/privacy/records.py,
 audits/privacy/linesearch.py): every pair it makes is a neighbour under the spec's relation, its lines and
 parameter points reach where the spec's stress cases do not, and bugs that live there are found."""
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from dptestbed.audits.adhoc import adhoc_spec
-from dptestbed.audits.moves import lines, parameter_points, patterns, shortened, with_all_rows, with_few_votes
-from dptestbed.audits.neighbours import violation
-from dptestbed.audits.pairs import candidate_pairs, parameter_pairs, searched_pairs, stress_pairs
 from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
+from dptestbed.audits.privacy.moves import lines, parameter_points, patterns, shortened, with_all_rows, with_few_votes
+from dptestbed.audits.privacy.neighbours import violation
+from dptestbed.audits.privacy.pairs import candidate_pairs, parameter_pairs, searched_pairs, stress_pairs
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()

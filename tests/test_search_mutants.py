@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from dptestbed.audits.claims import from_json
 from dptestbed.audits.privacy import IMPL_ERROR, VIOLATION, audit
+from dptestbed.audits.privacy.claims import from_json
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()

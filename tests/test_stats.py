@@ -1,11 +1,11 @@
 """Property tests of the auditor's interval statistics and exact privacy profiles.
 
-Interval code (``dptestbed.audits.stats``): Clopper-Pearson bounds agree with statsmodels and
+Interval code (``dptestbed.audits.base.stats``): Clopper-Pearson bounds agree with statsmodels and
 have exact coverage >= nominal (checked by summing binomial probabilities, not by sampling);
 the epsilon lower bound of one event is valid: for a pair of binomials with
 p1 = e^eps p2 + delta exactly, P[eps_lb > eps] <= alpha (exact enumeration).
 
-Exact profiles (``dptestbed.audits.exact``): each closed form / quadrature is compared with an
+Exact profiles (``dptestbed.audits.privacy.exact``): each closed form / quadrature is compared with an
 independent computation (numerical hockey-stick on a grid) or a Monte Carlo estimate of the
 output distribution (fixed seeds; tolerances of >= 5 standard errors).
 """
@@ -21,9 +21,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from dptestbed.audits import exact as ex
-from dptestbed.audits.claims import Claim
-from dptestbed.audits.stats import (
+from dptestbed.audits.base.stats import (
     best_predicted,
     binomial_false_alarm_limit,
     bonferroni,
@@ -31,6 +29,8 @@ from dptestbed.audits.stats import (
     cp_lower,
     cp_upper,
 )
+from dptestbed.audits.privacy import exact as ex
+from dptestbed.audits.privacy.claims import Claim
 
 # --------------------------------------------------------------------------- Clopper-Pearson
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.audits import experiments as E
-from dptestbed.audits import theorems as T
+from dptestbed.audits.checks import experiments as E
+from dptestbed.audits.checks import theorems as T
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -138,7 +138,7 @@ def test_calibration_summary_and_power():
 
 
 def test_classes_outcomes_and_exit_codes():
-    from dptestbed.audits import outcomes as O
+    from dptestbed.audits.base import outcomes as O
 
     assert O.check_class({"ref": "r", "verdict": "violated"}) == O.CLAIM_VIOLATED
     assert O.check_class({"ref": "r", "verdict": "violated", "tests": "conformance"}) == O.DIFFERS
@@ -203,7 +203,7 @@ def test_the_required_theorems_have_experiments_and_controls():
                 ("sparse_vector", "Theorem 2.8"), ("distance_to_instability", "Theorem 3.2"),
                 ("distance_to_instability", "Theorem 3.5")]:
         assert key in keys, key
-    from dptestbed.audits.discovery import load_mutants
+    from dptestbed.audits.base.discovery import load_mutants
 
     with_mutants = {m.spec for m in load_mutants()}
     for e in REGISTERED:
@@ -298,7 +298,7 @@ def _comparison(measurement: dict) -> dict:
 
 
 def test_reference_comparison_flags_a_worse_learner_and_only_one():
-    from dptestbed.audits.experiments import reference_comparison
+    from dptestbed.audits.checks.experiments import reference_comparison
 
     rng = np.random.default_rng(0)
     reference = np.abs(rng.laplace(0, 1.0, 20_000))
@@ -314,7 +314,7 @@ def test_reference_comparison_flags_a_worse_learner_and_only_one():
 
 
 def test_quantile_upper_bound_covers_the_quantile():
-    from dptestbed.audits.experiments import quantile_upper
+    from dptestbed.audits.checks.experiments import quantile_upper
 
     rng = np.random.default_rng(3)
     q95 = stats.expon.ppf(0.95)
@@ -324,7 +324,7 @@ def test_quantile_upper_bound_covers_the_quantile():
 
 def test_rate_comparison_on_failures_and_on_successes():
     """A competitive test on an event: one-sided Fisher exact test, power stated against a learner 3 times worse."""
-    from dptestbed.audits.experiments import rate_comparison
+    from dptestbed.audits.checks.experiments import rate_comparison
 
     def result(*counts, **kw):
         r = {"kind": "test", "control": None, "expected": None, "tests": "conformance", "ref": "r"}
@@ -342,7 +342,7 @@ def test_rate_comparison_on_failures_and_on_successes():
 
 
 def test_fisher_power_matches_simulation():
-    from dptestbed.audits.experiments import fisher_power
+    from dptestbed.audits.checks.experiments import fisher_power
 
     rng = np.random.default_rng(2)
     a, b = rng.binomial(300, 0.24, 600), rng.binomial(300, 0.08, 600)

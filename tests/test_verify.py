@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dptestbed.audits import execution, planning, report, results, suite
-from dptestbed.audits import experiments as E
+from dptestbed.audits import report
+from dptestbed.audits.checks import experiments as E
 from dptestbed.audits.cli import main
 from dptestbed.audits.privacy import tight
 from dptestbed.audits.report import build as report_build
+from dptestbed.audits.run import execution, planning, results, suite
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -390,7 +391,7 @@ def test_items_forked_after_this_process_sampled_in_workers_start_with_their_own
     """A process whose call_batch cache is full of runners with worker processes, then runs a
     suite: a forked item must not evict (close) those runners, whose workers are the parent's
     children ('can only test a child process')."""
-    from dptestbed.audits.runner import call_batch
+    from dptestbed.audits.sandbox.runner import call_batch
 
     for timeout in (10.0, 11.0, 12.0, 13.0):  # four cache entries (the cache's size), each with workers
         assert call_batch(_draw, None, 10, rng=np.random.default_rng(0), timeout=timeout, isolate=True).shape == (10,)
@@ -446,7 +447,7 @@ def test_the_header_counts_sum_to_the_items_and_lines_written_to_a_file_are_whol
 
 def _fabricated(plan_, power_of):
     """A result for every theorem item of ``plan_``: a bound check with ``power_of(experiment)`` trials."""
-    from dptestbed.audits import theorems as T
+    from dptestbed.audits.checks import theorems as T
 
     done = []
     for item in plan_.items:
@@ -464,10 +465,10 @@ def _fabricated(plan_, power_of):
 def test_setup_validations_never_set_a_checks_exit_code_and_allow_says_what_it_allowed():
     """Issue 39: a setup validation without power is reported apart; --allow no-power never reads 'every check
     measured with power'."""
-    from dptestbed.audits import outcomes as oc
-    from dptestbed.audits import planning
+    from dptestbed.audits.base import outcomes as oc
     from dptestbed.audits.report.model import status_text
-    from dptestbed.audits.results import assemble
+    from dptestbed.audits.run import planning
+    from dptestbed.audits.run.results import assemble
 
     plan_ = planning.plan(load_catalogue(), "quick", ["ppm_halfspace_learner"], implementation="mine.py:f",
                           controls=False, audits=False)

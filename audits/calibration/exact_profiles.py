@@ -8,7 +8,7 @@ import math
 import numpy as np
 from scipy import special
 
-from dptestbed.audits.exact import (
+from dptestbed.audits.api import (
     as_vector,
     discrete_epsilon,
     dist_epsilon,

@@ -8,7 +8,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dptestbed.audits.experiments import (
+from dptestbed.audits.api import (
+    NOISE_FUDGE,
+    Cell,
     Context,
     Control,
     experiment,
@@ -19,7 +21,6 @@ from dptestbed.audits.experiments import (
     scalar,
     transcript_cells,
 )
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
 from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
 from dptestbed.impl.calibration.gaussian import analytic_sigma
 
@@ -384,7 +385,7 @@ RNM_CLAIM = "Claim 3.9 (Dwork-Roth 2014, Report Noisy Max, Lap(2/epsilon) for no
     controls=(Control("report_noisy_max_noise_double", f"{_MUT}:report_noisy_max_noise_double", "Lap(4/epsilon)"),),
 )
 def _rnm_exact(ctx: Context) -> dict:
-    from dptestbed.audits.exact import noisy_max_distribution
+    from dptestbed.audits.api import noisy_max_distribution
 
     b = 2.0 / scalar(ctx.env["epsilon"])
     q = np.array([0.0, 1.0, 2.0, 4.0])
@@ -410,7 +411,7 @@ def _lyu_transcript(alg: int, ref: str, control: str):
         controls=(Control(control, f"{_MUT}:{control}", control.replace("_", " ")),),
     )
     def transcript(ctx: Context) -> dict:
-        from dptestbed.audits.exact import svt_distribution
+        from dptestbed.audits.api import svt_distribution
 
         eps, c, thr = scalar(ctx.env["epsilon"]), int(ctx.params["c"]), float(ctx.params["threshold"])
         q = np.array([0.0, 1.0, -1.0, 0.0]) + thr

@@ -21,8 +21,8 @@ import re
 import sys
 import threading
 
-from .. import sanitize
-from ..outcomes import class_exit_code
+from ..base import sanitize
+from ..base.outcomes import class_exit_code
 from ..privacy.result import at_decision
 from ..report.model import power_remedy
 from .options import (
@@ -174,9 +174,9 @@ def _pair_flag(match) -> str:
 
 
 def cmd_audit(args) -> int:
-    from ..contract_checks import bad_reference
     from ..privacy import AuditError, audit
-    from ..runner import ImplementationError, check_loadable, missing_reference
+    from ..sandbox.contract_checks import bad_reference
+    from ..sandbox.runner import ImplementationError, check_loadable, missing_reference
 
     if args.mechanism is not None:
         implementation(args.mechanism, "--mechanism")
@@ -207,15 +207,15 @@ def cmd_audit(args) -> int:
     with contextlib.redirect_stdout(sys.stderr), contextlib.ExitStack() as stack:
         batches = None
         if wants_dask(args):  # (the local case imports nothing more: a one-mechanism audit starts fast)
-            from ..dask_executor import DaskBatches
-            from ..execution import ExecutorUnavailable
+            from ..run.dask_executor import DaskBatches
+            from ..run.execution import ExecutorUnavailable
 
             try:
                 batches = DaskBatches(client=stack.enter_context(executor_of(args, jobs_of(args)).client()))
             except ExecutorUnavailable as exc:
                 raise UserError(str(exc)) from None
-        from .. import isolation
-        from ..cpulimit import deadline
+        from ..sandbox import isolation
+        from ..sandbox.cpulimit import deadline
 
         isolation.require(args.isolation)
         try:
@@ -251,7 +251,7 @@ def _g(x, digits=4) -> str:
 
 def _human(r) -> str:
     from ..adhoc import ADHOC_ID
-    from ..claims import from_json
+    from ..privacy.claims import from_json
     from ..report import counterexample_text
     from ..report.model import audit_claim, event_text
 

@@ -16,9 +16,10 @@ import warnings
 
 from dptestbed.spec import SpecError
 
-from .. import isolation, sanitize
-from ..outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ..proctree import become_subreaper, kill_descendants
+from ..base import sanitize
+from ..base.outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from ..sandbox import isolation
+from ..sandbox.proctree import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify
 from .options import TOP_HELP, Parser, UserError
 

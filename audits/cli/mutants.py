@@ -22,7 +22,7 @@ def register(subparsers) -> None:
 
 
 def cmd_mutants(args) -> int:
-    from .. import mutation
+    from ..run import mutation
 
     cat = catalogue(args)
     try:

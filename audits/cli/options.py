@@ -14,10 +14,10 @@ from typing import Any
 
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
-from .. import sanitize
-from ..outcomes import ALLOWABLE, EXIT_USAGE, HELP
+from ..base import sanitize
+from ..base.outcomes import ALLOWABLE, EXIT_USAGE, HELP
 
-# the exit codes of each command, shown by its --help (the codes themselves: audits/outcomes.py)
+# the exit codes of each command, shown by its --help (the codes themselves: audits/base/outcomes.py)
 EXIT_HELP = {
     "audit": HELP,
     "check": HELP,
@@ -249,7 +249,7 @@ def out_option(p, text: str) -> None:
 def folder(text: str, force: bool = False) -> Path:
     """``--out DIR``: a folder, or a path where one can be made, that may become an output folder
     (:func:`..output_folder.check_folder`; ``force``: ``--force``)."""
-    from ..output_folder import check_folder
+    from ..run.output_folder import check_folder
 
     out = Path(plain(text, "--out"))
     why = check_folder(out, force=force)
@@ -282,11 +282,11 @@ def wants_dask(args) -> bool:
 
 def executor_of(args, jobs: int):
     """The executor of ``--executor``/``--scheduler`` (dask.distributed is imported only for dask)."""
-    from .. import execution
+    from ..run import execution
 
     if not wants_dask(args):
         return execution.LocalExecutor(jobs)
-    from ..dask_executor import DaskExecutor, require
+    from ..run.dask_executor import DaskExecutor, require
 
     try:
         require()

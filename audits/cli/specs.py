@@ -10,10 +10,10 @@ import numpy as np
 from dptestbed.spec import Spec
 from dptestbed.spec.model import source_text
 
-from ..outcomes import EXIT_OK
-from ..runner import missing_reference
+from ..base.outcomes import EXIT_OK
+from ..base.serialize import jsonable
+from ..sandbox.runner import missing_reference
 from ..schemas import FORMATS
-from ..serialize import jsonable
 from .options import EXIT_HELP, UserError, catalogue, get_spec, parse_params
 
 

@@ -27,8 +27,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from .. import sanitize
-from ..outcomes import EXIT_INTERRUPTED
+from ..base import sanitize
+from ..base.outcomes import EXIT_INTERRUPTED
 from .options import (
     EXIT_HELP,
     UserError,
@@ -119,7 +119,7 @@ def register(subparsers) -> None:
 def run_items(args, command: str, plan_, summary=None) -> int:
     """Run ``plan_`` into the output folder (held by this run), render the report, print the
     summary (``summary``, default: one line per item); returns the exit code."""
-    from .. import output_folder
+    from ..run import output_folder
 
     if not plan_.items:
         raise UserError("nothing to run: no spec in the selection has an implementation or an experiment")
@@ -147,8 +147,9 @@ def run_items(args, command: str, plan_, summary=None) -> int:
 
 
 def _run_and_render(args, command, plan_, out, jobs, executor, progress, summary) -> int:
-    from .. import execution, report, results, suite
-    from ..integrity import verify
+    from .. import report
+    from ..base.integrity import verify
+    from ..run import execution, results, suite
 
     try:
         document = suite.run(plan_, catalogue(args), out, seed=args.seed, jobs=jobs, progress=progress,
@@ -218,7 +219,7 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
         print(_paragraph(f"{len(s['apart'])} item(s) reported apart (setup validations, checks that never call "
                          "the implementation): they say nothing about it and do not set the exit code"))
     if document["run"].get("isolation"):
-        from ..isolation import summary
+        from ..sandbox.isolation import summary
 
         print(f"implementation isolated by: {summary()}")
     reproducibility = reproducibility_text(document["run"])
@@ -228,7 +229,7 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
 
 
 def cmd_verify(args) -> int:
-    from .. import planning
+    from ..run import planning
 
     cat = catalogue(args)
     try:
@@ -241,16 +242,16 @@ def cmd_verify(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .. import planning
-    from ..contract_checks import bad_reference
-    from ..runner import ImplementationError, check_loadable
+    from ..run import planning
+    from ..sandbox.contract_checks import bad_reference
+    from ..sandbox.runner import ImplementationError, check_loadable
 
     cat = catalogue(args)
     try:
         spec = cat.get_spec(args.id)
     except KeyError as exc:
         raise UserError(exc.args[0]) from None
-    from .. import isolation
+    from ..sandbox import isolation
 
     isolation.require(args.isolation)
     implementation(args.impl, "--impl")
@@ -275,9 +276,10 @@ def cmd_check(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .. import output_folder, report
-    from ..integrity import verify
-    from ..outfiles import write
+    from .. import report
+    from ..base.integrity import verify
+    from ..base.outfiles import write
+    from ..run import output_folder
 
     path = Path(plain(args.results, "RESULTS"))
     try:

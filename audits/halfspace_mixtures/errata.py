@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.errata import erratum
+from dptestbed.audits.api import erratum
 from dptestbed.impl.halfspace_mixtures.geometry import Setup, erm_mistakes, population_error
 from dptestbed.impl.halfspace_mixtures.mutants import axis_family, strict_inside
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dptestbed.audits.exact import discrete_epsilon, register
+from dptestbed.audits.api import discrete_epsilon, register
 from dptestbed.impl.halfspace_mixtures.learner import MAX_EXACT_LAW, exact_law, prepare
 
 REFERENCE = "dptestbed.impl.halfspace_mixtures.learner:ppm_halfspace_learner"

@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment
+from dptestbed.audits.api import Context, Control, experiment
 from dptestbed.impl.halfspace_mixtures.family import affine_hull
 from dptestbed.impl.halfspace_mixtures.geometry import Setup, erm_mistakes
 

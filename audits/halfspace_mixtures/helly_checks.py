@@ -13,7 +13,7 @@ from itertools import combinations
 import numpy as np
 from scipy.optimize import linprog
 
-from dptestbed.audits.experiments import Context, experiment
+from dptestbed.audits.api import Context, experiment
 from dptestbed.impl.halfspace_mixtures.family import affine_hull
 
 from .common import data_rng

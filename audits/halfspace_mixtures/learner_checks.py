@@ -12,8 +12,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, reference_comparison
-from dptestbed.audits.theorems import Cell
+from dptestbed.audits.api import Cell, Context, Control, experiment, reference_comparison
 from dptestbed.impl.halfspace_mixtures.geometry import (
     Setup,
     erm_mistakes,

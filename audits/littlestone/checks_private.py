@@ -9,9 +9,17 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.experiments import Context, Control, experiment, rate_comparison, reference_comparison
-from dptestbed.audits.pairs import stress_pairs
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
+from dptestbed.audits.api import (
+    NOISE_FUDGE,
+    Cell,
+    Context,
+    Control,
+    clopper_pearson,
+    experiment,
+    rate_comparison,
+    reference_comparison,
+    stress_pairs,
+)
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.generic import probabilities
 from dptestbed.impl.littlestone.histogram import threshold

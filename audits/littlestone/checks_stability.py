@@ -18,8 +18,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, rate_comparison
-from dptestbed.audits.theorems import clopper_pearson
+from dptestbed.audits.api import Context, Control, clopper_pearson, experiment, rate_comparison
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.soa import Class
 from dptestbed.impl.littlestone.stable import (

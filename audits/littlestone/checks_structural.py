@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment
+from dptestbed.audits.api import Context, Control, experiment
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.soa import Class
 

@@ -1,6 +1,6 @@
 """Errata of seed 003 (note 003 Section 0.2, E1-E14), each with what decides it.
 
-Verdicts (audits/errata.py): E1-E9 are ``analytic`` (a constant, a typo or a proof step; the
+Verdicts (audits/checks/errata.py): E1-E9 are ``analytic`` (a constant, a typo or a proof step; the
 spec formulas give the supporting numbers, and E1 the measured modal frequency of G, which
 cannot decide it); E10 is ``confirmed`` with stub G's of 1/eta equiprobable outputs and of one
 heavy output; E11 with Hist on a planted list; E12 by brute-force Ldim. E13 (no constants in
@@ -14,7 +14,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.errata import ErratumContext, erratum
+from dptestbed.audits.api import ErratumContext, erratum
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.histogram import release
 from dptestbed.impl.littlestone.soa import littlestone_dimension
@@ -169,7 +169,7 @@ def measure_e8(ctx: ErratumContext) -> dict:
          corrected_text="GenericLearner at accuracy alpha/2 outputs some h_hat with loss <= 2 (alpha/2) = alpha "
                         "(Lemma 16), not necessarily h*")
 def measure_e9(ctx: ErratumContext) -> dict:
-    from dptestbed.audits.pairs import stress_pairs
+    from dptestbed.audits.api import stress_pairs
 
     from .exact_profiles import m_output_law
 

@@ -1,7 +1,7 @@
 """Exact privacy profiles of seed 003's building blocks (printed beside the audit's bound).
 
 * GenericLearner: the output law is a finite softmax, so epsilon(delta) is the hockey-stick
-  inversion of two exact distributions (:func:`dptestbed.audits.exact.discrete_epsilon`).
+  inversion of two exact distributions (:func:`dptestbed.audits.privacy.exact.discrete_epsilon`).
 * Hist: the noise is independent per item, so only the (at most two) items whose counts differ
   matter, and the output law is their product. Per item the law is an atom (not released, mass
   P[c + Lap(2/eps) < tau]; all of it for a count of 0, which gets no noise) plus the released
@@ -20,7 +20,7 @@ import itertools
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.exact import discrete_epsilon, register
+from dptestbed.audits.api import discrete_epsilon, register
 from dptestbed.impl.littlestone.classes import (
     FAIL_ID,
     hypothesis_from_id,

@@ -1,5 +1,5 @@
 """Theorem experiments for seed 000 Sec. 4.1: private classification queries (Cor 4.1, Lemma 4.2,
-Thms 4.3-4.4). Registered on import by audits/experiments.py."""
+Thms 4.3-4.4). Registered on import by audits/checks/experiments.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, scalar
+from dptestbed.audits.api import Context, Control, experiment, first_crossing, scalar
 
 from .queries import pipeline_chunk_size, pipeline_chunks
 from .thresholds import classification_trial, threshold_error

@@ -1,5 +1,5 @@
 """The conference version's Theorem 3.2 end to end (seed 004) and the Monte-Carlo measurement of
-erratum 000-E4 (:func:`e4_measurement`). Registered on import by audits/experiments.py."""
+erratum 000-E4 (:func:`e4_measurement`). Registered on import by audits/checks/experiments.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.experiments import Context, Control, experiment, scalar
+from dptestbed.audits.api import Context, Control, experiment, scalar
 
 from .classification import COR41_PREDICATE
 
@@ -109,7 +109,7 @@ def e4_measurement(seed: int = 0, *, m: int = 1000, alpha: float = 0.05, gamma: 
     (realised as k independent 1-D threshold classifiers at error gamma + alpha: the mistakes of
     different classifiers on the same queries are positively dependent only through the queries,
     which we draw independently per classifier, as the union bound allows)."""
-    from dptestbed.audits.theorems import clopper_pearson
+    from dptestbed.audits.api import clopper_pearson
 
     rng = np.random.default_rng(seed)
     p = gamma + alpha

@@ -1,5 +1,5 @@
 """Errata of seed 000 settled by measurement: 000-E1, 000-E2, 000-E4 (registered with
-:func:`dptestbed.audits.errata.erratum`).
+:func:`dptestbed.audits.checks.errata.erratum`).
 
 - E1 (dist = max{0, gap - 1} has sensitivity 2; kind "proof": the privacy proof step fails):
   decided by the deterministic exhaustive check over every single-vote move on every vote
@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.errata import ErratumContext, audit_summary, erratum
+from dptestbed.audits.api import ErratumContext, audit_summary, erratum
 
 E2_SAMPLES = {"quick": 200_000, "full": 2_000_000}
 
@@ -89,7 +89,7 @@ def e1_exact(catalogue) -> dict:
     mixed_directions stress pairs, whose distances sit at each variant's own threshold (one vote
     moved per row: the printed dist moves by 2, dist* by 1): A_OQR's transcript distribution on the
     two dist vectors."""
-    from dptestbed.audits.exact import dist_epsilon, svt_distribution
+    from dptestbed.audits.api import dist_epsilon, svt_distribution
     from dptestbed.impl.model_agnostic.subsample_aggregate import dist_corrected, dist_printed
     from dptestbed.spec.schema import resolve_stress_values
 
@@ -149,7 +149,7 @@ def measure_e1(ctx: ErratumContext) -> dict:
 def e2_leak(seed: int, n: int) -> dict:
     """P[first query released with Flag 0 at D's regular midpoint] on first_test_delta_leak, both
     variants, on D and D' (Monte Carlo, n runs each), beside the exact S(w)."""
-    from dptestbed.audits.theorems import clopper_pearson
+    from dptestbed.audits.api import clopper_pearson
     from dptestbed.impl.model_agnostic.soft_label import soft_label_queries, soft_label_queries_corrected
 
     D = np.array([[0.3, 0.3, 0.6]] * 4)
@@ -209,7 +209,7 @@ def e4_statement(ctx: ErratumContext) -> dict:
     (it misclassifies about 1.5 (gamma + alpha) m queries), on the reference A_binClas (the registered
     check 'worst-case-learner' runs the same on any implementation); and the same runs against a wrong
     cutoff, (gamma + alpha) m without 004's factor 3, which the check must reject (its power)."""
-    from dptestbed.audits.theorems import clopper_pearson
+    from dptestbed.audits.api import clopper_pearson
     from dptestbed.impl.model_agnostic.classification import private_classification_queries_conference as ref
 
     from .conference import THM32, thm32_runs

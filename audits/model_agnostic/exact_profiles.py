@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from dptestbed.audits.exact import as_vector, dist_epsilon, lap_sf, register, svt_distribution
+from dptestbed.audits.api import as_vector, dist_epsilon, lap_sf, register, svt_distribution
 
 
 def _dti_dist(data, epsilon, delta_param):

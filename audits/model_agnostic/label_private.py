@@ -1,11 +1,11 @@
 """Theorem experiments for the label-private learner A_Priv of seed 000 Sec. 4.2 (Claim 4.5,
-Thms 4.6-4.7). Registered on import by audits/experiments.py."""
+Thms 4.6-4.7). Registered on import by audits/checks/experiments.py."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, scalar
+from dptestbed.audits.api import Context, Control, experiment, scalar
 
 from .classification import CTRL_PCQ_CONST, CTRL_RUNNER_UP
 from .queries import pipeline_chunk_size, pipeline_chunks

@@ -8,7 +8,7 @@ transcript law (:mod:`.transcripts`, by quadrature). :func:`pair_losses` evaluat
 claimed delta, both directions, on
 
 * every pair :func:`audited_pairs` returns (the audit's stress, generated and searched pairs) at every audit
-  point of the suite (:func:`dptestbed.audits.planning.audit_points`: the defaults, with each stress case's own
+  point of the suite (:func:`dptestbed.audits.run.planning.audit_points`: the defaults, with each stress case's own
   parameters, and the spec's audit points): the stress cases, the relation's generated moves and the
   input-space search, placed at the reference's lam and w as the audit places them;
 * the stress cases placed at the mutant's own lam and w (their formulas evaluated with them) and the
@@ -27,10 +27,16 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.exact import dist_epsilon
-from dptestbed.audits.pairs import Pair, candidate_pairs, claim, generated_pairs
-from dptestbed.audits.planning import audit_points
-from dptestbed.audits.privacy.procedure import MAX_PAIRS, MAX_SEARCHED
+from dptestbed.audits.api import (
+    MAX_PAIRS,
+    MAX_SEARCHED,
+    Pair,
+    audit_points,
+    candidate_pairs,
+    claim,
+    dist_epsilon,
+    generated_pairs,
+)
 from dptestbed.impl.model_agnostic import mutants as M
 from dptestbed.impl.model_agnostic.online_query_release import oqr_lambda, oqr_threshold
 from dptestbed.impl.model_agnostic.soft_label import histogram_tests, soft_label_lambda, soft_label_threshold

@@ -2,7 +2,7 @@
 aggregate (Thm 3.11, printed and corrected); and the pipeline helpers the Sec. 4 experiments share
 (:func:`pipeline_chunks`, :func:`pipeline_chunk_size`: a negative control may declare a broken
 pipeline, ``chunk_fraction``, ``chunk_size_fraction``, see impl/model_agnostic/controls_queries.py).
-Registered on import by audits/experiments.py.
+Registered on import by audits/checks/experiments.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.experiments import Context, Control, experiment, first_crossing, implied_failure, scalar
+from dptestbed.audits.api import Context, Control, experiment, first_crossing, implied_failure, scalar
 
 _MOD = "dptestbed.impl.model_agnostic.controls_queries"  # pipeline controls
 _MUT = "dptestbed.impl.model_agnostic.mutants"  # implementation mutants
@@ -31,7 +31,7 @@ def pipeline_chunk_size(ctx: Context, n_prime: float) -> int:
 
 
 def _ci(counts, n):
-    from dptestbed.audits.theorems import clopper_pearson
+    from dptestbed.audits.api import clopper_pearson
     return [clopper_pearson(int(c), int(n)) for c in counts]
 
 

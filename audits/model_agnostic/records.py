@@ -1,7 +1,7 @@
 """Record-level privacy audits of the seed-000 Sec. 4 pipelines (Cor 3.10 for private
 classification queries, its post-processing Lemma 2.4 for A_Priv) and the agnostic sample
 complexity theorems 4.4 (classification queries) and 4.7 (A_Priv). Registered on import by
-audits/experiments.py.
+audits/checks/experiments.py.
 
 Record audits (notes Secs. 4.3, 5.3, 5.5). Privacy must hold for ANY chunk learner, so the
 audits use adversarial ones: the canary learner (a chunk votes 1 on every query iff the canary
@@ -30,8 +30,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.claims import make_claim
-from dptestbed.audits.experiments import PLUG_IN_LEVEL, Context, Control, experiment, plug_in_upper, scalar
+from dptestbed.audits.api import PLUG_IN_LEVEL, Context, Control, experiment, make_claim, plug_in_upper, scalar
 from dptestbed.impl import learners as _learners
 from dptestbed.impl.model_agnostic.subsample_aggregate import (
     chunk_data,

@@ -1,5 +1,5 @@
 """Theorem experiments for seed 000 Sec. 5 (soft-label classification). Registered on import by
-audits/experiments.py.
+audits/checks/experiments.py.
 
 Constants: every experiment runs at the paper's constants (d of Thm 5.6, k of Cor 5.10, Lemma 5.13
 and Thm 5.14) except n' (chunk size), which is the spec's n' = 100; the learner B is the spec's
@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, implied_failure, scalar
+from dptestbed.audits.api import Context, Control, experiment, implied_failure, scalar
 
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
@@ -110,7 +110,7 @@ def ensemble_soft_labels(ctx: Context, trials: int, k: int, n_prime: int, points
 
 
 def _cp(count: int, n: int):
-    from dptestbed.audits.theorems import clopper_pearson
+    from dptestbed.audits.api import clopper_pearson
     return clopper_pearson(int(count), int(n))
 
 
@@ -132,7 +132,7 @@ _THM56_EXPECTED = np.array([[0.125, 0.0], [0.875, 0.0], [0.5, 1.0], [0.5, 1.0]])
 
 
 def _thm56_planted(ctx: Context) -> dict:
-    from dptestbed.audits.experiments import first_crossing
+    from dptestbed.audits.api import first_crossing
 
     env = ctx.env
     d, beta = scalar(env["stability"]), scalar(env["failure_probability"])
@@ -236,7 +236,7 @@ def _lemma58(ctx: Context) -> dict:
 
 
 def quantile_ci(sample, level):
-    from dptestbed.audits.experiments import quantile_interval
+    from dptestbed.audits.api import quantile_interval
     return quantile_interval(np.asarray(sample), level)
 
 

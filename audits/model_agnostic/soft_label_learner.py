@@ -1,6 +1,6 @@
 """Theorem experiments for the soft-label learner of seed 000 Sec. 5 (Lemma 5.13, the SGD theorem
 5.15, Theorem 5.14), on the paper's example and learner as :mod:`.soft_label` sets them up.
-Registered on import by audits/experiments.py."""
+Registered on import by audits/checks/experiments.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, scalar
+from dptestbed.audits.api import Context, Control, experiment, scalar
 
 from .soft_label import (
     CTRL_FLIP,
@@ -101,7 +101,7 @@ SGD_Z = 4.42  # two-sided normal quantile for 1e-5
     controls=(CTRL_UNSHUFFLED,), tests="conformance",
 )
 def _sgd_identity(ctx: Context) -> dict:
-    from dptestbed.audits.runner import call_batch
+    from dptestbed.audits.api import call_batch
 
     n_prime, N = int(ctx.params["n_prime"]), ctx.trials
 

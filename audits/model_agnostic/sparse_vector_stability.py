@@ -7,9 +7,12 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import (
+from dptestbed.audits.api import (
+    NOISE_FUDGE,
+    Cell,
     Context,
     Control,
+    clopper_pearson,
     experiment,
     first_crossing,
     fudged,
@@ -18,7 +21,6 @@ from dptestbed.audits.experiments import (
     scalar,
     svt_top_probability,
 )
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell, clopper_pearson
 
 # =========================================================================== sparse vector
 

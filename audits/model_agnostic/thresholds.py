@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.experiments import Context
+from dptestbed.audits.api import Context
 
 T_STAR = 0.5
 T_STAR_APRIV = 0.2  # the noiseless v-bar setup validation only

@@ -34,9 +34,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from dptestbed.audits.exact import svt_segment
-from dptestbed.audits.experiments import Context, Control, experiment, scalar, svt_top_probability, transcript_cells
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.api import (
+    NOISE_FUDGE,
+    Cell,
+    Context,
+    Control,
+    experiment,
+    scalar,
+    svt_segment,
+    svt_top_probability,
+    transcript_cells,
+)
 
 QUERY_NOISE = 2.0                      # query noise Lap(2 lam) against threshold noise Lap(lam)
 RULES = ("bottom", "every", "never")   # when w_hat is re-drawn: Alg 1 (after a bottom), and the two bugs

@@ -1,5 +1,5 @@
 """Competitive checks of seed 000 Sec. 4 (conformance): the implementation's accuracy against the
-spec's reference algorithm on the same instance. Registered on import by audits/experiments.py.
+spec's reference algorithm on the same instance. Registered on import by audits/checks/experiments.py.
 
 The paper's accuracy bounds sit 10-300 times above the reference's error on the testbed's instances
 (Corollary 4.1: 0.00375 against T/m = 0.375; Theorem 4.6: 0.0026 against 15 alpha = 0.75), so an
@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control, experiment, reference_comparison, scalar
+from dptestbed.audits.api import Context, Control, experiment, reference_comparison, scalar
 
 from .classification import CTRL_PCQ_CONST
 from .label_private import CTRL_LPL_CONST

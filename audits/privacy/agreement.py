@@ -23,9 +23,9 @@ import time
 
 import numpy as np
 
-from ..claims import Claim
-from ..runner import ImplementationError
-from ..stats import bonferroni
+from ..base.stats import bonferroni
+from ..sandbox.runner import ImplementationError
+from .claims import Claim
 from .events import Candidate
 from .rounds import Auditor
 

@@ -16,7 +16,7 @@ loss 1.16, and the verdict's rounds (8 million samples a side) bound it at 0.95-
 
 from __future__ import annotations
 
-from ..stats import cp_lower, cp_upper
+from ..base.stats import cp_lower, cp_upper
 from .events import Candidate
 from .rounds import RANK_SHRINK, Auditor
 from .tight import TIGHT_KEEP_PAIRS, TIGHT_SELECTION_FACTOR, estimate_once_more, select_for_size

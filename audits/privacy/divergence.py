@@ -35,8 +35,8 @@ import math
 
 import numpy as np
 
-from ..claims import Claim
-from ..stats import bonferroni, cp_lower, cp_upper
+from ..base.stats import bonferroni, cp_lower, cp_upper
+from .claims import Claim
 from .events import Candidate
 from .rounds import Auditor
 from .views import as2d

@@ -18,10 +18,10 @@ from functools import partial
 
 import numpy as np
 
-from ..pairs import Pair
-from ..runner import ImplementationError, call_batch, split_sizes
-from ..stats import cp_lower, cp_upper
+from ..base.stats import cp_lower, cp_upper
+from ..sandbox.runner import ImplementationError, call_batch, split_sizes
 from .events import Candidate, Event
+from .pairs import Pair
 
 REPLAY_STREAM = 0x8E9A7  # the stream choosing the batch drawn again
 TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..claims import Claim
-from ..serialize import jsonable
-from ..stats import best_predicted
+from ..base.serialize import jsonable
+from ..base.stats import best_predicted
+from .claims import Claim
 from .views import Featurizer, lookup, small_int_counts
 
 MIN_SUPPORT_REPEATS = 4  # a continuous view with fewer repeated values has no support (and no atom) to test

@@ -16,11 +16,11 @@ import math
 
 import numpy as np
 
-from ..claims import Claim
-from ..moves import Line, patterns
-from ..neighbours import violation
-from ..pairs import Pair
-from ..runner import ImplementationError
+from ..sandbox.runner import ImplementationError
+from .claims import Claim
+from .moves import Line, patterns
+from .neighbours import violation
+from .pairs import Pair
 from .rounds import Auditor
 from .views import as2d, quantile_edges
 

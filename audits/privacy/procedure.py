@@ -10,14 +10,9 @@ import numpy as np
 
 from dptestbed.spec import Spec
 
-from .. import exact as exact_profiles
-from ..claims import Claim
-from ..moves import lines, patterns, shortened, with_all_rows, with_few_votes
-from ..neighbours import violation
-from ..pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs, same_input
-from ..pairs import claim as pair_claim
-from ..probes import probe_contract
-from ..runner import (
+from ..base.serialize import jsonable
+from ..sandbox.probes import probe_contract
+from ..sandbox.runner import (
     RANDOMNESS,
     ImplementationError,
     Runner,
@@ -26,13 +21,18 @@ from ..runner import (
     is_trusted,
     missing_reference,
 )
-from ..serialize import jsonable
+from . import exact as exact_profiles
 from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
+from .claims import Claim
 from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
 from .divergence import DIVERGENCE_ALPHA_SHARE, divergence_claim, divergence_round
 from .events import Candidate
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
+from .moves import lines, patterns, shortened, with_all_rows, with_few_votes
+from .neighbours import violation
+from .pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs, same_input
+from .pairs import claim as pair_claim
 from .progress import ProgressBar
 from .result import (
     AUDIT_RESOLUTION,
@@ -59,7 +59,7 @@ BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a t
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
 MAX_PAIRS = 16  # stress cases and generated pairs
-MAX_SEARCHED = 24  # pairs of the input-space search (audits/pairs.py), on top
+MAX_SEARCHED = 24  # pairs of the input-space search (audits/privacy/pairs.py), on top
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 EXACT_CURVE_DELTAS = (1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.35, 0.5)  # the exact trade-off curve's points
@@ -96,7 +96,7 @@ def _in_reference_domain(spec: Spec, pairs: list[Pair]) -> list[Pair]:
     if not pairs or not spec.implementation or not is_trusted(spec.implementation) \
             or missing_reference(spec.implementation):
         return pairs
-    from ..runner import call_batch
+    from ..sandbox.runner import call_batch
 
     reference = as_runnable(spec.implementation)
     kept = []

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..claims import from_json
-from ..outcomes import audit_class
+from ..base.outcomes import audit_class
+from ..base.serialize import jsonable
 from ..schemas import FORMATS
-from ..serialize import jsonable
+from .claims import from_json
 
 VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks

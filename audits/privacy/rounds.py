@@ -14,14 +14,14 @@ import numpy as np
 
 from dptestbed.spec import Spec
 
-from ..claims import Claim
-from ..pairs import Pair
-from ..pairs import claim as pair_claim
-from ..runner import Runner
-from ..serialize import jsonable
-from ..stats import best_predicted, bonferroni, cp_lower, cp_upper
+from ..base.serialize import jsonable
+from ..base.stats import best_predicted, bonferroni, cp_lower, cp_upper
+from ..sandbox.runner import Runner
+from .claims import Claim
 from .estimation import estimate_candidates
 from .events import Candidate, view_events, view_groups
+from .pairs import Pair
+from .pairs import claim as pair_claim
 from .progress import ProgressBar
 from .tradeoff import curve_thresholds
 from .views import Featurizer, small_int_counts, weighted_counts

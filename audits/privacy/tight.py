@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..claims import Claim
-from ..stats import bonferroni, cp_lower, cp_upper
+from ..base.stats import bonferroni, cp_lower, cp_upper
+from .claims import Claim
 from .estimation import estimate_candidates
 from .events import Candidate
 from .rounds import RANK_SHRINK, Auditor

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ..claims import Claim
+from .claims import Claim
 
 CURVE_POINTS = 48
 CURVE_CONFIDENCE = 0.95  # the band's own simultaneous level (descriptive; not in the verdict's family)

@@ -9,7 +9,7 @@ import weakref
 
 import numpy as np
 
-from ..serialize import jsonable
+from ..base.serialize import jsonable
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view

@@ -14,17 +14,17 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.experiments import (
+from dptestbed.audits.api import (
     DETECTION_LEVEL,
     PLUG_IN_LEVEL,
     Context,
     Control,
+    clopper_pearson,
     experiment,
     first_crossing,
     plug_in_upper,
     scalar,
 )
-from dptestbed.audits.theorems import clopper_pearson
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, teachers
 
 from .common import label_cells, mutant_control, rounded
@@ -379,7 +379,7 @@ def hard_instance_bound() -> float:
 def detectable_error(bound: float, trials: int, level: float = DETECTION_LEVEL) -> float:
     """The largest error rate below ``bound`` that the one-sided test of the correct-answer rate against
     1 - bound rejects with power >= 1/2 at ``level``."""
-    from dptestbed.audits.theorems import bound_power
+    from dptestbed.audits.api import bound_power
 
     err = bound
     while err > 0 and bound_power(trials, 1 - bound, level, 1 - err) < 0.5:

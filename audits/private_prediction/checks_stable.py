@@ -16,9 +16,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.exact import gaussian_delta
-from dptestbed.audits.experiments import Context, Control, experiment, scalar
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.api import NOISE_FUDGE, Cell, Context, Control, experiment, gaussian_delta, scalar
 from dptestbed.impl.private_prediction import teachers
 
 from .common import label_cells, mutant_control, rounded

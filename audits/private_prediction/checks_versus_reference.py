@@ -8,14 +8,14 @@ failure = a dataset on which the implementation's error exceeds 1.5 times an upp
 bound on the reference's 0.9 quantile (``experiments.reference_comparison``), tested against 0.1. It
 tests conformance ("differs from the spec"), not the paper's statement; the instance states the
 multiple of the reference's error it detects (``detectable_factor``). Registered on import by
-audits/experiments.py.
+audits/checks/experiments.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, experiment, reference_comparison, scalar
+from dptestbed.audits.api import Context, experiment, reference_comparison, scalar
 
 from .checks_pac import CONSTANT, SPEC, THETA, THM1_PARAMS, threshold_data
 from .checks_stable import (

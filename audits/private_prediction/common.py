@@ -9,8 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from dptestbed.audits.experiments import Context, Control
-from dptestbed.audits.theorems import NOISE_FUDGE, Cell
+from dptestbed.audits.api import NOISE_FUDGE, Cell, Context, Control
 
 Z = 5.0   # CLT half-width multiplier: two-sided level 6e-7 per comparison
 MUTANTS = "dptestbed.impl.private_prediction.mutants"

@@ -13,8 +13,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from dptestbed.audits.errata import ErratumContext, audit_summary, erratum
-from dptestbed.audits.exact import gaussian_delta
+from dptestbed.audits.api import ErratumContext, audit_summary, erratum, gaussian_delta
 from dptestbed.impl.private_prediction import lower_bound, soft_majority, stable, teachers
 
 from .checks_pac import generalisation_sample, soft_majority_point_errors

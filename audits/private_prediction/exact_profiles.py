@@ -13,12 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dptestbed.audits.exact import (
-    discrete_epsilon,
-    gaussian_epsilon,
-    laplace_epsilon,
-    register,
-)
+from dptestbed.audits.api import discrete_epsilon, gaussian_epsilon, laplace_epsilon, register
 from dptestbed.impl.private_prediction import convex_erm, soft_majority, stable
 
 PKG = "dptestbed.impl.private_prediction"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import sanitize
-from ..claims import from_json
-from ..outfiles import write
+from ..base import sanitize
+from ..base.outfiles import write
+from ..privacy.claims import from_json
 from .formulas import Formulas
 from .html import render_html, shown_formulas
 from .junit import write_junit

@@ -408,7 +408,7 @@ ERRATA_VERDICT_CLASS = {"confirmed": "violated", "analytic": "no-power", "not an
 
 
 def _errata_measured_html(errata: list[dict] | None) -> list[str]:
-    """The ``errata`` array of results.json (audits/errata.py): printed beside corrected, the
+    """The ``errata`` array of results.json (audits/checks/errata.py): printed beside corrected, the
     deciding measurement and the verdict."""
     if not errata:
         return []

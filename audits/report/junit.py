@@ -6,7 +6,7 @@ import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from ..outfiles import write
+from ..base.outfiles import write
 from .model import expected_text, item_rows
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import sanitize
+from ..base import sanitize
 from .model import exit_code, expected_text, fmt_num, item_rows, report_title, reproducibility_text, status_text
 
 # characters that mean nothing in Markdown (GitHub's included) or HTML; "_" only inside a word

@@ -8,8 +8,8 @@ import math
 import re
 import zlib
 
-from ..claims import bound_formula, from_json
-from ..outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+from ..base.outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+from ..privacy.claims import bound_formula, from_json
 from ..privacy.result import at_decision
 
 MUTANT_STATUS = {0: "PASS: every non-equivalent mutant killed", 1: "FAIL: a mutant survived every check",

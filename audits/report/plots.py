@@ -9,8 +9,8 @@ import re
 import textwrap
 from pathlib import Path
 
-from ..claims import from_json
-from ..outfiles import write
+from ..base.outfiles import write
+from ..privacy.claims import from_json
 from .model import as_float, fmt_num
 
 FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)

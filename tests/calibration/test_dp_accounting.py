@@ -1,5 +1,5 @@
 """Every exact privacy profile against Google's dp-accounting privacy-loss distributions (PLDs) as an
-independent oracle: the closed forms of ``audits/exact.py`` and every profile the calibration paper
+independent oracle: the closed forms of ``audits/privacy/exact.py`` and every profile the calibration paper
 registers (``audits/calibration/exact_profiles.py``), at several (sensitivity, scale, delta) points.
 
 dp-accounting discretises the privacy loss with pessimistic rounding on a grid: 1e-4 (its default; "connect
@@ -47,8 +47,8 @@ import numpy as np
 import pytest
 from dp_accounting.pld import privacy_loss_distribution as pld
 
-from dptestbed.audits import exact as ex
-from dptestbed.audits.discovery import load_papers
+from dptestbed.audits.base.discovery import load_papers
+from dptestbed.audits.privacy import exact as ex
 from dptestbed.impl.calibration.discrete import discrete_gaussian_pmf, discrete_gaussian_sigma
 from dptestbed.impl.calibration.gaussian import analytic_sigma, classical_sigma
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from scipy import special
 
-from dptestbed.audits import exact as ex
+from dptestbed.audits.base.discovery import load_papers
 from dptestbed.audits.calibration.exact_profiles import _lyu_kwargs
-from dptestbed.audits.discovery import load_papers
+from dptestbed.audits.privacy import exact as ex
 
 
 @pytest.mark.parametrize("alg", [1, 2, 4, 5, 6])

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dptestbed.audits.experiments import experiments_for, run_check
-from dptestbed.audits.pairs import candidate_pairs
-from dptestbed.audits.runner import load_implementation
+from dptestbed.audits.checks.experiments import experiments_for, run_check
+from dptestbed.audits.privacy.pairs import candidate_pairs
+from dptestbed.audits.sandbox.runner import load_implementation
 from dptestbed.impl.mutant import call, call_batch
 from dptestbed.spec import load_catalogue
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from dptestbed.audits.claims import from_json
 from dptestbed.audits.privacy import DIFFERS, NO_POWER, NO_VIOLATION, VIOLATION, audit
+from dptestbed.audits.privacy.claims import from_json
 from dptestbed.impl.calibration.mutants import MUTANTS
 from dptestbed.spec import load_catalogue
 

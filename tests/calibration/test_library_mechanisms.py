@@ -14,9 +14,9 @@ import pytest
 from distribution_checks import ALPHA, N_BATCH, assert_agree, gof_p, rng
 from scipy import stats
 
-from dptestbed.audits import exact as ex
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import experiments_for, run_check
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import experiments_for, run_check
+from dptestbed.audits.privacy import exact as ex
 from dptestbed.impl.calibration import bounded, discrete, gaussian
 from dptestbed.impl.contract import batched
 from dptestbed.spec import load_catalogue

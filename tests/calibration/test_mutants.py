@@ -4,10 +4,10 @@ the privacy audit alone are audited in tests/test_mutation.py)."""
 import numpy as np
 import pytest
 
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.exact import dist_epsilon, svt_distribution
-from dptestbed.audits.experiments import load_registry, run_check
-from dptestbed.audits.runner import load_implementation
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
+from dptestbed.audits.privacy.exact import dist_epsilon, svt_distribution
+from dptestbed.audits.sandbox.runner import load_implementation
 from dptestbed.impl.calibration.mutants import MUTANTS
 from dptestbed.spec import load_catalogue
 

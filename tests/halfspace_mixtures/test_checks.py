@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dptestbed.audits.discovery import load_mutants
-from dptestbed.audits.experiments import load_registry, run_check
-from dptestbed.audits.theorems import apply_multiple_testing
+from dptestbed.audits.base.discovery import load_mutants
+from dptestbed.audits.checks.experiments import load_registry, run_check
+from dptestbed.audits.checks.theorems import apply_multiple_testing
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from dptestbed.audits.exact import dist_epsilon, exact_epsilon
-from dptestbed.audits.pairs import stress_pairs
+from dptestbed.audits.privacy.exact import dist_epsilon, exact_epsilon
+from dptestbed.audits.privacy.pairs import stress_pairs
 from dptestbed.impl.halfspace_mixtures.learner import all_mistakes, exact_law, to_output
 from dptestbed.impl.halfspace_mixtures.mutants import MUTANTS, _all_rows
 from dptestbed.spec import load_catalogue

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from dptestbed.audits import integrity, isolation
+from dptestbed.audits.base import integrity
+from dptestbed.audits.sandbox import isolation
 
 HERE = Path(__file__).parent
 HONEST = HERE.parents[1] / "examples" / "ci" / "mechanism.py"  # not an attack: a correct Laplace mechanism

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dptestbed.audits import sanitize
+from dptestbed.audits.base import sanitize
 
 pytest_plugins = ["pytester"]
 HERE = Path(__file__).parent

@@ -71,7 +71,7 @@ def test_an_output_folder_of_someone_else_is_refused(tmp_path, command):
 
 
 def _sealed_results(folder: Path) -> None:
-    code = ("import json, sys; from pathlib import Path; from dptestbed.audits import integrity; "
+    code = ("import json, sys; from pathlib import Path; from dptestbed.audits.base import integrity; "
             "doc = {'format': 'dptestbed-results/1', 'run': {'command': 'verify', 'complete': True, 'seconds': 1.0}, "
             "'summary': {'exit_code': 0, 'items': 0, 'as_expected': 0, 'unexpected': 0, 'no_power': 0, 'errors': 0, "
             "'controls': 0, 'controls_flagged': 0}, 'privacy': [], 'theorems': [], 'specs': [], 'not_checked': [], "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dptestbed.audits import integrity
+from dptestbed.audits.base import integrity
 
 HONEST = Path(__file__).parents[2] / "examples" / "ci" / "mechanism.py"  # a correct Laplace mechanism
 LEVELS = ["auto"] + (["uid"] if os.geteuid() == 0 else [])
@@ -163,7 +163,7 @@ def test_report_refuses_a_results_file_that_does_not_verify(finished, tmp_path, 
         del doc["integrity"]
     if how == "resigned_elsewhere":  # signed by another machine's dptestbed
         env = {**os.environ, "DPTESTBED_STATE_DIR": str(tmp_path / "elsewhere")}
-        code = "import json, sys; from dptestbed.audits import integrity; print(json.dumps(integrity.seal(json.load(sys.stdin))))"
+        code = "import json, sys; from dptestbed.audits.base import integrity; print(json.dumps(integrity.seal(json.load(sys.stdin))))"
         doc = json.loads(subprocess.run([sys.executable, "-c", code], input=json.dumps(doc), capture_output=True,
                                         text=True, env=env, check=True).stdout)
     path.write_text(json.dumps(doc))

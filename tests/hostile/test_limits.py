@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dptestbed.audits import isolation
+from dptestbed.audits.sandbox import isolation
 
 HERE = Path(__file__).parent
 HONEST = HERE.parents[1] / "examples" / "ci" / "mechanism.py"  # a correct Laplace mechanism
@@ -36,7 +36,7 @@ def test_threads_stop_at_the_limit(hostile, level):
 @ROOT
 @pytest.mark.slow
 def test_a_worker_cannot_end_another_runs_workers(hostile, shelf, monkeypatch):
-    from dptestbed.audits.sandbox import SandboxWorker
+    from dptestbed.audits.sandbox.workers import SandboxWorker
 
     mark = uuid.uuid4().hex
     victim = shelf / f"victim_{mark}.py"

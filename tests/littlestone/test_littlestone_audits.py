@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptestbed.audits.errata import registered
-from dptestbed.audits.exact import exact_epsilon
+from dptestbed.audits.checks.errata import registered
 from dptestbed.audits.littlestone.checks_private import _ETA_PILOT, pilot_eta
 from dptestbed.audits.littlestone.exact_profiles import m_output_law
-from dptestbed.audits.pairs import stress_pairs
-from dptestbed.audits.runner import load_implementation
+from dptestbed.audits.privacy.exact import exact_epsilon
+from dptestbed.audits.privacy.pairs import stress_pairs
+from dptestbed.audits.sandbox.runner import load_implementation
 from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.learner import private_learner_marker_stub, private_littlestone_learner
 from dptestbed.impl.littlestone.mutants import MUTANTS
@@ -107,8 +107,8 @@ def test_pilot_supports_eta():
 
 
 def _class(catalogue, spec_id: str, ref: str, name: str, implementation: str, **kw) -> str:
-    from dptestbed.audits.experiments import load_registry, run_check
-    from dptestbed.audits.theorems import apply_multiple_testing
+    from dptestbed.audits.checks.experiments import load_registry, run_check
+    from dptestbed.audits.checks.theorems import apply_multiple_testing
 
     exp = next(e for e in load_registry()[(spec_id, ref)] if e.name == name)
     result = run_check(catalogue[spec_id], exp, implementation, seed=4, level=5e-5, **kw)

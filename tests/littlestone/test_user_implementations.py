@@ -55,7 +55,7 @@ def test_soa_breaking_ties_towards_minus_one_is_an_soa(tmp_path):
 def test_independent_soa_agrees_with_the_reference_off_ties():
     """The hand-written SOA is an SOA: on realizable sequences over the thresholds on 7 points it
     matches the reference wherever the final version space has no Ldim tie."""
-    from dptestbed.audits.runner import load_implementation
+    from dptestbed.audits.sandbox.runner import load_implementation
     from dptestbed.impl.littlestone import classes as C
     from dptestbed.impl.littlestone.soa import Class, standard_optimal_algorithm
 

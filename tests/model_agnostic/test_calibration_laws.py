@@ -139,8 +139,8 @@ def test_segment_law_of_long_segments():
     """A segment of 40 comparisons against one threshold (the transcript checks' _segment): no enumeration of
     2^40 transcripts; its probabilities split exactly over the next comparison, and agree with the full
     transcript law where that is enumerable."""
-    from dptestbed.audits.exact import svt_distribution, svt_segment
     from dptestbed.audits.model_agnostic.transcripts import _segment, sequence_law
+    from dptestbed.audits.privacy.exact import svt_distribution, svt_segment
 
     lam, w = 2.0, 10.0
     q = tuple(float(v) for v in np.linspace(0.0, 20.0, 40))

@@ -1,9 +1,9 @@
 """Errata 000-E1 / E2 / E4 settled by measurement (audits/model_agnostic/errata.py), and the
-engine's errata registry (audits/errata.py)."""
+engine's errata registry (audits/checks/errata.py)."""
 
 import json
 
-from dptestbed.audits import errata as registry
+from dptestbed.audits.checks import errata as registry
 from dptestbed.audits.model_agnostic import errata as E
 from dptestbed.spec import load_catalogue
 
@@ -57,7 +57,7 @@ def test_registry_holds_the_seed000_errata():
 
 
 def test_errata_array_in_results_json(tmp_path):
-    from dptestbed.audits import planning, suite
+    from dptestbed.audits.run import planning, suite
 
     cat = load_catalogue()
     plan = planning.plan(cat, "quick", ["soft_label_queries_corrected"], audits=False, controls=False)
@@ -85,7 +85,7 @@ def test_e4_statement_not_refuted(monkeypatch):
 
 
 def test_e5_instance_admissible():
-    from dptestbed.audits.experiments import load_registry, run_check
+    from dptestbed.audits.checks.experiments import load_registry, run_check
 
     cat = load_catalogue()
     exp = next(e for e in load_registry()[("soft_label_classifier", "Theorem 5.14")] if e.name == "straddle-e5")

@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 
-from dptestbed.audits import exact as ex
 from dptestbed.audits.model_agnostic.exact_profiles import _dti_dist
+from dptestbed.audits.privacy import exact as ex
 
 
 def test_sparse_vector_transcripts_against_monte_carlo(check_transcripts):

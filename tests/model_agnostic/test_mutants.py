@@ -8,11 +8,11 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
-from dptestbed.audits import runner
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.model_agnostic.transcripts import sequence_law, soft_law, soft_multisets
-from dptestbed.audits.runner import load_implementation
+from dptestbed.audits.sandbox import runner
+from dptestbed.audits.sandbox.runner import load_implementation
 from dptestbed.impl.model_agnostic import sparse_vector as sv
 from dptestbed.impl.model_agnostic.mutants import MUTANTS, MutatedRuns, _core
 from dptestbed.spec import load_catalogue

@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.model_agnostic import classification, conference, label_private, queries, thresholds
 from dptestbed.spec.loader import load_catalogue
 

@@ -5,8 +5,8 @@ noiseless release after the halt, k/64 chunks, inverted labels) is flagged at a 
 import numpy as np
 import pytest
 
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.model_agnostic import records as er
 from dptestbed.spec.loader import load_catalogue
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.claims import from_json
-from dptestbed.audits.errata import registered
-from dptestbed.audits.exact import exact_epsilon
-from dptestbed.audits.experiments import load_registry, run_check
-from dptestbed.audits.pairs import stress_pairs
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.errata import registered
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.privacy import audit
+from dptestbed.audits.privacy.claims import from_json
+from dptestbed.audits.privacy.exact import exact_epsilon
+from dptestbed.audits.privacy.pairs import stress_pairs
 from dptestbed.impl.private_prediction.mutants import MUTANTS
 from dptestbed.spec import load_catalogue
 
@@ -110,7 +110,7 @@ def test_exact_profiles_on_the_stress_pairs(catalogue):
 
 
 def test_errata_registered_and_fast_ones_decide():
-    from dptestbed.audits.errata import ErratumContext
+    from dptestbed.audits.checks.errata import ErratumContext
 
     errata = registered()
     for eid in ("002-E1", "002-E2", "002-E3", "002-E4", "002-E5", "002-E6", "002-E7", "002-E8", "002-E9", "002-E10",
@@ -128,7 +128,7 @@ def test_errata_registered_and_fast_ones_decide():
 def test_every_erratum_states_both_versions(catalogue):
     """Every seed-002 erratum prints both versions and a verdict of the vocabulary that its record supports (runs
     the measurements, with the privacy audits of E1 and E2)."""
-    from dptestbed.audits.errata import errata_measurements
+    from dptestbed.audits.checks.errata import errata_measurements
 
     ids = [e for e in registered() if e.startswith("002-")]
     spec_ids = {s for e in ids for s in registered()[e].involves}

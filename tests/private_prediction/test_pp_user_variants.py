@@ -11,9 +11,9 @@ reference), checked as a user's: each gets the class that matches the truth.
 import numpy as np
 import pytest
 
-from dptestbed.audits import outcomes
-from dptestbed.audits import theorems as thm
-from dptestbed.audits.experiments import load_registry, run_check
+from dptestbed.audits.base import outcomes
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.privacy import audit
 from dptestbed.spec import load_catalogue
 

@@ -1,5 +1,5 @@
 """The worker's side of the isolation (:mod:`.isolation` describes the levels and is the auditor's
-side): the supervisor a sandboxed worker starts as (``python -P -m dptestbed.audits.confinement
+side): the supervisor a sandboxed worker starts as (``python -P -m dptestbed.audits.sandbox.confinement
 CONFIG``), the namespaces, the new root, the small init of the PID namespace, the dropped privileges,
 and then the worker that imports the implementation and serves the auditor (:func:`.sandbox.serve`)."""
 
@@ -153,7 +153,7 @@ def main(argv: list[str]) -> None:
         os.close(status_w)
     if level is None:
         if cfg["mode"] == "strict":
-            from .sandbox import send_frame
+            from .workers import send_frame
 
             send_frame(_channel(cfg), b"L", json.dumps({"level": None, "why": why}).encode())
             os._exit(1)
@@ -456,7 +456,7 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
 
     import numpy.random  # noqa: F401 - numpy imports it lazily, and it reads the standard library
 
-    from . import sandbox  # numpy, the protocol and the contract checks
+    from . import workers as sandbox  # numpy, the protocol and the contract checks
 
     if level == UID and tmp is not None:  # the supervisor made tmp for this level
         try:

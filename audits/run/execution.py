@@ -21,10 +21,10 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
-from .experiments import Control, run_check
+from ..base.serialize import jsonable
+from ..checks.experiments import Control, run_check
+from ..privacy.result import at_decision
 from .planning import Item, Plan, item_seed, limit
-from .privacy.result import at_decision
-from .serialize import jsonable
 
 
 def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolate_calls=None, batches=None) -> dict:
@@ -49,7 +49,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
             "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control),
             "audit_point": item.params}
     try:
-        from .privacy import audit
+        from ..privacy import audit
 
         # the auditor's own rounds: a second, larger one when the first may show a violation or had no power
         result = audit(spec, implementation=item.implementation, params=item.params, confidence=confidence, seed=seed,
@@ -93,7 +93,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
 
 def _child(item, catalogue, plan_, seed, conn, batches):
     began = time.monotonic()
-    from .proctree import die_with_parent
+    from ..sandbox.proctree import die_with_parent
 
     try:
         os.setpgrp()  # own process group: a timeout kills the item and its workers together
@@ -138,7 +138,7 @@ def _cpu_seconds() -> float:
 
 
 def _kill_group(proc) -> None:
-    from .proctree import kill_tree
+    from ..sandbox.proctree import kill_tree
 
     if proc.is_alive():
         kill_tree(proc.pid)  # the item, its workers and whatever they started, however they fork
@@ -167,7 +167,7 @@ class ItemProcess:
         self.proc.start()
         child.close()
         self.started = time.monotonic()
-        from .cpulimit import ItemClock
+        from ..sandbox.cpulimit import ItemClock
 
         self.clock = ItemClock(self.proc.pid, limit)  # CPU seconds of the item's processes, not wall time
 
@@ -287,7 +287,7 @@ def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, 
     returns ``(item, result)`` pairs in plan order."""
     order = sorted((item for item in plan_.items if item.id not in skip), key=lambda item: -item.cost)
     if any(item.kind == "audit" for item in order):
-        from . import privacy  # noqa: F401  imported once, here: every forked item inherits it
+        from .. import privacy  # noqa: F401  imported once, here: every forked item inherits it
     results: dict[str, dict] = {}
 
     def finished(item: Item, result: dict) -> None:

@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from .outfiles import TEMP_PREFIX
+from ..base.outfiles import TEMP_PREFIX
 
 LOCK_NAME = ".dptestbed.lock"
 OUTPUT_NAMES = ("index.html", "report.md", "results.json", "junit.xml", "plots", LOCK_NAME)
@@ -78,7 +78,7 @@ def output_lock(out_dir: Path):
     when the run leaves the folder with its results.json (which marks the folder as dptestbed's from then
     on) or with nothing else; a run that ended with other files but no results.json (interrupted) leaves it
     as that mark."""
-    from .isolation import hide
+    from ..sandbox.isolation import hide
 
     out_dir.mkdir(parents=True, exist_ok=True)
     ours = is_output(out_dir)

@@ -19,13 +19,13 @@ from pathlib import Path
 
 from dptestbed.spec import Catalogue
 
-from . import outcomes as oc
-from . import sanitize
-from . import theorems as thm
+from ..base import outcomes as oc
+from ..base import sanitize
+from ..base.serialize import jsonable
+from ..checks import theorems as thm
 from .execution import LocalExecutor, execute
 from .planning import Item, Plan
 from .results import ResumeError, assemble, resumable, run_constants, spec_record, write_json_atomic
-from .serialize import jsonable
 
 
 @dataclass
@@ -104,10 +104,10 @@ WRITE_LAG = 30.0  # ... and a finished item waits at most this many seconds (plu
 
 def run_errata(plan_: Plan, catalogue: Catalogue, done: list[tuple[Item, dict]], seed: int,
                progress: bool = False) -> list[dict] | None:
-    """The errata measurements (audits/errata.py) when the run selects an involved spec or is
+    """The errata measurements (audits/checks/errata.py) when the run selects an involved spec or is
     the full suite (``verify`` only, not ``check``); the run's own audits are reused. None when
     not wanted; never raises."""
-    from . import errata as errata_mod
+    from ..checks import errata as errata_mod
 
     if plan_.implementation is not None or not errata_mod.wanted([s.id for s in plan_.specs], plan_.suite):
         return None

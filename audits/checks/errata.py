@@ -42,7 +42,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .claims import from_json
+from ..privacy.claims import from_json
 
 KINDS = ("privacy", "utility", "proof")
 VERDICTS = ("confirmed", "analytic", "not an erratum", "refuted", "inconclusive")
@@ -82,7 +82,7 @@ def erratum(erratum_id: str, *, kind: str, printed: str | None = None, corrected
 
 
 def registered() -> dict[str, Erratum]:
-    from .discovery import load_papers
+    from ..base.discovery import load_papers
 
     load_papers("errata")
     return ERRATA
@@ -101,7 +101,7 @@ class ErratumContext:
         if done is not None and done.get("verdict") not in (None, "error"):
             return {**done, "_reused": True}
         try:
-            from .privacy import audit
+            from ..privacy import audit
             res = audit(self.catalogue[spec_id], samples=AUDIT_SAMPLES[self.suite], seed=self.seed, progress=False)
             self.audits[spec_id] = res.to_json()
         except Exception as exc:  # noqa: BLE001 - a failed audit is reported in the erratum, never raised
@@ -138,13 +138,13 @@ def _measure(e: Erratum, ctx: ErratumContext) -> dict:
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
         res = {"verdict": "inconclusive", "measurement": f"measurement failed: {type(exc).__name__}: {exc}{where}",
                "details": {}}
-    from .serialize import jsonable
+    from ..base.serialize import jsonable
 
     return jsonable(res)
 
 
 def _child(e: Erratum, ctx: ErratumContext, conn) -> None:
-    from .proctree import die_with_parent
+    from ..sandbox.proctree import die_with_parent
 
     die_with_parent()
     res = _measure(e, ctx)
@@ -159,7 +159,7 @@ def measure_apart(e: Erratum, ctx: ErratumContext, limit_mb: float = MEMORY_LIMI
     """``e``'s measurement in a forked process of its own, so that what it allocates is returned when it
     ends (the errata phase's memory is its largest measurement's, not their sum), stopped with everything
     it started once its resident memory passes ``limit_mb``: then verdict "inconclusive", saying so."""
-    from .proctree import fork_context, kill_tree, resident_mb
+    from ..sandbox.proctree import fork_context, kill_tree, resident_mb
 
     mp = fork_context()
     receive, send = mp.Pipe(duplex=False)

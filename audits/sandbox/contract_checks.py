@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import sanitize
+from ..base import sanitize
 
 REASON_LIMIT = 2000  # characters of a reason (an implementation's message can be any length)
 

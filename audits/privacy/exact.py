@@ -115,7 +115,7 @@ def _load_profiles(ref: str) -> None:
     import importlib
     import importlib.util
 
-    from .discovery import load_papers
+    from ..base.discovery import load_papers
 
     parts = ref.split(":")[0].split(".")
     if len(parts) > 3 and parts[:2] == ["dptestbed", "impl"]:

@@ -52,11 +52,11 @@ import numpy as np
 
 from dptestbed.spec import Spec, resolve_stress_values
 
+from ..base.serialize import jsonable
 from . import records
 from .claims import Claim, make_claim
 from .moves import parameter_points, vector_patterns
 from .neighbours import sensitivity, violation
-from .serialize import jsonable
 
 MAX_INPUT_LENGTH = 10_000  # entries of an input vector: beyond it one audit round would not fit in memory
 

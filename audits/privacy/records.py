@@ -1,5 +1,5 @@
 """The input-space search over a dataset-form input's records (``[input.records]``, spec/README.md): from a
-dataset, the neighbours one record's move makes, each generator named (audits/pairs.py wraps them into pairs):
+dataset, the neighbours one record's move makes, each generator named (audits/privacy/pairs.py wraps them into pairs):
 
 ============================  ===========================================================
 generator                     the record replaced, and by what

@@ -44,10 +44,11 @@ import time
 
 import numpy as np
 
-from . import isolation, sanitize
+from ..base import sanitize
+from ..base.integrity import secret_paths
+from . import isolation
 from .contract_checks import ImplementationError, describe, load_implementation, validate_batch, validate_stack
 from .cpulimit import CallClock
-from .integrity import secret_paths
 from .proctree import children, descendants, kill_tree
 
 MAGIC = b"DPTB"

@@ -57,8 +57,8 @@ import numpy as np
 
 from dptestbed.spec import Spec
 
+from ..base.serialize import jsonable
 from . import theorems as thm
-from .serialize import jsonable
 from .theorems import NOISE_FUDGE
 
 SUITES = ("quick", "full")
@@ -124,7 +124,7 @@ REGISTRY: dict[tuple[str, str], list[Experiment]] = {}
 def load_registry() -> dict[tuple[str, str], list[Experiment]]:
     """The registry with every paper's experiment modules imported (``audits/<paper>/``; they
     import this module, so they are loaded on first use, never at import time of this one)."""
-    from .discovery import load_papers
+    from ..base.discovery import load_papers
 
     load_papers()
     return REGISTRY
@@ -234,8 +234,8 @@ class Context:
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
         the contract probe, :func:`.probes.probe_contract`, on its own stream)."""
-        from .probes import probe_contract
-        from .runner import as_runnable, call_batch, missing_reference, runner_for
+        from ..sandbox.probes import probe_contract
+        from ..sandbox.runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
         self.calls += 1
@@ -252,7 +252,7 @@ class Context:
         """``n`` outputs of the spec's *reference* implementation on ``data``, from a stream of its
         own (split off the check's stream at the first call): a conformance check compares the
         implementation under test with the spec's algorithm on the same instances."""
-        from .runner import as_runnable, call_batch
+        from ..sandbox.runner import as_runnable, call_batch
 
         if self._reference_rng is None:
             self._reference_rng = np.random.default_rng(self.rng.integers(2**63))
@@ -533,7 +533,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     probe checks that its draws do not repeat instead of that they do; :mod:`.runner`).
     ``level``: the run's per-check level alpha_fw / K, at which a ``test`` check runs its test.
     """
-    from .runner import ImplementationError, as_runnable, implementation_ref
+    from ..sandbox.runner import ImplementationError, as_runnable, implementation_ref
 
     t0 = time.perf_counter()
     impl_name = implementation if isinstance(implementation, str) else implementation_ref(implementation)

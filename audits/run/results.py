@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from dptestbed.spec import Spec
 
-from . import outcomes as oc
-from . import theorems as thm
-from .schemas import FORMATS
-from .serialize import jsonable
+from ..base import outcomes as oc
+from ..base.serialize import jsonable
+from ..checks import theorems as thm
+from ..schemas import FORMATS
 
 if TYPE_CHECKING:  # in annotations only: the report and `audit` read results without the suite's planning
     from .planning import Item, Plan
@@ -57,7 +57,7 @@ def git_commit() -> str | None:
 
 def spec_record(spec: Spec, plan_: Plan) -> dict:
     """What the report needs to show a spec: identity, claims and theorems with formulas."""
-    from .experiments import load_registry
+    from ..checks.experiments import load_registry
 
     env = spec.bind()
 
@@ -103,7 +103,7 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
 
 def _isolation_level() -> str | None:
     """The isolation level of the sandboxed workers of this run (None: no untrusted implementation)."""
-    from . import isolation
+    from ..sandbox import isolation
 
     return isolation.reported
 
@@ -111,7 +111,7 @@ def _isolation_level() -> str | None:
 def run_identity(plan_: Plan) -> dict:
     """What a run's results are bound to beyond its options (``run`` fields; :mod:`.integrity`): the
     SHA-256 of the implementation's file, of every spec file, and the digest of dptestbed's code."""
-    from .integrity import code_digest, file_digest, implementation_file
+    from ..base.integrity import code_digest, file_digest, implementation_file
 
     impl_file = implementation_file(plan_.implementation)
     return {"implementation_sha256": file_digest(impl_file) if impl_file else None,
@@ -131,7 +131,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
     """The results document (``results.json``), with the multiple-testing correction applied
     to the results so far. ``errata`` (audits.errata.errata_measurements) are written as the
     ``errata`` array; a printed-erratum spec's audit violation is "as expected" when its erratum
-    is confirmed (see audits/errata.py). ``identity``: :func:`run_constants` (computed once a run)."""
+    is confirmed (see audits/checks/errata.py). ``identity``: :func:`run_constants` (computed once a run)."""
     theorem_results = [dict(r) for item, r in done if item.kind == "theorem"]
     privacy_results = [dict(r) for item, r in done if item.kind == "audit"]
     finished = {item.id for item, _ in done}
@@ -142,7 +142,7 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
         r["class"] = oc.audit_class(r)
         r["outcome"] = oc.outcome(r["class"], r.get("expected"))
     if errata:
-        from .errata import reclassify
+        from ..checks.errata import reclassify
         reclassify(privacy_results, errata)
     order = {item.id: k for k, item in enumerate(plan_.items)}
     theorem_results.sort(key=lambda r: order.get(r["id"], 0))
@@ -236,8 +236,8 @@ def write_json_atomic(path: Path, document: dict, *, compact: bool = False) -> N
     (:func:`.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote);
     indented, or with ``compact`` on one line (a run's writes before the last: half the bytes, a sixth
     of the time)."""
-    from .integrity import seal
-    from .outfiles import write
+    from ..base.integrity import seal
+    from ..base.outfiles import write
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,7 +257,7 @@ def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[t
     files, isolation level, dptestbed code, tight setting and plan (the same item ids), and the same
     commit when both runs know theirs; items whose verdict was ``error`` (a crash, a time limit, an
     interruption) are run again. Raises :class:`ResumeError` saying what differs, in one line."""
-    from .integrity import verify
+    from ..base.integrity import verify
 
     run_ = document.get("run") if isinstance(document, dict) else None
     if not isinstance(run_, dict) or not str(document.get("format", "")).startswith("dptestbed-results/"):

@@ -125,7 +125,7 @@ def check_loadable(ref: str) -> None:
     if is_trusted(ref):
         load_implementation(ref)
     else:
-        from .sandbox import SandboxWorker
+        from .workers import SandboxWorker
 
         SandboxWorker(ref).close()
 
@@ -272,7 +272,7 @@ class Runner:
         self.cpu_by_thread: dict[int, float] = {}
         self.sandboxed = isinstance(impl, str)
         if self.sandboxed:  # untrusted: only sandboxed workers ever import it; they start together
-            from .sandbox import SandboxWorker
+            from .workers import SandboxWorker
 
             self._workers = [SandboxWorker(impl, wait=False) for _ in range(self.n_workers)]
             try:
@@ -330,7 +330,7 @@ class Runner:
 
     def _new_worker(self):
         if self.sandboxed:
-            from .sandbox import SandboxWorker
+            from .workers import SandboxWorker
 
             return SandboxWorker(self.impl)
         return _Worker(self.impl)

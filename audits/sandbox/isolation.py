@@ -1,7 +1,7 @@
 """Where an untrusted implementation runs: the isolation of sandboxed workers (threat model and
 promises per level: docs/isolation.md).
 
-A worker is started as ``python -P -m dptestbed.audits.confinement CONFIG`` (:func:`command`; never
+A worker is started as ``python -P -m dptestbed.audits.sandbox.confinement CONFIG`` (:func:`command`; never
 with a ``preexec_fn``). That process, the *supervisor*, runs only that module's code (the worker's side;
 this module is the auditor's): it sets its
 own limits (address space, CPU time, no core files), becomes a subreaper, and asks for a signal
@@ -279,7 +279,7 @@ def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] =
     config = {"ref": ref, "fd": fd, "parent": os.getpid(), "mode": _mode, "memory": int(memory),
               "cpu": int(cpu), "read": read, "hidden": masks, "cwd": cwd, "user": run_user(),
               "path": [] if is_file else _imports}
-    return [sys.executable, "-P", "-m", "dptestbed.audits.confinement", json.dumps(config)]
+    return [sys.executable, "-P", "-m", "dptestbed.audits.sandbox.confinement", json.dumps(config)]
 
 
 def limits_raised(pids: list[int], memory: int, cpu: int) -> str | None:

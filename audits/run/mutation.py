@@ -32,12 +32,12 @@ import math
 
 from dptestbed.spec import Catalogue
 
-from . import outcomes as oc
+from ..base import outcomes as oc
+from ..base.discovery import load_mutants
+from ..checks import theorems as thm
+from ..checks.experiments import Control, check_id, experiments_for
+from ..privacy.claims import from_json
 from . import planning
-from . import theorems as thm
-from .claims import from_json
-from .discovery import load_mutants
-from .experiments import Control, check_id, experiments_for
 
 KILLED, SURVIVED, INCONCLUSIVE, ERROR, EQUIVALENT = "killed", "survived", "inconclusive", "error", "equivalent"
 AUDIT_CHECK = "privacy audit"

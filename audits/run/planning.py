@@ -20,8 +20,8 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
-from . import theorems as thm
-from .experiments import (
+from ..checks import theorems as thm
+from ..checks.experiments import (
     Control,
     Experiment,
     check_id,
@@ -30,7 +30,7 @@ from .experiments import (
     other_suite_only,
     unchecked_theorems,
 )
-from .runner import missing_reference
+from ..sandbox.runner import missing_reference
 
 AUDIT_TIMEOUT = {"quick": 600.0, "full": 1800.0}  # whole-item CPU limits, seconds (a guard against hangs: the
 # seed-003 learner's audit with its k = 56 threshold-crossing stress case needs more than 240)
@@ -74,7 +74,7 @@ class Plan:
     implementation: str | None = None
     family_alpha: float = thm.FAMILY_ALPHA
     call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
-    mutants: tuple = ()  # a mutants run (audits/mutation.py): the mutants it checks
+    mutants: tuple = ()  # a mutants run (audits/run/mutation.py): the mutants it checks
     family_override: int | None = None  # the multiple-testing family size, when not the plan's own
     tight: bool = False  # every privacy audit also runs its tight round (audit --tight)
     allow: tuple = ()  # classes counted as passes in the exit code of a check (--allow)

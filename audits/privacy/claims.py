@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .stats import cp_lower, cp_upper, wilson_bounds
+from ..base.stats import cp_lower, cp_upper, wilson_bounds
 
 RESOLUTION = 0.05  # a loss this fraction above an epsilon or mu claim must be detectable (5% less noise)
 QUADRATIC_RESOLUTION = (1 + RESOLUTION) ** 2 - 1  # the same for rho and Renyi epsilons

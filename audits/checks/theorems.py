@@ -1,7 +1,7 @@
 """The theorem checker: exact binomial tests, verdicts, and multiple-testing control.
 
 A theorem check measures a count: ``failures`` out of ``trials`` independent runs of an
-experiment (see :mod:`dptestbed.audits.experiments`). Three kinds of check exist:
+experiment (see :mod:`dptestbed.audits.checks.experiments`). Three kinds of check exist:
 
 ``bound``
     The theorem states ``P[failure] <= beta``. One-sided exact binomial test of
@@ -66,8 +66,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
-from .outcomes import check_class, outcome
-from .stats import clopper_pearson  # the one Clopper-Pearson interval (also for the paper checks)
+from ..base.outcomes import check_class, outcome
+from ..base.stats import clopper_pearson  # the one Clopper-Pearson interval (also for the paper checks)
 
 FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
 CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
