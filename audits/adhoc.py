@@ -67,7 +67,7 @@ def adhoc_spec(*, relation: str, sensitivity: float = 1.0, pairs, input_kind: st
     nested lists of numbers). ``params``: the mechanism's own keyword arguments (numbers), passed to every
     call, as are the claim's own parameters (``epsilon``, ``delta``; ``mu``; ``rho``). Raises ValueError (one
     line, naming the argument) for a bad claim, relation, input kind or pair, and for a pair that is not a
-    neighbouring pair under the relation (:func:`.neighbours.violation`: an L1 move beyond the sensitivity, a
+    neighbouring pair under the relation (:func:`.privacy.neighbours.violation`: an L1 move beyond the sensitivity, a
     non-finite entry, two records replaced...)."""
     stated = adhoc_claim(**claim)
     if relation not in NEIGHBOUR_RELATIONS or relation == "none":

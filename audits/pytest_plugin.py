@@ -17,7 +17,7 @@ Installed with dptestbed (entry point ``pytest11: dptestbed``); nothing to confi
 
 An implementation is a callable meeting the contract ``mechanism(data, *, rng, **params)``
 (optionally with a ``.batch`` sampler) or a reference string (``path/to/file.py:function``,
-``package.module:function``). Every class but a pass fails the test (:mod:`.outcomes`): a claim
+``package.module:function``). Every class but a pass fails the test (:mod:`.base.verdict`): a claim
 violated with the counterexample in the message, a difference from the spec with what differs, no
 power with the smallest detectable loss, an implementation that raises, hangs (per-call timeout) or
 returns the wrong shape with the reason; ``allow=("differs", "no-power")`` lets those two pass. Each
@@ -75,9 +75,9 @@ from typing import Any
 
 import pytest
 
-from dptestbed.audits.base import outcomes
+from dptestbed.audits.base import verdict
 
-ALPHA = 1e-3
+ALPHA = verdict.CALL_ALPHA
 DEADLINE = 1800.0  # seconds of one check call
 SUITES = ("quick", "full")
 # name: (type, default, help); each is --dptestbed-NAME on the command line and dptestbed_NAME in the ini file
@@ -210,15 +210,15 @@ class SpecChecker:
         exps = experiments_for(spec, self.suite) if theorems else []
         n_tests = sum(1 for e in exps if e.kind in STATISTICAL_KINDS)
         n_audits = 1 if audit and spec.privacy is not None else 0
-        k = max(1, n_tests + n_audits)
+        family = verdict.Family(self.alpha, n_tests, n_audits)
         problems: list[str] = []
         out: dict[str, Any] = {"privacy": None, "theorems": []}
         with deadline(self.deadline, f"dptestbed.check of {spec_id}"):
             if n_audits:
-                out["privacy"] = self._audit(spec, implementation, params, samples, 1 - self.alpha / k, problems,
+                out["privacy"] = self._audit(spec, implementation, params, samples, family.confidence, problems,
                                              time_budget)
             if exps:
-                out["theorems"] = self._theorems(spec, exps, implementation, n_audits, self.alpha / k, problems)
+                out["theorems"] = self._theorems(spec, exps, implementation, n_audits, family.level, problems)
         if not n_audits and not exps:
             pytest.fail(f"dptestbed: {spec_id} has no privacy claim and no registered theorem experiment: "
                         f"nothing to check", pytrace=False)
@@ -310,12 +310,12 @@ class SpecChecker:
             "claim": f"epsilon = {fmt_num(claim.get('epsilon'), 4)}, delta = {fmt_num(claim.get('delta'), 4)}",
             "confidence": result.get("confidence"),
             "counterexample": " ".join((counterexample_text(result) or "").split()) or None,
-            "reason": result.get("reason") if cls == outcomes.IMPLEMENTATION_ERROR else None})
-        if cls in (outcomes.PASS, *self._allow):
+            "reason": result.get("reason") if cls == verdict.IMPLEMENTATION_ERROR else None})
+        if cls in (verdict.PASS, *self._allow):
             return result
-        if cls in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
+        if cls in (verdict.CLAIM_VIOLATED, verdict.DIFFERS):
             problems.append(f"dptestbed: privacy audit of {label}: {cls}:\n{counterexample_text(result)}")
-        elif cls == outcomes.NO_POWER:
+        elif cls == verdict.NO_POWER:
             power = result.get("power") or {}
             problems.append(f"dptestbed: privacy audit of {label}: no power: the smallest loss it could show is "
                             f"{power.get('minimum_detectable_epsilon')} against a claim of {power.get('claim')} "
@@ -352,11 +352,11 @@ class SpecChecker:
                 and r.get("trials") else None,
                 "counterexample": None if counterexample is None else json.dumps(counterexample)[:2000],
                 "error": r.get("error")})
-            if r["class"] in (outcomes.PASS, *self._allow):
+            if r["class"] in (verdict.PASS, *self._allow):
                 continue
-            if r["class"] in (outcomes.CLAIM_VIOLATED, outcomes.DIFFERS):
+            if r["class"] in (verdict.CLAIM_VIOLATED, verdict.DIFFERS):
                 problems.append(_describe_violation(r))
-            elif r["class"] == outcomes.NO_POWER:
+            elif r["class"] == verdict.NO_POWER:
                 problems.append(f"dptestbed: {r['spec']} {r['ref']} ({r['check']}): no power: its power against the "
                                 f"reference alternative is {r.get('power')}")
             else:
@@ -417,10 +417,10 @@ def _randomness(value: str) -> str:
 
 
 def _allowed(allow: Iterable[str]) -> tuple[str, ...]:
-    unknown = [a for a in allow if a not in outcomes.ALLOWABLE]
+    unknown = [a for a in allow if a not in verdict.ALLOWABLE]
     if unknown:
-        raise ValueError(f"allow: {unknown[0]!r} is not one of {sorted(outcomes.ALLOWABLE)}")
-    return tuple(outcomes.ALLOWABLE[a] for a in allow)
+        raise ValueError(f"allow: {unknown[0]!r} is not one of {sorted(verdict.ALLOWABLE)}")
+    return tuple(verdict.ALLOWABLE[a] for a in allow)
 
 
 def _describe_violation(r: dict) -> str:

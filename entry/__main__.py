@@ -15,7 +15,7 @@ Ctrl-C ends every command with one line on stderr and exit code 130, wherever it
 import os
 import sys
 
-from dptestbed.audits.base.outcomes import EXIT_INTERRUPTED
+from dptestbed.audits.base.verdict import EXIT_INTERRUPTED
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ pytest.importorskip("diffprivlib", reason="diffprivlib not installed: pip instal
                     "examples/libraries")
 pytest.importorskip("opendp", reason="opendp not installed: pip install -e '.[examples]' to test examples/libraries")
 
-from dptestbed.audits.base import outcomes  # imported after the skips
+from dptestbed.audits.base import verdict as outcomes  # imported after the skips
 from dptestbed.audits.privacy import audit
 from dptestbed.audits.sandbox.contract_checks import load_implementation
 from dptestbed.impl.contract import accepted_params

@@ -4,6 +4,7 @@ its reference implementation (consistent) and its negative controls (violated)."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -138,7 +139,7 @@ def test_calibration_summary_and_power():
 
 
 def test_classes_outcomes_and_exit_codes():
-    from dptestbed.audits.base import outcomes as O
+    from dptestbed.audits.base import verdict as O
 
     assert O.check_class({"ref": "r", "verdict": "violated"}) == O.CLAIM_VIOLATED
     assert O.check_class({"ref": "r", "verdict": "violated", "tests": "conformance"}) == O.DIFFERS
@@ -167,6 +168,42 @@ def test_classes_outcomes_and_exit_codes():
     assert O.expectation_exit_code(["as expected", "no power"]) == 4
     assert O.expectation_exit_code(["no power", "unexpected", "error"]) == 1
     assert O.expectation_exit_code(["no power", "error"]) == 6
+
+
+def test_the_family_split():
+    """One run's alpha split before anything runs: the tests' share, each audit's confidence, the per-check
+    level; the command line's default 0.01 and the pytest plugin's 1e-3."""
+    from dptestbed.audits.base.verdict import CALL_ALPHA, FAMILY_ALPHA, Family
+
+    family = Family(0.01, 3, 2)
+    assert family.size == 5 and family.level == 0.01 / 5 and family.confidence == 1 - 0.01 / 5
+    assert family.tests_alpha == 0.01 * 3 / 5
+    assert Family(0.01, 0, 0).size == 1 and Family(0.01, 0, 0).level == 0.01
+    assert Family(0.01, 3, 2, override=40).size == 40  # a mutants cell at the level of a one-spec check
+    assert (FAMILY_ALPHA, CALL_ALPHA) == (0.01, 1e-3)
+    described = T.apply_multiple_testing([], n_audits=2, n_planned_tests=3)
+    assert described["per_check_level"] == family.level and described["theorem_alpha"] == family.tests_alpha
+    assert described["audit_confidence"] == family.confidence and described["checks"] == 5
+
+
+def test_class_names_are_spelled_in_the_verdict_module_alone():
+    """Every other module names a class through the constants of ``audits/base/verdict.py``."""
+    import ast
+
+    from dptestbed.audits.base import verdict as O
+
+    root = Path(__file__).resolve().parent.parent / "audits"
+    spelled = []
+    for path in sorted(root.rglob("*.py")):
+        if path == root / "base" / "verdict.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        spelled += [f"{path.relative_to(root)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                    if isinstance(node, ast.Constant) and node.value in O.CLASSES and id(node) not in docstrings]
+    assert not spelled, spelled
 
 
 # --------------------------------------------------------------------------- closed forms

@@ -465,7 +465,7 @@ def _fabricated(plan_, power_of):
 def test_setup_validations_never_set_a_checks_exit_code_and_allow_says_what_it_allowed():
     """Issue 39: a setup validation without power is reported apart; --allow no-power never reads 'every check
     measured with power'."""
-    from dptestbed.audits.base import outcomes as oc
+    from dptestbed.audits.base import verdict as oc
     from dptestbed.audits.report.model import status_text
     from dptestbed.audits.run import planning
     from dptestbed.audits.run.results import assemble

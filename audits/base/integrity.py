@@ -5,7 +5,7 @@ with a key that only the command line reads: 32 random bytes in ``results-key`` 
 (``$DPTESTBED_STATE_DIR``, else ``$XDG_STATE_HOME/dptestbed``, else ``~/.local/state/dptestbed``,
 resolved to its real path whatever names it: relative, through symbolic links; mode 0600 in a 0700
 folder), created before the first worker starts. A sandboxed worker never sees it: the key file and
-its folder are hidden from workers (:func:`secret_paths`, masked by :mod:`.isolation` at their real
+its folder are hidden from workers (:func:`secret_paths`, masked by :mod:`..sandbox.isolation` at their real
 paths, the file even when the folder holds the implementation's; at the unprivileged-uid level the
 file is not readable by the worker's user), it is never in an environment variable, and a worker is a
 fresh interpreter, never a fork of a process that read it.

@@ -8,7 +8,7 @@ Contract
   for ``K ~ Bin(n, p)``, every ``p``. Both vectorise over ``k`` and ``n``; fractional ``k`` is
   accepted (used only to *predict* a bound from estimated probabilities, never for a verdict).
 * What an event's two bounds show about a claim (ln((p_lo - delta) / p_hi) for (epsilon, delta)-DP, and
-  the other kinds of claim) is :mod:`.claims`; :func:`best_predicted` finds, in groups of candidate events,
+  the other kinds of claim) is :mod:`..privacy.claims`; :func:`best_predicted` finds, in groups of candidate events,
   the one whose predicted bound on a claim is largest.
 * scipy.special is imported on first use, not with this module: it costs a command's start
   0.1 s, and ``dptestbed audit`` imports it in a background thread while it samples.
@@ -79,7 +79,7 @@ SELECTION_SHRINK = 0.16  # one-sided level (about one sigma) of the shrunk selec
 
 def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4, n_est: int | None = None) -> list[tuple[int, float]]:
     """For each group ``(p1, p2)`` of candidate arrays, ``(index, bound)`` of the candidate with
-    the largest predicted bound on ``claim`` (a :class:`.claims.Claim`: ``claim.predicted``): screened
+    the largest predicted bound on ``claim`` (a :class:`..privacy.claims.Claim`: ``claim.predicted``): screened
     with the Wilson approximation (``claim.approx_predicted``), the best ``screen`` of each group scored
     exactly, all groups in one exact call. (The exact bound costs 2-3 us a candidate at n = 10^6; over
     10 audits' 2,282 groups the best of the Wilson top 4 was the best of its top 8 every time.)

@@ -35,7 +35,7 @@ What a check tests (``tests``): ``"claim"``, a theorem's statement about the imp
 (a rejected bound, a failed property: "claim violated"), or ``"conformance"``, the implementation's
 law or behaviour against the spec's algorithm (an exact-law calibration, a transcript law, a
 convention of the reference: "differs from the spec"). The default follows the kind: bound and
-property checks test the claim, calibrations conformance (see :mod:`.outcomes`).
+property checks test the claim, calibrations conformance (see :mod:`..base.verdict`).
 
 The implementation is only ever sampled through ``ctx.sample`` (``runner.call_batch``), so
 the same experiments run against a user implementation (``dptestbed check ID --impl REF``).
@@ -58,6 +58,7 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from ..base.serialize import jsonable
+from ..base.verdict import FAMILY_ALPHA
 from . import theorems as thm
 from .theorems import NOISE_FUDGE
 
@@ -202,7 +203,7 @@ class Context:
     timeout: float = 60.0
     isolate: bool | None = None
     randomness: str = "rng"  # "own": the implementation's own randomness (the independence probe instead)
-    level: float = thm.FAMILY_ALPHA  # the run's per-check level alpha_fw / K (a ``test`` check runs at it)
+    level: float = FAMILY_ALPHA  # the run's per-check level alpha_fw / K (a ``test`` check runs at it)
 
     def __post_init__(self):
         self.bound: dict[str, set] = {}  # parameter -> the values ctx.bind set it to (what the report prints)
@@ -233,7 +234,7 @@ class Context:
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
-        the contract probe, :func:`.probes.probe_contract`, on its own stream)."""
+        the contract probe, :func:`..sandbox.probes.probe_contract`, on its own stream)."""
         from ..sandbox.probes import probe_contract
         from ..sandbox.runner import as_runnable, call_batch, missing_reference, runner_for
 
@@ -522,7 +523,7 @@ def quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.95
 
 def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
               timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
-              trials: int | None = None, randomness: str = "rng", level: float = thm.FAMILY_ALPHA) -> dict:
+              trials: int | None = None, randomness: str = "rng", level: float = FAMILY_ALPHA) -> dict:
     """Run one registered experiment against one implementation; never raises.
 
     ``implementation`` is a reference string (``pkg.module:function`` or ``file.py:function``)
@@ -530,7 +531,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
     result then expects "violated". The verdict of a statistical check is left ``None``
     until :func:`.theorems.apply_multiple_testing` has seen the whole run (call it even for one check).
     ``randomness``: "rng" (default) or "own" (the implementation's own randomness: the contract
-    probe checks that its draws do not repeat instead of that they do; :mod:`.runner`).
+    probe checks that its draws do not repeat instead of that they do; :mod:`..sandbox.runner`).
     ``level``: the run's per-check level alpha_fw / K, at which a ``test`` check runs its test.
     """
     from ..sandbox.runner import ImplementationError, as_runnable, implementation_ref

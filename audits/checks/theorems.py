@@ -66,10 +66,9 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
-from ..base.outcomes import check_class, outcome
 from ..base.stats import clopper_pearson  # the one Clopper-Pearson interval (also for the paper checks)
+from ..base.verdict import FAMILY_ALPHA, Family, check_class, outcome
 
-FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a whole run
 CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
 POWER_TARGET = 0.5  # below this power against the reference alternative: inconclusive
 NOISE_FUDGE = 0.3  # the calibration alternative: noise scale off by 30%
@@ -254,10 +253,6 @@ def calibration_power(cells: list[Cell], level: float) -> float:
 # --------------------------------------------------------------------------- family
 
 
-def family_size(n_tests: int, n_audits: int) -> int:
-    return max(1, n_tests + n_audits)
-
-
 def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha: float = FAMILY_ALPHA,
                            n_planned_tests: int | None = None, family_override: int | None = None) -> dict:
     """Set ``level``, ``p_value_adjusted``, ``power`` and ``verdict`` on every theorem result.
@@ -273,9 +268,8 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
     family = [r for r in results if r.get("kind") in STATISTICAL_KINDS and not r.get("control")]
     controls = [r for r in results if r.get("kind") in STATISTICAL_KINDS and r.get("control")]
     k_tests = max(len(family), n_planned_tests or 0)
-    k_total = family_override or family_size(k_tests, n_audits)
-    alpha_tests = family_alpha * k_tests / k_total if k_total else family_alpha
-    strictest = family_alpha / k_total
+    split = Family(family_alpha, k_tests, n_audits, family_override)
+    k_total, alpha_tests, strictest = split.size, split.tests_alpha, split.level
 
     done = [r for r in family if r.get("verdict") != "error" and r.get("p_value") is not None]
     # pad with p = 1 for planned checks that did not produce a p-value (errors), so Holm
@@ -305,10 +299,10 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
         "theorem_tests": k_tests,
         "privacy_audits": n_audits,
         "theorem_alpha": alpha_tests,
-        "audit_confidence": 1 - strictest,
+        "audit_confidence": split.confidence,
         "per_check_level": strictest,
         "method": "Holm step-down over theorem tests; Bonferroni share per privacy audit",
-        "statement": family_statement(family_alpha, k_tests, n_audits),
+        "statement": family_statement(Family(family_alpha, k_tests, n_audits)),
     }
 
 
@@ -333,13 +327,12 @@ def holm(pvals: list[float], alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return reject, adjusted
 
 
-def family_statement(family_alpha: float, n_tests: int, n_audits: int) -> str:
-    k = family_size(n_tests, n_audits)
-    return (f"family-wise false-alarm rate <= {family_alpha:g} over {k} checks "
-            f"({n_tests} theorem tests and Monte-Carlo checks, Holm-corrected; {n_audits} privacy audits, each at "
-            f"confidence {1 - family_alpha / k:.6g}); property checks state exact facts checked on every case "
-            f"(no false alarm on a correct implementation; their cases may be drawn at random); "
-            f"negative controls are tested at the strictest per-check level {family_alpha / k:.3g}")
+def family_statement(family: Family) -> str:
+    return (f"family-wise false-alarm rate <= {family.alpha:g} over {family.size} checks "
+            f"({family.n_tests} theorem tests and Monte-Carlo checks, Holm-corrected; {family.n_audits} privacy "
+            f"audits, each at confidence {family.confidence:.6g}); property checks state exact facts checked on "
+            f"every case (no false alarm on a correct implementation; their cases may be drawn at random); "
+            f"negative controls are tested at the strictest per-check level {family.level:.3g}")
 
 
 def _power(result: dict, level: float) -> float | None:

@@ -3,7 +3,7 @@
 (mutants); :mod:`.options` holds what they share, :mod:`.main` the parser and the dispatch.
 
 Exit codes: per command in its ``--help`` (:data:`.options.EXIT_HELP`), the codes themselves in
-:mod:`..outcomes`; 2 is always bad usage, 130 an interruption. User errors print one line on
+:mod:`..base.verdict`; 2 is always bad usage, 130 an interruption. User errors print one line on
 stderr, never a traceback.
 """
 

@@ -1,13 +1,13 @@
 """``dptestbed audit ID``: audit an implementation against a spec's privacy claim.
 
-Exit codes (:mod:`..outcomes`): 0 pass; 1 claim violated (with a counterexample); 2 bad usage
+Exit codes (:mod:`..base.verdict`): 0 pass; 1 claim violated (with a counterexample); 2 bad usage
 (unknown spec, bad parameter, spec without a privacy claim); 3 differs from the spec; 4 no power;
 5 implementation error (it raised, returned a wrong type, NaN, or hung past ``--timeout``); 130
 interrupted. ``--json`` prints one JSON object
 (:meth:`dptestbed.audits.privacy.AuditResult.to_json`: ``format: dptestbed-audit/1``, the ``class``;
 schema ``audits/schemas/audit.schema.json``); anything a user implementation
 prints goes to stderr, so the JSON stays parseable. ``--executor dask`` / ``--scheduler ADDRESS``
-spreads the audit's estimation batches over a Dask cluster (:class:`..dask_executor.DaskBatches`):
+spreads the audit's estimation batches over a Dask cluster (:class:`..run.dask_executor.DaskBatches`):
 the same result, faster for large ``--samples``.
 """
 
@@ -22,7 +22,7 @@ import sys
 import threading
 
 from ..base import sanitize
-from ..base.outcomes import class_exit_code
+from ..base.verdict import AUDIT_NO_VIOLATION, CLAIM_VIOLATED, IMPLEMENTATION_ERROR, NO_POWER, PASS, class_exit_code
 from ..privacy.result import at_decision
 from ..report.model import power_remedy
 from .options import (
@@ -259,7 +259,7 @@ def _human(r) -> str:
     cls = j["class"]
     claim, params = audit_claim(j)
     name = f"{sanitize.line(r.implementation)} (ad-hoc claim)" if r.spec == ADHOC_ID else r.spec
-    lines = [f"{name}: {cls.upper() if cls != 'pass' else 'pass: no violation found'}"]
+    lines = [f"{name}: {cls.upper() if cls != PASS else f'{PASS}: {AUDIT_NO_VIOLATION}'}"]
     lines.append(f"  implementation: {sanitize.line(r.implementation)}")
     shown = ", ".join(f"{k}={_g(v, 6) if isinstance(v, float) else v}" for k, v in params.items())
     stated = from_json(claim)
@@ -267,21 +267,21 @@ def _human(r) -> str:
     for note in r.notes:
         if not note.startswith("randomness:"):  # (said once, below)
             lines.append(f"  note: {note}")
-    if r.verdict == "implementation error":
+    if r.verdict == IMPLEMENTATION_ERROR:
         lines.append(f"  reason: {r.reason}")
         lines.append(f"  {j['seconds']:.2f} s")
         return "\n".join(lines)
     conf = f"{100 * r.confidence:g}%"
     tight = f" (tightness {_g(j['tightness'], 3)} of the claim)" if j["tightness"] is not None else ""
     lines.append(f"  {stated.name} lower bound: {_g(j['epsilon_lower_bound'])} at {conf} confidence{tight}")
-    if j.get("power") and cls != "claim violated":
+    if j.get("power") and cls != CLAIM_VIOLATED:
         p = j["power"]
         lines.append(f"  smallest loss this audit could show above the claim: {_g(p['minimum_detectable_epsilon'], 4)} "
                      f"against a claim of {_g(p['claim'])} on its most sensitive event (pair {p['pair']}); "
                      + (f"more than {100 * p['resolution']:g}% above the claim (the audit's resolution): "
-                        + power_remedy(j) if cls == "no power" else
+                        + power_remedy(j) if cls == NO_POWER else
                         f"at most {100 * p['resolution']:g}% above the claim (the audit's resolution)"))
-    elif cls == "no power":
+    elif cls == NO_POWER:
         lines.append("  no power: no event was measured on fresh samples")
     exact = j["exact_epsilon"]
     if exact is not None:

@@ -17,7 +17,7 @@ import warnings
 from dptestbed.spec import SpecError
 
 from ..base import sanitize
-from ..base.outcomes import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from ..base.verdict import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..sandbox import isolation
 from ..sandbox.proctree import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify

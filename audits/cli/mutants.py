@@ -1,6 +1,6 @@
 """``dptestbed mutants [SPEC ...] [--paper NAME ...] [--suite quick|full]``: run every check of each
 spec against every declared implementation mutant and write the kill matrix (see
-:mod:`.mutation`) into the report (HTML table, report.md, results.json ``mutants``)."""
+:mod:`..run.mutation`) into the report (HTML table, report.md, results.json ``mutants``)."""
 
 from __future__ import annotations
 

@@ -15,9 +15,9 @@ from typing import Any
 from dptestbed.spec import Catalogue, Spec, find_spec, load_catalogue
 
 from ..base import sanitize
-from ..base.outcomes import ALLOWABLE, EXIT_USAGE, HELP
+from ..base.verdict import ALLOWABLE, EXIT_USAGE, HELP
 
-# the exit codes of each command, shown by its --help (the codes themselves: audits/base/outcomes.py)
+# the exit codes of each command, shown by its --help (the codes themselves: audits/base/verdict.py)
 EXIT_HELP = {
     "audit": HELP,
     "check": HELP,
@@ -80,7 +80,7 @@ seed_value = bounded_int(0, 2**63 - 1)
 
 def plain(text: str, flag: str) -> str:
     """``text`` (a name a flag gives) unless it holds characters that act on a terminal or a file's format
-    (a newline, an escape sequence: :mod:`..sanitize`), which is a usage error naming ``flag``."""
+    (a newline, an escape sequence: :mod:`..base.sanitize`), which is a usage error naming ``flag``."""
     if sanitize.text(text) != text or "\n" in text or "\t" in text:
         raise UserError(f"{flag} {sanitize.line(text, 80)}: the name holds control characters (a newline, an "
                         "escape sequence); rename it")
@@ -115,7 +115,7 @@ def implementation(text: str, flag: str = "--impl") -> str:
     """An implementation reference of the command line, checked before anything runs: a plain name;
     ``path/to/file.py:function`` names a regular file it can read (not a FIFO, a folder, a device, nor
     anything under /dev or /proc), ``package.module:function`` a dotted name. A usage error otherwise.
-    (A file the sandbox's user may not read is loaded from a copy: :func:`..isolation.staged`.)"""
+    (A file the sandbox's user may not read is loaded from a copy: :func:`..sandbox.isolation.staged`.)"""
     plain(text, flag)
     target, sep, name = text.rpartition(":")
     if not sep or not name.isidentifier():
@@ -181,7 +181,7 @@ def allowed(args) -> tuple[str, ...]:
 
 
 def isolation_arg(p) -> None:
-    """``--isolation``: how an untrusted implementation must be confined (:mod:`..isolation`)."""
+    """``--isolation``: how an untrusted implementation must be confined (:mod:`..sandbox.isolation`)."""
     p.add_argument("--isolation", choices=("auto", "strict", "uid", "process"), default="auto",
                    help="auto (default: the strongest confinement this system allows; the output says which), "
                         "strict (fail unless user, mount, PID and network namespaces are available), or a weaker "
@@ -189,7 +189,7 @@ def isolation_arg(p) -> None:
 
 
 def randomness_arg(p) -> None:
-    """``--randomness``: where the implementation's random numbers come from (:mod:`..runner`)."""
+    """``--randomness``: where the implementation's random numbers come from (:mod:`..sandbox.runner`)."""
     p.add_argument("--randomness", choices=("rng", "own"), default="rng",
                    help="rng (default: every random number from the rng argument; a probe checks it and the run is "
                         "reproducible from --seed) or own (the implementation draws from a source of its own, e.g. a "
@@ -248,7 +248,7 @@ def out_option(p, text: str) -> None:
 
 def folder(text: str, force: bool = False) -> Path:
     """``--out DIR``: a folder, or a path where one can be made, that may become an output folder
-    (:func:`..output_folder.check_folder`; ``force``: ``--force``)."""
+    (:func:`..run.output_folder.check_folder`; ``force``: ``--force``)."""
     from ..run.output_folder import check_folder
 
     out = Path(plain(text, "--out"))

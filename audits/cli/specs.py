@@ -10,8 +10,8 @@ import numpy as np
 from dptestbed.spec import Spec
 from dptestbed.spec.model import source_text
 
-from ..base.outcomes import EXIT_OK
 from ..base.serialize import jsonable
+from ..base.verdict import EXIT_OK
 from ..sandbox.runner import missing_reference
 from ..schemas import FORMATS
 from .options import EXIT_HELP, UserError, catalogue, get_spec, parse_params

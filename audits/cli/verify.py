@@ -9,12 +9,12 @@ check of spec ID against a user implementation (``path/to/file.py:function`` or
 ``package.module:function``); same outputs and exit codes.
 
 ``--executor dask`` or ``--scheduler ADDRESS`` (verify, check, mutants) runs the items on a Dask
-cluster instead of forked local processes (:mod:`.dask_executor`); the results are the same.
+cluster instead of forked local processes (:mod:`..run.dask_executor`); the results are the same.
 
 ``report RESULTS.json --out DIR`` re-renders a report from a results file, without running
 anything.
 
-Exit codes: each command's ``--help`` (:data:`.options.EXIT_HELP`; the codes: :mod:`..outcomes`).
+Exit codes: each command's ``--help`` (:data:`.options.EXIT_HELP`; the codes: :mod:`..base.verdict`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import textwrap
 from pathlib import Path
 
 from ..base import sanitize
-from ..base.outcomes import EXIT_INTERRUPTED
+from ..base.verdict import AS_EXPECTED, EXIT_INTERRUPTED, OUTCOME_MARK
 from .options import (
     EXIT_HELP,
     UserError,
@@ -205,9 +205,9 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
     from ..report.model import classes_text, reproducibility_text
 
     for r in item_rows(document):
-        mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[r["outcome"]]
+        mark = OUTCOME_MARK[r["outcome"]]
         print(_line(f"{mark:<10} {r['class']:<21} {r['spec']}: {r['item']} [{r['target']}]"))
-        if r["outcome"] != "as expected":
+        if r["outcome"] != AS_EXPECTED:
             print(_line(f"           why: {r.get('error') or r['measured'] + '; claim: ' + r['claim']}"))
     s = document["summary"]
     print(_paragraph(document["family"]["statement"]))

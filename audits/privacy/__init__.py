@@ -23,7 +23,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
      outcomes (prefixes of the outcomes sorted by estimated P[D]/P[D']);
    * both orientations (D against D', and D' against D);
    * an event is scored by the lower bound it would give on the test split if the
-     estimated probabilities were exact (:func:`.stats.predicted_eps_lower_bound`), which
+     estimated probabilities were exact (:meth:`.claims.Claim.predicted`), which
      accounts for delta (the best event maximises (p1 - delta)/p2) and for the confidence
      interval widths (a tiny-probability event with a huge ratio does not win).
 
@@ -43,7 +43,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    (+ a tolerance of 1e-9, for floating point only); the counterexample is that candidate.
    Otherwise "no violation found", with tightness eps_lb / epsilon, when the audit had power:
    some estimated event could have shown a loss AUDIT_RESOLUTION (5%) above its pair's claim
-   (its smallest detectable epsilon, :func:`.stats.minimum_detectable_epsilon`, is at most
+   (its smallest detectable epsilon, :meth:`.claims.Claim.minimum_detectable`, is at most
    1.05 x the claim); else "no power" (never a pass).
 
 Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
@@ -98,7 +98,7 @@ approximation and the best four of each group scored in one exact Clopper-Pearso
 rank-half estimates in one more. With a trusted batch sampler (run in this process) the
 work runs on two threads: the pair search's pairs (drawn and selected), the kept pairs'
 training, the estimation batches, and within a draw of more than 100,000 runs its blocks
-(:mod:`.runner`); every draw has its own stream, so the result does not depend on the threads.
+(:mod:`..sandbox.runner`); every draw has its own stream, so the result does not depend on the threads.
 ``result.timing`` gives the CPU seconds of each part, summed over the threads: selection,
 sampling (the implementation's own time; for code in worker processes, the auditor's wait),
 counting (the chosen events on the test split), statistics (the rest of the auditing thread)
@@ -106,7 +106,7 @@ and exact (the exact profiles); ``seconds`` is the wall time.
 
 Reproducibility: one seed per audit; every (round, pair, side, split) draws from
 ``SeedSequence(seed, spawn_key=(round, pair, side, split))``, and the test split in batches of
-ESTIMATE_BATCH runs, batch b > 0 from the key extended by b (:func:`estimation_key`), so that an
+ESTIMATE_BATCH runs, batch b > 0 from the key extended by b (:func:`.estimation.estimation_key`), so that an
 estimation can be spread over a Dask cluster (``batches``) with the same counts.
 
 Result (:meth:`AuditResult.to_json`): ``spec``, ``implementation``, ``params``, ``claim``
@@ -121,7 +121,7 @@ are invisible to this audit), ``confidence``, ``samples_per_side`` (per kept pai
 ``verdict`` ("violation" | "no violation found" | "no power" | "differs from the spec" (a user
 implementation whose bound exceeds the spec mechanism's exact loss on a pair: it leaks more than
 the spec's mechanism, though not above the claim) | "implementation error"; the outcome class of
-each, :mod:`..outcomes`), ``expected`` ("violation" for a spec marked broken), ``counterexample``
+each, :mod:`..base.verdict`), ``expected`` ("violation" for a spec marked broken), ``counterexample``
 (null, or the violating candidate: ``pair`` {name, data, neighbour, ...}, ``event``,
 ``p_data``, ``p_neighbour``, counts, ``p_lo``, ``p_hi``, its bound, claim and exact epsilon),
 ``best`` (the same object for the best candidate, whatever the verdict), ``reason``,

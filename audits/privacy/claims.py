@@ -92,7 +92,7 @@ class Claim:
     def stretches_tails(self) -> bool:
         """The bound magnifies a small probability's noise (mu's Phi^-1, the Renyi cell's ln p / (a - 1), a curve's
         1/eps_i): events
-        are chosen on shrunk estimates (:func:`.stats.best_predicted`)."""
+        are chosen on shrunk estimates (:func:`..base.stats.best_predicted`)."""
         return self.kind in ("gdp", "zcdp", "renyi", "curve")
 
     @property

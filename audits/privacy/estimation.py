@@ -140,7 +140,7 @@ def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, wi
                 events: list) -> tuple[np.ndarray, str]:
     """How many of ``n`` runs on the pair's side (0: data, 1: neighbour) fall in each
     ``(featurizer, event)`` of ``events``, and the digest of the first call's outputs. ``sample(data,
-    m, rng=, params=)`` draws the runs (a :meth:`.runner.Runner.sample`), from ``SeedSequence(seed,
+    m, rng=, params=)`` draws the runs (a :meth:`..sandbox.runner.Runner.sample`), from ``SeedSequence(seed,
     spawn_key=key)``, in chunks of at most TEST_CHUNK_ELEMENTS output values (``width`` per run): the
     same counts wherever it runs."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
@@ -158,7 +158,7 @@ def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, wi
 
 
 def _count_elsewhere(shared: tuple, job: tuple):
-    """:func:`count_batch` on a Dask worker (runs drawn through :func:`.runner.call_batch`, which
+    """:func:`count_batch` on a Dask worker (runs drawn through :func:`..sandbox.runner.call_batch`, which
     keeps the implementation's workers between batches): ``(counts, sampling seconds)``, or None
     when the implementation fails there (the batch is then computed where the audit runs, which
     reports the failure exactly as a local audit does)."""

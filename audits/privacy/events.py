@@ -99,7 +99,7 @@ def search_events(s1: np.ndarray | None, s2: np.ndarray | None, n_test: int, cla
 
 @dataclass
 class ViewSearch:
-    """One view's candidate events, grouped for scoring (:func:`.stats.best_predicted`)."""
+    """One view's candidate events, grouped for scoring (:func:`..base.stats.best_predicted`)."""
     view: str
     groups: list          # (p1, p2) arrays per group: the events' probabilities on each side
     shapes: list          # (orientation, kind, order of the values for "in") per group

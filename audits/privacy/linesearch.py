@@ -1,9 +1,9 @@
 """The implementation-guided line search (:func:`line_search`): along each line of inputs through an anchor
-(:func:`..moves.lines`), a pilot sample at every grid point; neighbouring points scored by the bound their
+(:func:`.moves.lines`), a pilot sample at every grid point; neighbouring points scored by the bound their
 outputs predict (the pair search's own pilot selection); the widest jumps of the output law between
 grid points bisected down to a neighbouring pair; and a climb from the best pair toward a worse one.
 The pairs found join the round's pair search, named by the move that found them (``grid``, ``bisection``,
-``climb``), each checked to be a neighbour under the relation (:func:`..neighbours.violation`).
+``climb``), each checked to be a neighbour under the relation (:func:`.neighbours.violation`).
 
 Level. Every sample here is a pilot sample from streams of its own: it only chooses pairs, as the pair
 search's pilot does, and no bound is ever computed from it; the verdict's estimates are drawn afresh, so
@@ -227,7 +227,7 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
 
 
 def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
-    """The relation's mixed-direction patterns (:func:`..moves.patterns`) applied at the data side of the best
+    """The relation's mixed-direction patterns (:func:`.moves.patterns`) applied at the data side of the best
     pairs the lines found: where the implementation's sensitive region is, the pattern that spreads a move over
     every entry (votes moved back in some rows and forward in others) leaks most."""
     out: list[Pair] = []

@@ -21,7 +21,7 @@ line                   D(t), and which two points are neighbours
 The grid of a unit line reaches from a quarter sensitivity to 2^20 sensitivities on both sides of the
 anchor (finer near it), so that a threshold of the implementation's own far above or below the spec's
 (a fast path at w + 5 lambda, a scale 4 times too small) lies between two grid points; whole-number
-domains keep whole t. The search (:mod:`.privacy.linesearch`) samples the grid, scores neighbouring
+domains keep whole t. The search (:mod:`.linesearch`) samples the grid, scores neighbouring
 points, bisects where the output law jumps, and climbs toward the worst pair.
 """
 

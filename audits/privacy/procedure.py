@@ -68,7 +68,7 @@ DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pa
 
 
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
-    """The contract probe before any statistics (:func:`..probes.probe_contract`), on the audit's own workers:
+    """The contract probe before any statistics (:func:`..sandbox.probes.probe_contract`), on the audit's own workers:
     randomness from rng (``randomness="own"``: draws that do not repeat across workers and tasks),
     and for an implementation other than the spec's reference, the reference's output encoding."""
     reference = None
@@ -164,10 +164,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     ``batched_samples``: the same, only when the implementation has a batch sampler (capped at
     BATCHED_ELEMENTS output values per side, at least MIN_BATCHED_SAMPLES runs).
     ``timeout``: seconds per call of a user implementation. ``isolate``: see
-    :class:`.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
+    :class:`..sandbox.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
     the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
     its estimated probabilities (:func:`.tight.tight_round`), for a bound close to the exact loss.
-    ``batches``: a :class:`.dask_executor.DaskBatches`, which spreads the estimation batches over a
+    ``batches``: a :class:`..run.dask_executor.DaskBatches`, which spreads the estimation batches over a
     Dask cluster (the result is the same as without it, but for ``timing``). ``time_budget``: wall
     seconds for the whole audit; a second round then draws as many samples as fit in what is left at
     the first round's pace (up to BUDGET_MAX_SAMPLES per side), and is skipped when fewer fit than
@@ -177,7 +177,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     ``randomness``: "rng" (default: the implementation draws every random number from its ``rng``;
     the contract probe and the replay check hold it to that, and the result is a function of the
     seed) or "own" (it draws from a source of its own, e.g. a library's OS entropy: no determinism
-    probe and no replay check, the independence probe instead (:func:`..probes.probe_independence`);
+    probe and no replay check, the independence probe instead (:func:`..sandbox.probes.probe_independence`);
     the samples are as independent and the statistics, so the verdict's confidence, the same, but the
     result is not reproducible; estimation batches are not spread over Dask, whose choice of which
     execution counts would then depend on time). A user implementation whose audit will take long

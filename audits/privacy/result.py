@@ -5,18 +5,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..base.outcomes import audit_class
+from ..base import verdict as oc
 from ..base.serialize import jsonable
+from ..base.verdict import audit_class
 from ..schemas import FORMATS
 from .claims import from_json
 
-VIOLATION, NO_VIOLATION, IMPL_ERROR = "violation", "no violation found", "implementation error"
+VIOLATION, NO_VIOLATION, IMPL_ERROR = oc.AUDIT_VIOLATION, oc.AUDIT_NO_VIOLATION, oc.IMPLEMENTATION_ERROR
 # A user implementation whose lower bound exceeds the spec mechanism's exact loss on a pair leaks
 # more than the spec's mechanism (at the audit's confidence), even below the claim.
-DIFFERS = "differs from the spec"
+DIFFERS = oc.DIFFERS
 # No violation found, but the audit could not have shown a loss AUDIT_RESOLUTION above the claim on
 # any event it measured (its smallest detectable epsilon is higher): it says nothing either way.
-NO_POWER = "no power"
+NO_POWER = oc.NO_POWER
 AUDIT_RESOLUTION = 0.05
 TOLERANCE = 1e-9
 

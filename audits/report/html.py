@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dptestbed.spec.model import source_text
 
+from ..base.verdict import ERROR, OUTCOME_NO_POWER, UNEXPECTED
 from .formulas import Formulas
 from .model import (
     as_float,
@@ -68,8 +69,8 @@ def _outcome_html(outcome: str) -> str:
         return '<span class="ok">as expected</span>'
     if outcome == "unexpected":
         return '<span class="bad">UNEXPECTED</span>'
-    if outcome == "no power":
-        return '<span class="bad">no power</span>'
+    if outcome == OUTCOME_NO_POWER:
+        return f'<span class="bad">{OUTCOME_NO_POWER}</span>'
     return '<span class="bad">error</span>'
 
 
@@ -342,9 +343,9 @@ def _kill_matrix_html(matrix: dict, family: dict) -> list[str]:
 
 def _counts(rows: list[dict]) -> str:
     """``12 items · 1 unexpected · 2 without power``: what a collapsed section holds."""
-    counts = {o: sum(r["outcome"] == o for r in rows) for o in ("unexpected", "no power", "error")}
+    counts = {o: sum(r["outcome"] == o for r in rows) for o in (UNEXPECTED, OUTCOME_NO_POWER, ERROR)}
     return " · ".join([f"{len(rows)} item{'s' if len(rows) != 1 else ''}"] + [
-        f"{n} {'without power' if o == 'no power' else o + ('s' if o == 'error' and n > 1 else '')}"
+        f"{n} {'without power' if o == OUTCOME_NO_POWER else o + ('s' if o == 'error' and n > 1 else '')}"
         for o, n in counts.items() if n])
 
 
@@ -354,7 +355,7 @@ def _rows_table(rows: list[dict], caption: str) -> str:
                 attrs=' class="rows"', colgroup='<colgroup><col style="width:19%"><col style="width:43%">'
                 '<col style="width:16%"><col style="width:13%"><col style="width:9%"></colgroup>')]
     for row in rows:
-        cls = {"unexpected": "unexpected", "error": "error", "no power": "error"}.get(row["outcome"], "")
+        cls = {UNEXPECTED: "unexpected", ERROR: "error", OUTCOME_NO_POWER: "error"}.get(row["outcome"], "")
         err = f'<div class="meta">{esc(row["error"])}</div>' if row.get("error") else ""
         h.append(f'<tr class="{cls}"><td title="{esc(row["spec"])}"><a href="#{slug(row["spec"])}">{esc(row["spec"])}</a></td>'
                  f'<td><details><summary title="{esc(row["item"])}">{esc(row["item"])}</summary>'

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from ..base import sanitize
+from ..base.verdict import ERROR, OUTCOME_NO_POWER, UNEXPECTED
 from .model import exit_code, expected_text, fmt_num, item_rows, report_title, reproducibility_text, status_text
 
 # characters that mean nothing in Markdown (GitHub's included) or HTML; "_" only inside a word
@@ -61,7 +62,7 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
     paper_of = {s["id"]: s.get("paper") or "" for s in document.get("specs", [])}
     for row in item_rows(document):
         measured = f"{row['measured']} ({row['error']})" if row.get("error") else row["measured"]
-        outcome = {"unexpected": "**UNEXPECTED**", "error": "**error**", "no power": "**no power**"}.get(
+        outcome = {UNEXPECTED: "**UNEXPECTED**", ERROR: "**error**", OUTCOME_NO_POWER: f"**{OUTCOME_NO_POWER}**"}.get(
             row["outcome"], row["outcome"])
         lines.append(f"| {cell(paper_of.get(row['spec'], ''))} | {cell(row['spec'])} | {cell(row['item'])} | "
                      f"{cell(row['target'])} | {cell(row['claim'])} | {cell(measured)} | {md(row['class'])} | "

@@ -8,7 +8,18 @@ import math
 import re
 import zlib
 
-from ..base.outcomes import EXIT_CODES, EXIT_TEXT, EXPECTATION_TEXT, RUN_ERROR
+from ..base.verdict import (
+    CLAIM_VIOLATED,
+    DIFFERS,
+    ERROR,
+    EXIT_CODES,
+    EXIT_TEXT,
+    EXPECTATION_TEXT,
+    IMPLEMENTATION_ERROR,
+    NO_POWER,
+    PASS,
+    RUN_ERROR,
+)
 from ..privacy.claims import bound_formula, from_json
 from ..privacy.result import at_decision
 
@@ -129,7 +140,7 @@ def counterexample_text(result: dict) -> str | None:
              f"on {den} (at {conf} confidence; observed {c.get('count_data')} and {c.get('count_neighbour')} of "
              f"{c.get('n_per_side')} runs on D and D'),",
              f"so {bound_formula(claim, num, den)} = {g(c.get('epsilon_lower_bound'))}"]
-    if result.get("verdict") == "differs from the spec":
+    if result.get("verdict") == DIFFERS:
         lines.append(f"which is more than the spec's own mechanism leaks on that pair (exact {claim.name} "
                      f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
     else:
@@ -150,7 +161,7 @@ def audit_claim(result: dict) -> tuple[dict, dict]:
 
 def expected_text(expected: str | None) -> str:
     """What an item was expected to end in: a pass, or (a negative control's) a flag."""
-    return "flagged (claim violated or differs from the spec)" if expected else "pass"
+    return f"flagged ({CLAIM_VIOLATED} or {DIFFERS})" if expected else PASS
 
 
 def point_text(params: dict) -> str:
@@ -174,7 +185,7 @@ def item_rows(document: dict) -> list[dict]:
         if r.get("minimum_detectable_epsilon") is not None:
             measured += (f"; smallest detectable {stated.symbol} = "
                          f"{fmt_num(as_float(r.get('minimum_detectable_epsilon')))}")
-        if r.get("class") == "no power" and (r.get("power") or {}).get("samples_for_power"):
+        if r.get("class") == NO_POWER and (r.get("power") or {}).get("samples_for_power"):
             measured += f"; {power_remedy(r)}"
         if r.get("samples_per_side"):
             measured += f"; {fmt_num(r['samples_per_side'])} samples/side"
@@ -197,9 +208,9 @@ def item_rows(document: dict) -> list[dict]:
                     + (" at " + ", ".join(f"{k}={v}" for k, v in r["audit_point"].items()) if r.get("audit_point") else ""),
             "target": target, "claim": claim_text,
             "measured": measured if r.get("verdict") != "error" else "–",
-            "verdict": r.get("verdict") or "–", "class": r.get("class") or "run error", "expected": r.get("expected"),
-            "outcome": r.get("outcome", "error"),
-            "error": r.get("error") or (r.get("reason") if r.get("verdict") in ("error", "implementation error") else None),
+            "verdict": r.get("verdict") or "–", "class": r.get("class") or RUN_ERROR, "expected": r.get("expected"),
+            "outcome": r.get("outcome", ERROR),
+            "error": r.get("error") or (r.get("reason") if r.get("verdict") in ("error", IMPLEMENTATION_ERROR) else None),
             "seconds": r.get("seconds"),
         })
     for r in document.get("theorems", []):
@@ -240,7 +251,7 @@ def item_rows(document: dict) -> list[dict]:
         rows.append({
             "id": r["id"], "spec": r["spec"], "kind": kind,
             "item": f"{r['ref']} · {r['check']} ({label})", "target": target, "claim": claim_text,
-            "measured": measured, "verdict": r.get("verdict") or "–", "class": r.get("class") or "run error",
+            "measured": measured, "verdict": r.get("verdict") or "–", "class": r.get("class") or RUN_ERROR,
             "expected": r.get("expected"),
             "outcome": r.get("outcome", "error"), "error": r.get("error"), "seconds": r.get("seconds"),
         })
@@ -252,7 +263,7 @@ def item_rows(document: dict) -> list[dict]:
 
 
 def exit_code(document: dict, report_errors: list[dict] | None = None) -> int:
-    """The run's exit code (:mod:`..outcomes`); a report that could not be written is a run error."""
+    """The run's exit code (:mod:`..base.verdict`); a report that could not be written is a run error."""
     code = (document.get("summary") or {}).get("exit_code", RUN_ERROR_EXIT)
     return RUN_ERROR_EXIT if report_errors else code
 

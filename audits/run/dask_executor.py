@@ -18,7 +18,7 @@ a worker is assigned only the items it runs (items are long: nothing is gained b
 on a worker, and the longest-first order is kept across workers).
 
 One audit is split too (:class:`DaskBatches`): an estimation of more than
-:data:`.privacy.estimation.ESTIMATE_BATCH` runs per side is a list of batches, each drawing from its own
+:data:`..privacy.estimation.ESTIMATE_BATCH` runs per side is a list of batches, each drawing from its own
 stream, which become tasks of the cluster (ahead of any queued item) while the process running
 the audit computes them itself from the other end of the list; whichever finishes a batch first
 gives its counts, and the counts add. A batch is never waited for: an audit whose batches find no
@@ -72,7 +72,7 @@ BATCH_PRIORITY = 1 << 30  # an audit's batches run before any queued item
 
 
 class DaskBatches:
-    """The estimation batches of an audit (:func:`.privacy.estimation.estimate_candidates`) on a Dask cluster
+    """The estimation batches of an audit (:func:`..privacy.estimation.estimate_candidates`) on a Dask cluster
     and here at once: ``client`` (connected), or ``address`` (a scheduler, connected at the first
     use; unreachable: every batch runs here)."""
 

@@ -36,14 +36,14 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
         return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
                              target=item.target, isolate=isolate_calls, randomness=plan_.randomness,
-                             level=plan_.family_alpha / plan_.family)
+                             level=plan_.split.level)
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
 
 
 
 def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> dict:
     t0 = time.perf_counter()
-    confidence = 1 - plan_.family_alpha / plan_.family
+    confidence = plan_.split.confidence
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
             "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
             "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control),
@@ -147,7 +147,7 @@ def _kill_group(proc) -> None:
 
 class ItemProcess:
     """One item running in a forked child process (its own process group) with a time limit of
-    ``limit`` CPU seconds (:class:`.cpulimit.ItemClock`): :meth:`poll` returns its result once it has
+    ``limit`` CPU seconds (:class:`..sandbox.cpulimit.ItemClock`): :meth:`poll` returns its result once it has
     one, an error result once the child died without one or the limit has passed (the child and
     everything it started are then killed), else None.
     ``batches``: makes where an audit's estimation batches may also run besides the item's process (a

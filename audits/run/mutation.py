@@ -7,7 +7,7 @@ theorem experiment. The result is a *kill matrix* (mutant x check: killed / surv
 inconclusive / error) and a kill rate per spec and overall.
 
 Level. A mutant is *killed* by a check whose class is "claim violated", "differs from the spec" or
-"implementation error" (:mod:`.outcomes`) at the strictest per-check level of the largest ``check``
+"implementation error" (:mod:`..base.verdict`) at the strictest per-check level of the largest ``check``
 family among the selected specs (``family_alpha / K``, K = that spec's statistical checks + its
 privacy audits): a kill here is a verdict ``check`` itself would give. Each cell is tested at that
 level; no correction runs over the cells, so the matrix states the expected number of spurious kills
@@ -32,7 +32,7 @@ import math
 
 from dptestbed.spec import Catalogue
 
-from ..base import outcomes as oc
+from ..base import verdict as oc
 from ..base.discovery import load_mutants
 from ..checks import theorems as thm
 from ..checks.experiments import Control, check_id, experiments_for
@@ -56,7 +56,7 @@ def mutants_of(specs) -> list:
 def check_family(spec, suite: str = "quick") -> int:
     """The family size of ``dptestbed check`` on ``spec``: its statistical checks + its audits."""
     tests = sum(1 for e in experiments_for(spec, suite) if e.kind in thm.STATISTICAL_KINDS)
-    return thm.family_size(tests, len(planning.audit_points(spec, suite)) if spec.privacy is not None else 0)
+    return oc.Family(oc.FAMILY_ALPHA, tests, len(planning.audit_points(spec, suite)) if spec.privacy is not None else 0).size
 
 
 def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, papers=None,
@@ -80,7 +80,7 @@ def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, pape
                                         timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
     family = max((check_family(s, suite) for s in specs if any(m.spec == s.id for m in mutants)), default=1)
     kwargs = {} if call_timeout is None else {"call_timeout": call_timeout}
-    return planning.Plan(suite, items, specs, [], None, thm.FAMILY_ALPHA, mutants=tuple(mutants),
+    return planning.Plan(suite, items, specs, [], None, oc.FAMILY_ALPHA, mutants=tuple(mutants),
                           family_override=family, **kwargs)
 
 

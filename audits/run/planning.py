@@ -20,6 +20,7 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
+from ..base.verdict import FAMILY_ALPHA, Family
 from ..checks import theorems as thm
 from ..checks.experiments import (
     Control,
@@ -72,7 +73,7 @@ class Plan:
     specs: list[Spec]
     not_checked: list[dict]
     implementation: str | None = None
-    family_alpha: float = thm.FAMILY_ALPHA
+    family_alpha: float = FAMILY_ALPHA
     call_timeout: float = CALL_TIMEOUT  # seconds per call of an implementation
     mutants: tuple = ()  # a mutants run (audits/run/mutation.py): the mutants it checks
     family_override: int | None = None  # the multiple-testing family size, when not the plan's own
@@ -97,8 +98,13 @@ class Plan:
                    and i.experiment.kind in thm.STATISTICAL_KINDS)
 
     @property
+    def split(self) -> Family:
+        """The run's multiple-testing family: its alpha split between its checks, known before any item runs."""
+        return Family(self.family_alpha, self.n_tests, self.n_audits, self.family_override)
+
+    @property
     def family(self) -> int:
-        return self.family_override or thm.family_size(self.n_tests, self.n_audits)
+        return self.split.size
 
 
 # --------------------------------------------------------------------------- planning
@@ -150,7 +156,7 @@ def audit_id(spec_id: str, point: dict | None) -> str:
 
 def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None = None,
          implementation: str | None = None, controls: bool = True, audits: bool = True,
-         theorems: bool = True, family_alpha: float = thm.FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT,
+         theorems: bool = True, family_alpha: float = FAMILY_ALPHA, call_timeout: float = CALL_TIMEOUT,
          papers: list[str] | None = None, audit_params: dict | None = None) -> Plan:
     """Every item of a run. With ``implementation`` (``dptestbed check``) the experiments and the
     privacy audit run against that implementation instead of the reference one, and the

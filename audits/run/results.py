@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from dptestbed.spec import Spec
 
-from ..base import outcomes as oc
+from ..base import verdict as oc
 from ..base.serialize import jsonable
 from ..checks import theorems as thm
 from ..schemas import FORMATS
@@ -109,7 +109,7 @@ def _isolation_level() -> str | None:
 
 
 def run_identity(plan_: Plan) -> dict:
-    """What a run's results are bound to beyond its options (``run`` fields; :mod:`.integrity`): the
+    """What a run's results are bound to beyond its options (``run`` fields; :mod:`..base.integrity`): the
     SHA-256 of the implementation's file, of every spec file, and the digest of dptestbed's code."""
     from ..base.integrity import code_digest, file_digest, implementation_file
 
@@ -233,7 +233,7 @@ def comparable(document: dict) -> dict:
 
 def write_json_atomic(path: Path, document: dict, *, compact: bool = False) -> None:
     """Write ``document`` to ``path`` via a temp file in the same folder and ``os.replace``, signed
-    (:func:`.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote);
+    (:func:`..base.integrity.seal`: ``--resume`` and ``report`` accept only what this command line wrote);
     indented, or with ``compact`` on one line (a run's writes before the last: half the bytes, a sixth
     of the time)."""
     from ..base.integrity import seal
@@ -252,7 +252,7 @@ class ResumeError(ValueError):
 
 def resumable(plan_: Plan, document: dict, *, seed: int, command: str) -> list[tuple[Item, dict]]:
     """The finished items of an earlier run's ``document`` that this run may re-use: the document must
-    verify (:func:`.integrity.verify`: written by this machine's dptestbed, unchanged since), and the
+    verify (:func:`..base.integrity.verify`: written by this machine's dptestbed, unchanged since), and the
     earlier run must be the same command, suite, seed, implementation (reference and file content), spec
     files, isolation level, dptestbed code, tight setting and plan (the same item ids), and the same
     commit when both runs know theirs; items whose verdict was ``error`` (a crash, a time limit, an

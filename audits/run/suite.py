@@ -19,8 +19,8 @@ from pathlib import Path
 
 from dptestbed.spec import Catalogue
 
-from ..base import outcomes as oc
 from ..base import sanitize
+from ..base import verdict as oc
 from ..base.serialize import jsonable
 from ..checks import theorems as thm
 from .execution import LocalExecutor, execute
@@ -54,15 +54,14 @@ class Progress:
 
             mark = cell_status(result)
         elif verdict is not None:
-            mark = {"as expected": "ok", "unexpected": "UNEXPECTED", "error": "ERROR", "no power": "NO POWER"}[
-                oc.outcome(oc.item_class(result), result.get("expected"))]
+            mark = oc.OUTCOME_MARK[oc.outcome(oc.item_class(result), result.get("expected"))]
         if result.get("expected"):
             text += f" (expected {result['expected']})"
         seconds = result.get("seconds") or 0.0
         width = len(str(self.total))
         line = (f"[{self.done:>{width}}/{self.total}] {time.monotonic() - self.t0:6.1f}s  "
                 f"{item.label}: {text} [{seconds:.1f}s] {mark}")
-        reason = result.get("error") or (result.get("reason") if verdict in ("error", "implementation error") else None)
+        reason = result.get("error") or (result.get("reason") if verdict in ("error", oc.IMPLEMENTATION_ERROR) else None)
         if reason:
             line += f"\n        {sanitize.line(reason)}"
         print(line, file=self.stream, flush=True)

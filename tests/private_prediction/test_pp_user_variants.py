@@ -11,7 +11,7 @@ reference), checked as a user's: each gets the class that matches the truth.
 import numpy as np
 import pytest
 
-from dptestbed.audits.base import outcomes
+from dptestbed.audits.base import verdict as outcomes
 from dptestbed.audits.checks import theorems as thm
 from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.privacy import audit

@@ -1,4 +1,6 @@
-"""Outcome classes: the one word a user acts on, for every item of every run, and the exit codes.
+"""The verdict's one home: the classes (the one word a user acts on, for every item of every run), the
+verdicts they are read from, the outcomes against expectations, the exit codes, and the multiple-testing
+family whose level every statistical verdict is taken at (:class:`Family`).
 
 Every privacy audit and theorem check ends in exactly one class:
 
@@ -14,9 +16,9 @@ Every privacy audit and theorem check ends in exactly one class:
     spec mechanism's exact loss on a pair but within the claim.
 ``no power``
     the check could not have detected a violation at this size: an audit whose smallest detectable
-    epsilon is more than its resolution above the claim (:data:`.privacy.result.AUDIT_RESOLUTION`),
+    epsilon is more than its resolution above the claim (:data:`..privacy.result.AUDIT_RESOLUTION`),
     or a statistical check whose power against its reference alternative is below
-    :data:`.theorems.POWER_TARGET`. Never counted as a pass.
+    :data:`..checks.theorems.POWER_TARGET`. Never counted as a pass.
 ``implementation error``
     the implementation crashed, hung past its limit, or broke the contract (randomness not from
     ``rng``, a wrong output encoding, NaN).
@@ -34,9 +36,17 @@ privacy claims only; the console and the report still show them.
 ``verify`` and ``mutants`` check the testbed itself against expectations (references must pass,
 negative controls must be flagged, mutants must be killed): 0 every outcome as expected, 1 an
 unexpected outcome, 4 no unexpected outcome but some item without power, 6 some item could not run.
+
+One run is one family (:class:`Family`): its false-alarm rate alpha is split before anything runs
+between its K statistical checks and privacy audits: the theorem tests share alpha * n_tests / K
+(Holm-corrected), each audit runs at confidence 1 - alpha / K, and a negative control is tested at the
+per-check level alpha / K. The command line's runs use :data:`FAMILY_ALPHA`, one check call of the pytest
+plugin :data:`CALL_ALPHA`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 CLAIM_VIOLATED = "claim violated"
 DIFFERS = "differs from the spec"
@@ -47,6 +57,11 @@ RUN_ERROR = "run error"
 CLASSES = (PASS, CLAIM_VIOLATED, DIFFERS, NO_POWER, IMPLEMENTATION_ERROR, RUN_ERROR)
 FLAGGED = (CLAIM_VIOLATED, DIFFERS)  # a negative control or a mutant is caught by one of these
 
+# the verdicts a privacy audit states (``AuditResult.verdict``): three are class names
+AUDIT_VIOLATION, AUDIT_NO_VIOLATION = "violation", "no violation found"
+AUDIT_CLASS = {AUDIT_VIOLATION: CLAIM_VIOLATED, DIFFERS: DIFFERS, NO_POWER: NO_POWER,
+               IMPLEMENTATION_ERROR: IMPLEMENTATION_ERROR, AUDIT_NO_VIOLATION: PASS}
+
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 EXIT_CODES = {PASS: 0, CLAIM_VIOLATED: 1, DIFFERS: 3, NO_POWER: 4, IMPLEMENTATION_ERROR: 5, RUN_ERROR: 6}
 SEVERITY = (CLAIM_VIOLATED, IMPLEMENTATION_ERROR, DIFFERS, RUN_ERROR, NO_POWER, PASS)  # most severe first
@@ -56,6 +71,7 @@ ALLOWABLE = {"differs": DIFFERS, "no-power": NO_POWER}  # --allow NAME
 AS_EXPECTED, UNEXPECTED, OUTCOME_NO_POWER, ERROR = "as expected", "unexpected", "no power", "error"
 EXPECTATION_EXIT = {AS_EXPECTED: 0, UNEXPECTED: 1, OUTCOME_NO_POWER: 4, ERROR: 6}
 EXPECTATION_SEVERITY = (UNEXPECTED, ERROR, OUTCOME_NO_POWER, AS_EXPECTED)
+OUTCOME_MARK = {AS_EXPECTED: "ok", UNEXPECTED: "UNEXPECTED", ERROR: "ERROR", OUTCOME_NO_POWER: "NO POWER"}  # console
 
 EXIT_TEXT = {
     0: "PASS: every check measured with power, nothing found",
@@ -77,11 +93,45 @@ HELP = ("exit codes: 0 pass (measured with power, nothing found); 1 claim violat
         "error (crash, hang, contract breach); 6 run error (an item could not run); 130 interrupted")
 
 
+FAMILY_ALPHA = 0.01  # family-wise false-alarm rate of a run of the command line (verify, check, audit, mutants)
+CALL_ALPHA = 1e-3  # family-wise false-alarm rate of one check call of the pytest plugin (--dptestbed-alpha)
+
+
+@dataclass(frozen=True)
+class Family:
+    """One multiple-testing family: the false-alarm rate ``alpha`` shared by ``n_tests`` statistical checks
+    and ``n_audits`` privacy audits, split before anything runs. Its size K is ``n_tests + n_audits`` (at
+    least 1), or ``override`` (a mutants run tests each cell at the level of a one-spec ``check``)."""
+
+    alpha: float
+    n_tests: int
+    n_audits: int
+    override: int | None = None
+
+    @property
+    def size(self) -> int:
+        return self.override or max(1, self.n_tests + self.n_audits)
+
+    @property
+    def level(self) -> float:
+        """The per-check level alpha / K: a privacy audit's risk, a negative control's level, the level a
+        ``test`` check computes its power at."""
+        return self.alpha / self.size
+
+    @property
+    def confidence(self) -> float:
+        """The confidence of each privacy audit, 1 - alpha / K."""
+        return 1 - self.alpha / self.size
+
+    @property
+    def tests_alpha(self) -> float:
+        """The theorem tests' share of alpha, alpha * n_tests / K, over which Holm's correction runs."""
+        return self.alpha * self.n_tests / self.size
+
+
 def audit_class(result: dict) -> str:
     """The class of a privacy audit's result (``AuditResult.to_json()``, or an error item)."""
-    verdict = result.get("verdict")
-    return {"violation": CLAIM_VIOLATED, "differs from the spec": DIFFERS, "no power": NO_POWER,
-            "implementation error": IMPLEMENTATION_ERROR, "no violation found": PASS}.get(str(verdict), RUN_ERROR)
+    return AUDIT_CLASS.get(str(result.get("verdict")), RUN_ERROR)
 
 
 def check_class(result: dict) -> str:
@@ -95,14 +145,14 @@ def check_class(result: dict) -> str:
         return NO_POWER
     if verdict == "consistent":
         return PASS
-    if verdict == "error" and str(result.get("error") or "").startswith("implementation error"):
+    if verdict == "error" and str(result.get("error") or "").startswith(IMPLEMENTATION_ERROR):
         return IMPLEMENTATION_ERROR
     return RUN_ERROR
 
 
 def item_class(result: dict) -> str:
-    """The class of any item's result (an audit has ``epsilon_lower_bound`` or an audit point, a
-    check has ``ref``)."""
+    """The class of any item's result, the one function that turns a measurement into a class (an audit
+    has ``epsilon_lower_bound`` or an audit point, a check has ``ref``)."""
     return check_class(result) if "ref" in result else audit_class(result)
 
 
