@@ -1,7 +1,7 @@
 """The worker's side of the isolation (:mod:`.isolation` describes the levels and is the auditor's
 side): the supervisor a sandboxed worker starts as (``python -P -m dptestbed.audits.sandbox.confinement
 CONFIG``), the namespaces, the new root, the small init of the PID namespace, the dropped privileges,
-and then the worker that imports the implementation and serves the auditor (:func:`.sandbox.serve`)."""
+and then the worker that imports the implementation and serves the auditor (:func:`.workers.serve`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,18 @@ import signal
 import sys
 import time
 
-from .isolation import DEV_NODES, NPROC_LIMIT, PROCESS, SECRETS, SHM_SIZE, STRONG, SYSTEM_PATHS, TMP_SIZE, UID
+from .isolation import (
+    DEV_NODES,
+    NPROC_LIMIT,
+    PROCESS,
+    SECRETS,
+    SHM_SIZE,
+    STRONG,
+    SYSTEM_PATHS,
+    TMP_SIZE,
+    UID,
+    names_a_file,
+)
 from .proctree import PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -476,7 +487,7 @@ def _worker(cfg: dict, level: str, why: str, tmp: str | None, supervisor: int | 
     if supervisor is not None:
         _guard_parent(supervisor)  # after the uid changed, which clears the death signal
     target = cfg["ref"].rpartition(":")[0]
-    if not (target.endswith(".py") or "/" in target or os.sep in target):
+    if not names_a_file(target):
         # a module reference is found where the auditor says (the pytest plugin's), then from the current folder
         sys.path[0:0] = [*cfg.get("path", []), cfg["cwd"]]
     sandbox.serve(_channel(cfg), cfg["ref"], level=level, why=why)

@@ -1,5 +1,5 @@
 """Loading an implementation and checking what it returns: the pieces that the auditor
-(:mod:`.runner`) and the sandboxed worker (:mod:`.sandbox`) both use.
+(:mod:`.runner`) and the sandboxed worker (:mod:`.workers`) both use.
 
 ``load_implementation(ref)`` resolves ``"package.module:function"`` or ``"path/to/file.py:function"``
 to the callable (importing a user file runs that file). ``validate_batch`` and ``validate_stack``
@@ -14,7 +14,6 @@ import functools
 import importlib
 import importlib.util
 import inspect
-import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import sanitize
+from .isolation import names_a_file
 
 REASON_LIMIT = 2000  # characters of a reason (an implementation's message can be any length)
 
@@ -64,7 +64,7 @@ def load_implementation(ref: str) -> Callable:
     target, _, name = ref.rpartition(":")
     if not name.isidentifier():
         raise ImplementationError(f"implementation {ref!r}: {name!r} is not a function name")
-    if target.endswith(".py") or os.sep in target or "/" in target:
+    if names_a_file(target):
         path = Path(target).expanduser().resolve()
         try:
             if not path.is_file():

@@ -256,6 +256,11 @@ def staged(path: str) -> str:
     return _staged[path]
 
 
+def names_a_file(target: str) -> bool:
+    """Whether the target of a reference ``TARGET:function`` is a file (``path/to/file.py``), not a module."""
+    return target.endswith(".py") or "/" in target or os.sep in target
+
+
 def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] = ()) -> list[str]:
     """The command line that starts a sandboxed worker for ``ref`` talking on the inherited ``fd``.
     Every path in it is real (symbolic links and relative names resolved): the worker's root binds
@@ -263,7 +268,7 @@ def command(ref: str, fd: int, *, memory: int, cpu: int, hidden: Sequence[str] =
     that holds a folder the worker reads is not masked (what it reads stays readable), but a hidden
     file always is (the signing key in the implementation's own folder)."""
     target, _, name = ref.rpartition(":")
-    is_file = target.endswith(".py") or "/" in target or os.sep in target
+    is_file = names_a_file(target)
     cwd = os.getcwd()
     if is_file:
         ref = staged(os.path.realpath(os.path.expanduser(target))) + ":" + name

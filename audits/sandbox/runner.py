@@ -23,7 +23,7 @@ Where code runs:
   raises, returns a non-numeric value, a value of inconsistent shape, NaN, kills its process,
   breaks the worker protocol or overruns its timeout raises ``ImplementationError``; the worker is
   killed and replaced, the caller never crashes. Untrusted code runs only in sandboxed workers
-  (:mod:`.sandbox`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
+  (:mod:`.workers`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
 
 A call of a batch sampler for ``n`` runs is allowed ``timeout`` busy seconds per
 :data:`BATCH_TIMEOUT_RUNS` runs (:func:`batch_timeout`): a sampler that loops over a library's
@@ -82,6 +82,7 @@ from .contract_checks import (
     validate_stack,
 )
 from .cpulimit import CallClock
+from .isolation import names_a_file
 from .proctree import fork_context, kill_tree
 
 __all__ = [
@@ -106,7 +107,7 @@ def is_trusted(impl: Callable | str) -> bool:
     string is trusted when it names a module under ``dptestbed.impl`` (never a file)."""
     if isinstance(impl, str):
         target = impl.rpartition(":")[0]
-        return target.startswith("dptestbed.impl.") and not (target.endswith(".py") or "/" in target or os.sep in target)
+        return target.startswith("dptestbed.impl.") and not names_a_file(target)
     return str(getattr(impl, "__module__", "")).startswith("dptestbed.impl")
 
 
@@ -188,7 +189,7 @@ def _worker_main(impl, conn, counter) -> None:
 class _Worker:
     """A forked worker (a trusted single-run reference, or a callable handed in by the pytest
     plugin, whose code already runs in the caller's process): the interface of
-    :class:`.sandbox.SandboxWorker`, with progress counted in shared memory."""
+    :class:`.workers.SandboxWorker`, with progress counted in shared memory."""
 
     def __init__(self, impl: Callable):
         # a trusted reference is imported anew where forking is unsafe; a callable handed in must be forked
