@@ -147,3 +147,43 @@ def test_the_runtime_dependencies_are_what_the_runtime_imports():
     assert {d: sorted(m) for d, m in imported.items() if d in extras} == {
         "pytest": ["audits/pytest_plugin"], "dask": ["audits/run/dask_executor"], "distributed": ["audits/run/dask_executor"],
         "jsonschema": ["audits/schemas/__init__"]}, imported
+
+
+
+def _resolves(dotted: str) -> bool:
+    """``package.module.name.attribute`` names a module and, below it, attributes that exist."""
+    import importlib
+
+    names = dotted.split(".")
+    for cut in range(len(names), 1, -1):
+        try:
+            target = importlib.import_module(".".join(names[:cut]))
+        except ImportError:
+            continue
+        for name in names[cut:]:
+            if not hasattr(target, name):
+                return False
+            target = getattr(target, name)
+        return True
+    return False
+
+
+def test_docstring_cross_references_resolve():
+    """Every dotted reference of a docstring (``:func:`.estimation.estimation_key```, ``:mod:`..base.verdict```,
+    ``:class:`dptestbed.audits.privacy.claims.Claim```) names a module of the package and a name in it; a
+    reference with one leading dot is read in the module's package, or else in the module itself."""
+    import re
+
+    broken = []
+    for path in sorted((ROOT / "audits").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(("dptestbed", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        for ref in re.findall(r":(?:mod|func|class|data|meth|attr|exc):`~?((?:\.|dptestbed\.)[\w.]+)`", path.read_text()):
+            body = ref.lstrip(".")
+            dots = len(ref) - len(body)
+            candidates = [".".join([*package[:len(package) - dots + 1], body])] if dots else [ref]
+            candidates += [f"{module}.{body}"] if dots == 1 else []
+            if not any(_resolves(c) for c in candidates):
+                broken.append(f"{path.relative_to(ROOT)}: {ref}")
+    assert not broken, broken
