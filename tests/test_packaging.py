@@ -31,6 +31,7 @@ def test_the_wheel_builds_without_a_warning_and_ships_one_package_with_its_data(
     assert tomls and sorted(n for n in names if n.endswith(".toml")) == tomls
     schemas = sorted(f"dptestbed/audits/schemas/{p.name}" for p in (ROOT / "audits" / "schemas").glob("*.json"))
     assert schemas and set(schemas) <= set(names)
+    assert "dptestbed/audits/run/costs.json" in names  # the measured item costs the executor orders items by
 
 
 USER_TEST = '''
