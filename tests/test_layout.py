@@ -62,6 +62,13 @@ def test_paper_packages_never_import_one_another(imports):
     assert not crossing, "a paper imports another paper: " + "; ".join(crossing)
 
 
+def test_the_engine_lives_in_its_layer_folders():
+    """audits/ holds the entry modules and the papers' facade; every other engine module is in the folder of
+    its layer (the import-linter contract "engine layers" pins their order)."""
+    assert sorted(p.name for p in (ROOT / "audits").glob("*.py")) == [
+        "__init__.py", "adhoc.py", "api.py", "pytest_plugin.py"]
+
+
 def test_paper_checks_use_the_engine_through_its_facade(imports):
     """A paper's checks import the engine from ``dptestbed.audits.api`` alone, never its layers' modules."""
     papers = [m for m in imports if m.startswith("dptestbed.audits.") and _paper(m) is not None]
