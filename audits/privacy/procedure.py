@@ -53,7 +53,9 @@ POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for po
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
-CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (reproducible: no clock decides)
+CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
+CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the last round's pace (a guard: an item's
+# CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -366,6 +368,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
+            elif not aud.runner.batched and rounds[r + 1] * seconds_per_sample > CALL_ROUND_SECONDS:
+                # slow per-call code: a round that would outlast an item's time limits is not started; the
+                # verdict says what it would have needed (no power, with the samples and seconds)
+                info["skipped_round"] = {"samples_per_side": rounds[r + 1],
+                                         "seconds": rounds[r + 1] * seconds_per_sample}
+                break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(time_budget))
