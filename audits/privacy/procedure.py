@@ -368,11 +368,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
-            elif not aud.runner.batched and rounds[r + 1] * seconds_per_sample > CALL_ROUND_SECONDS:
+            elif not aud.runner.batched and (took := _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace,
+                                                                    seconds_per_sample)) > CALL_ROUND_SECONDS:
                 # slow per-call code: a round that would outlast an item's time limits is not started; the
                 # verdict says what it would have needed (no power, with the samples and seconds)
-                info["skipped_round"] = {"samples_per_side": rounds[r + 1],
-                                         "seconds": rounds[r + 1] * seconds_per_sample}
+                info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
                 break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
@@ -478,6 +478,17 @@ def _first_round_runs(n: int, n_pairs: int) -> int:
     kept = n_pairs if n_pairs <= SHORT_PAIR_LIST else KEEP_PAIRS
     pilot = 0 if n_pairs <= SHORT_PAIR_LIST else n_pairs * min(train, max(n // 20 * PILOT_PAIRS // max(n_pairs, PILOT_PAIRS), 2000))
     return 2 * (pilot + kept * train + min(kept, K_MAX) * test)
+
+
+def _round_seconds(aud: Auditor, n: int, power_only: bool, kept: list[int] | None, pace: float | None,
+                   seconds_per_sample: float) -> float:
+    """About how long a per-call round of ``n`` samples a side takes: its runs (a round for power alone: one
+    pair, both sides) at the measured pace on the implementation's workers; without a pace, at the last round's
+    (which counted its selection and every pair it kept)."""
+    if pace is None:
+        return n * seconds_per_sample
+    runs = 2 * n if power_only else _first_round_runs(n, len(kept) if kept else len(aud.pairs))
+    return pace * runs / max(aud.runner.n_workers, 1)
 
 
 def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:
