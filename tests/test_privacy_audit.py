@@ -661,3 +661,21 @@ def test_the_automatic_rounds_end_with_a_round_for_power_alone_whose_alpha_is_se
     assert [r["alpha"] for r in rounds] == pytest.approx([0.05 / 3] * len(rounds))
     assert len(rounds) >= 2 and all(r["power_round"] for r in rounds[1:])
     assert result.verdict == NO_VIOLATION and result.power["minimum_detectable_epsilon"] <= 1.05
+
+
+def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verdict_names_what_power_needs(
+        tmp_path, monkeypatch):
+    """Slow per-call code: when the round sized for power would take longer than CALL_ROUND_SECONDS at the last
+    round's pace, it is not started (an item's CPU limit would cut it into a run error); the audit ends "no
+    power" with the samples a side and the seconds that power needs."""
+    from dptestbed.audits.privacy import procedure
+    monkeypatch.setattr(procedure, "CALL_FIRST_ROUND", 3_000)
+    monkeypatch.setattr(procedure, "CALL_ROUND_SECONDS", 0.0)
+    (tmp_path / "lap.py").write_text("import numpy as np\n\ndef laplace(data, *, rng, epsilon, gamma):\n"
+                                     "    f = np.atleast_1d(np.asarray(data, dtype=float))\n"
+                                     "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
+    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95)
+    (first,) = result.to_json()["rounds"]
+    assert first["skipped_round"]["samples_per_side"] == first["power_short"]["next_round_samples"] > 3_000
+    assert result.verdict == "no power" and result.power["samples_for_power"] > 3_000
+    assert result.timing["seconds_for_power"] > 0

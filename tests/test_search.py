@@ -95,6 +95,17 @@ def test_parameter_points_lie_on_both_sides_of_one_and_only_for_parameters_the_c
     assert parameter_points(adhoc, {}) == []  # an ad-hoc claim is stated at its one point
 
 
+def test_a_parameter_that_sizes_the_input_is_moved_even_when_the_code_reads_it_from_the_data():
+    """The Gaussian's p (input.length) is not a keyword of an implementation that reads it from the data's shape,
+    but it changes that implementation's law (noise drawn for 3 coordinates and tiled breaks from p = 4): its
+    points are audited, the stress case that sets p = 1 itself resized (padded with zeros on both sides)."""
+    gauss = CATALOGUE["gaussian_mechanism"]
+    moved = {p.name: p for p in parameter_pairs(gauss, {}, accepts=lambda name: name == "sigma")}
+    wide = moved["shift_by_sensitivity@p=4"]
+    assert wide.data.tolist() == [0.0] * 4 and wide.neighbour.tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert "shift_by_sensitivity@p=2" in moved and not any("@sensitivity=" in name for name in moved)
+
+
 MECHANISMS = textwrap.dedent('''
     import numpy as np
 

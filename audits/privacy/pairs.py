@@ -251,16 +251,20 @@ def parameter_pairs(spec: Spec, params: dict | None = None, cap: int = MAX_PARAM
     """The stress cases at the parameter points beside ``params`` (:func:`.moves.parameter_points`), the points
     taken in turn (every point's first case before any second one), at most ``cap``. A case that sets the
     moved parameter itself keeps its own value (its input is sized by it), so it is not repeated there. Only
-    the parameters ``accepts(name)`` are moved: one the implementation does not take cannot change its law,
-    while it changes the claim (an ad-hoc claim's own sensitivity)."""
+    the parameters ``accepts(name)`` are moved, and those that size the input (``input.length`` or ``rows``,
+    e.g. p, which an implementation reads from the data's shape): any other parameter the implementation does
+    not take cannot change its law, while it changes the claim (an ad-hoc claim's own sensitivity)."""
     params = dict(params or {})
+    sizing: set[str] = set()
+    for key in ("length", "rows"):
+        sizing |= getattr(spec.input.get(key), "names", frozenset())
     per_point = []
     for name, point in parameter_points(spec, params):
         moved = next(iter(set(point) - set(params)))
-        if not accepts(moved):
+        if not (accepts(moved) or moved in sizing):
             continue
-        cases = []
-        for pair in stress_pairs_where(spec, point, skip=moved):
+        cases = []  # a case that sets an input-sizing parameter is resized to the point's (padded: _fit_length)
+        for pair in stress_pairs_where(spec, point, skip=None if moved in sizing else moved):
             pair.name = f"{pair.name}@{name}"
             pair.source = "parameter"
             pair.description = f"{pair.description} At the parameter point {name} (the audit's point moved).".strip()

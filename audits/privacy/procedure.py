@@ -53,7 +53,9 @@ POWER_MAX_SAMPLES = 30_000_000  # the most samples per side a round sized for po
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
-CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (reproducible: no clock decides)
+CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
+CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the last round's pace (a guard: an item's
+# CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -366,6 +368,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
+            elif not aud.runner.batched and (took := _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace,
+                                                                    seconds_per_sample)) > CALL_ROUND_SECONDS:
+                # slow per-call code: a round that would outlast an item's time limits is not started; the
+                # verdict says what it would have needed (no power, with the samples and seconds)
+                info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
+                break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(time_budget))
@@ -470,6 +478,17 @@ def _first_round_runs(n: int, n_pairs: int) -> int:
     kept = n_pairs if n_pairs <= SHORT_PAIR_LIST else KEEP_PAIRS
     pilot = 0 if n_pairs <= SHORT_PAIR_LIST else n_pairs * min(train, max(n // 20 * PILOT_PAIRS // max(n_pairs, PILOT_PAIRS), 2000))
     return 2 * (pilot + kept * train + min(kept, K_MAX) * test)
+
+
+def _round_seconds(aud: Auditor, n: int, power_only: bool, kept: list[int] | None, pace: float | None,
+                   seconds_per_sample: float) -> float:
+    """About how long a per-call round of ``n`` samples a side takes: its runs (a round for power alone: one
+    pair, both sides) at the measured pace on the implementation's workers; without a pace, at the last round's
+    (which counted its selection and every pair it kept)."""
+    if pace is None:
+        return n * seconds_per_sample
+    runs = 2 * n if power_only else _first_round_runs(n, len(kept) if kept else len(aud.pairs))
+    return pace * runs / max(aud.runner.n_workers, 1)
 
 
 def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:
