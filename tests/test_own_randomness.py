@@ -164,7 +164,8 @@ def test_own_randomness_is_audited_where_rng_mode_refuses_it(mechanisms):
     refused = audit(spec, implementation=f"{mechanisms}:laplace_global", samples=3000)
     assert refused.verdict == "implementation error" and "randomness not from rng" in refused.reason
     assert "--randomness own" in refused.reason
-    result = audit(spec, implementation=f"{mechanisms}:laplace_global", samples=30000, randomness="own")
+    result = audit(spec, implementation=f"{mechanisms}:laplace_global", samples=30000, randomness="own",
+                   confidence=0.999)  # not reproducible: a tight mechanism fails a 0.95 audit up to 5% of runs
     data = result.to_json()
     assert data["verdict"] in ("no violation found", "no power"), data["reason"]
     assert data["randomness"] == "own" and data["reproducible"] is False
@@ -176,7 +177,8 @@ def test_under_own_randomness_an_implementation_need_not_take_rng(mechanisms):
     """Called without rng (file reference: sandboxed workers; callable: forked ones); with
     --randomness rng the probe still says where its randomness comes from."""
     spec = find_spec("laplace_mechanism")
-    result = audit(spec, implementation=f"{mechanisms}:laplace_no_rng", samples=30000, randomness="own")
+    result = audit(spec, implementation=f"{mechanisms}:laplace_no_rng", samples=30000, randomness="own",
+                   confidence=0.999)
     assert result.verdict in ("no violation found", "no power"), result.reason
     assert result.runs > 0 and result.samples_per_side == 30000
 
@@ -184,7 +186,7 @@ def test_under_own_randomness_an_implementation_need_not_take_rng(mechanisms):
         return float(np.mean(data)) + np.random.laplace(0.0, gamma)
 
     result = audit_mechanism(mean_no_rng, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])],
-                             params={"gamma": 1.0}, samples=30000, randomness="own")
+                             params={"gamma": 1.0}, samples=30000, randomness="own", confidence=0.999)
     assert result.verdict in ("no violation found", "no power"), result.reason
     refused = audit(spec, implementation=f"{mechanisms}:laplace_no_rng", samples=3000)
     assert refused.verdict == "implementation error" and "randomness not from rng" in refused.reason
@@ -213,7 +215,7 @@ def test_a_halved_scale_is_a_claim_violation_in_own_mode():
         return np.asarray(data, float) + np.random.laplace(0.0, 0.5 * gamma / epsilon, size=np.shape(data))
 
     result = audit_mechanism(laplace_half, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])],
-                             params={"gamma": 1.0}, samples=30000, randomness="own")
+                             params={"gamma": 1.0}, samples=30000, randomness="own", confidence=0.999)
     assert result.verdict == "violation"
 
 
@@ -226,7 +228,7 @@ def test_bad_randomness_is_refused():
 
 def test_the_plugin_audits_own_randomness(mechanisms):
     laplace_global = f"{mechanisms}:laplace_global"  # (a callable is imported anew by the sandbox, as this is)
-    checker = SpecChecker(alpha=0.05)
+    checker = SpecChecker(alpha=0.001)
     result = checker.audit_claim(laplace_global, epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])],
                                  params={"gamma": 1.0}, samples=60000, randomness="own", allow=("no-power",))
     assert result["randomness"] == "own" and result["class"] in ("pass", "no power")
