@@ -24,5 +24,5 @@ package_data = {"dptestbed": ["py.typed"], "dptestbed.spec": ["README.md"], "dpt
 for folder in sorted({path.parent for path in Path("spec").rglob("*.toml")}):
     name = ".".join(("dptestbed", *folder.parts))
     packages += [] if name in packages else [name]
-    package_data[name] = ["*.toml"]
+    package_data[name] = ["*.toml", "seeds.json"]
 setup(packages=packages, package_dir=package_dir, package_data=package_data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import re
 import stat
 import tomllib
@@ -23,6 +24,34 @@ CATALOGUE_DIR = Path(__file__).resolve().parent
 
 
 MAX_SPEC_BYTES = 1 << 20  # a spec is a page of text; anything larger is not one
+SEEDS_FILE = "seeds.json"  # a paper folder's seed files: {"seeds": [{"file", "number", "title"}, ...]}
+
+
+def paper_seeds(folder: Path) -> dict[str, dict]:
+    """The seed files the specs of ``folder`` may name as their source: those the packaged papers' ``seeds.json``
+    declare (a spec copied into a folder of one's own keeps its source), those of ``folder`` and of its siblings
+    (a calibration spec may cite a paper's preliminaries), by file name, with the paper's ``number`` and
+    ``title``."""
+    out: dict[str, dict] = {}
+    found = {*CATALOGUE_DIR.glob(f"*/{SEEDS_FILE}"), folder / SEEDS_FILE, *folder.parent.glob(f"*/{SEEDS_FILE}")}
+    for path in sorted(found):
+        if path.is_file():
+            out.update(_read_seeds(path))
+    return out
+
+
+def _read_seeds(path: Path) -> dict[str, dict]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SpecError(str(path), "", f"not a readable JSON file: {exc}") from None
+    seeds = data.get("seeds", []) if isinstance(data, dict) else None
+    out = {}
+    for i, entry in enumerate(seeds if isinstance(seeds, list) else [None]):
+        if not (isinstance(entry, dict) and all(isinstance(entry.get(k), str) for k in ("file", "number", "title"))):
+            raise SpecError(str(path), f"seeds[{i}]", "must be a table with the strings file, number and title")
+        out[entry["file"]] = {"number": entry["number"], "title": entry["title"]}
+    return out
 
 
 def load_spec(path: str | Path, *, paper: str = "") -> Spec:
@@ -48,7 +77,7 @@ def load_spec(path: str | Path, *, paper: str = "") -> Spec:
         raise SpecError(str(path), "", f"not valid TOML: {exc}") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer over 4,300 digits, arrays nested too deep
         raise SpecError(str(path), "", f"not a usable TOML document: {type(exc).__name__}: {str(exc)[:120]}") from None
-    spec = build_spec(data, str(path))
+    spec = build_spec(data, str(path), seeds=paper_seeds(path.parent))
     return dataclasses.replace(spec, paper=paper) if paper else spec
 
 

@@ -12,21 +12,6 @@ import numpy as np
 
 from .formula import Formula
 
-SEED_FILES = {
-    "000_3293018fb47a99ee.txt": "000",
-    "001_6ec4a1fa037037bf.txt": "001",
-    "002_d5eb9f32f0c0d0b4.txt": "002",
-    "003_ec992fd227b58c98.txt": "003",
-    "004_f7be43c317f79e24.txt": "004",
-}
-# the papers' titles as the seed files print them (000 and 004: the long and the conference version of one paper)
-SEED_TITLES = {
-    "000": "Model-Agnostic Private Learning via Stability",
-    "001": "Learning from Mixtures of Private and Public Populations",
-    "002": "Privacy Preserving Prediction",
-    "003": "An Equivalence Between Private Classification and Online Prediction",
-    "004": "Model-Agnostic Private Learning",
-}
 THEOREM_KINDS = ("privacy", "utility", "sample-complexity", "structural")
 CONSTANT_ORIGINS = ("paper", "proof", "asymptotic", "user")
 DERIVED_ORIGINS = ("paper", "proof", "testbed")
@@ -49,8 +34,8 @@ def source_text(source: dict) -> str:
     """Where a spec's algorithm is printed, for a reader: the paper's title and number (a seed file),
     else the citation, then the section and the algorithm; e.g. ``Model-Agnostic Private Learning via
     Stability (paper 000), section 2 (Preliminaries), Lemma 2.6``."""
-    number = SEED_FILES.get(source.get("seed") or "")
-    where = [f"{SEED_TITLES[number]} (paper {number})" if number else source.get("reference") or source.get("seed") or ""]
+    number = source.get("paper_number")
+    where = [f"{source.get('paper_title')} (paper {number})" if number else source.get("reference") or source.get("seed") or ""]
     if source.get("section"):
         where.append(f"section {source['section']}")
     where.append(source.get("algorithm") or "")

@@ -24,7 +24,6 @@ from .model import (
     PARAMETER_TYPES,
     PROFILE_KINDS,
     RECORD_DOMAINS,
-    SEED_FILES,
     THEOREM_KINDS,
     Derived,
     Obligation,
@@ -185,8 +184,10 @@ def _tuple(types):
     return types if isinstance(types, tuple) else (types,)
 
 
-def build_spec(data: dict, file: str) -> Spec:
-    """Validate one parsed TOML document and return its :class:`Spec`."""
+def build_spec(data: dict, file: str, seeds: dict[str, dict] | None = None) -> Spec:
+    """Validate one parsed TOML document and return its :class:`Spec`. ``seeds``: the seed files its
+    ``source.seed`` may name, with their paper's number and title (the packaged papers', its folder's and its siblings' ``seeds.json``,
+    :func:`.loader.paper_seeds`)."""
     top = _Reader(file, data, "")
     spec_id = top.text("id", required=True)
     if not ID_PATTERN.match(spec_id):
@@ -202,7 +203,7 @@ def build_spec(data: dict, file: str) -> Spec:
     broken = top.get("broken", str)
     known_violation = top.get("known_violation", str)
 
-    source = _read_source(_Reader(file, top.get("source", dict, required=True), "source"))
+    source = _read_source(_Reader(file, top.get("source", dict, required=True), "source"), seeds or {})
     parameters = _read_parameters(file, top.get("parameters", dict, required=True))
     known = set(parameters)
     constraints = tuple(
@@ -349,15 +350,17 @@ def build_spec(data: dict, file: str) -> Spec:
     )
 
 
-def _read_source(reader: _Reader) -> dict:
+def _read_source(reader: _Reader, seeds: dict[str, dict]) -> dict:
     seed = reader.get("seed", str)
     reference = reader.text("reference")
     if seed is None and not reference:
         raise reader.error("seed", "missing: give the seed file name, or 'reference' for an external source")
-    if seed is not None and seed not in SEED_FILES:
-        raise reader.error("seed", f"must be one of the seed files {', '.join(SEED_FILES)}; got {seed!r}")
+    if seed is not None and seed not in seeds:
+        raise reader.error("seed", f"must be one of the seed files a seeds.json declares ({', '.join(seeds)}); "
+                                   f"got {seed!r}")
     source = {
         "seed": seed,
+        **({"paper_number": seeds[seed]["number"], "paper_title": seeds[seed]["title"]} if seed else {}),
         "section": reader.text("section", required=seed is not None),
         "algorithm": reader.text("algorithm"),
         "reference": reference,

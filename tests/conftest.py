@@ -28,7 +28,7 @@ LAST = ("test_dask_executor.py", "test_claims.py")  # test_claims: dp-accounting
 
 def _memoised_catalogue():
     """``load_catalogue`` read once per folder and state of its files (path, size, modification time of
-    every spec file), each caller given a catalogue of its own (a dict of frozen specs): test modules and
+    every spec file and seeds.json), each caller given a catalogue of its own (a dict of frozen specs): test modules and
     the command lines tests run in this process loaded the same 58 files dozens of times (a third of the
     collection's time). A folder whose files changed is read again; errors are never kept."""
     from pathlib import Path
@@ -42,7 +42,8 @@ def _memoised_catalogue():
         folder = Path(directory) if directory is not None else loader.CATALOGUE_DIR
         try:
             state = (str(folder.resolve()), tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size)
-                                                  for p in sorted(folder.rglob("*.toml"))))
+                                                  for pattern in ("*.toml", loader.SEEDS_FILE)
+                                                  for p in sorted(folder.rglob(pattern))))
         except OSError:
             return original(directory)
         if state not in kept:

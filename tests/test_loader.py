@@ -1,6 +1,7 @@
 """Malformed specs are rejected with the file, the key and what is wrong."""
 
 import copy
+import json
 import subprocess
 import sys
 import tomllib
@@ -11,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dptestbed.spec import SpecError, find_spec, load_catalogue, load_spec, spec_file
+from dptestbed.spec.loader import paper_seeds
+from dptestbed.spec.model import source_text
 from dptestbed.spec.schema import build_spec
 
 BASE = tomllib.loads((spec_file("laplace_mechanism")).read_text())
 
 
 def _build(data):
-    return build_spec(data, "spec/x.toml")
+    return build_spec(data, "spec/x.toml", seeds=paper_seeds(spec_file("online_query_release").parent))
 
 
 def _set(data, path, value):
@@ -170,6 +173,23 @@ def test_duplicate_ids_and_dangling_variant(tmp_path):
     (tmp_path / "two.toml").write_text(
         text.replace('id = "laplace_mechanism"', 'id = "laplace_corrected"\nvariant_of = "nothing_here"'))
     with pytest.raises(SpecError, match=r"two\.toml: variant_of: names 'nothing_here'"):
+        load_catalogue(tmp_path)
+
+
+def test_a_new_paper_declares_its_seed_files_in_its_own_folder(tmp_path):
+    """No list in the code names the seed files: a paper's folder declares them (seeds.json), with its number and
+    title; an undeclared seed is an error naming the key."""
+    text = spec_file("laplace_mechanism").read_text().replace("000_3293018fb47a99ee.txt", "042_new.txt")
+    (tmp_path / "new_paper").mkdir()
+    _write(tmp_path, "new_paper/x.toml", text)
+    with pytest.raises(SpecError, match=r"source\.seed: must be one of the seed files .* got '042_new\.txt'"):
+        load_catalogue(tmp_path)
+    seeds = {"seeds": [{"file": "042_new.txt", "number": "042", "title": "A New Paper"}]}
+    _write(tmp_path, "new_paper/seeds.json", json.dumps(seeds))
+    spec = load_catalogue(tmp_path)["laplace_mechanism"]
+    assert source_text(spec.source).startswith("A New Paper (paper 042), section")
+    _write(tmp_path, "new_paper/seeds.json", '{"seeds": [{"file": 42}]}')
+    with pytest.raises(SpecError, match=r"seeds\.json: seeds\[0\]: must be a table"):
         load_catalogue(tmp_path)
 
 

@@ -32,6 +32,8 @@ def test_the_wheel_builds_without_a_warning_and_ships_one_package_with_its_data(
     schemas = sorted(f"dptestbed/audits/schemas/{p.name}" for p in (ROOT / "audits" / "schemas").glob("*.json"))
     assert schemas and set(schemas) <= set(names)
     assert "dptestbed/audits/run/costs.json" in names  # the measured item costs the executor orders items by
+    seeds = sorted(f"dptestbed/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "spec").rglob("seeds.json"))
+    assert len(seeds) == 4 and set(seeds) <= set(names)  # each paper's seed files, which its specs' sources name
 
 
 USER_TEST = '''
