@@ -145,3 +145,27 @@ def test_proof_obligations_hold_at_the_default_point(spec, obligation):
     env = spec.bind(_point(spec))
     if obligation.condition.names <= env.keys() and (obligation.given is None or bool(obligation.given.evaluate(env))):
         assert bool(obligation.condition.evaluate(env)), f"{spec.id}: {obligation.name} fails at {_point(spec)}"
+
+
+def test_every_registered_experiment_control_and_mutant_resolves():
+    """The registries are checked as a whole, as scikit-learn's check_estimator runs every estimator: every
+    experiment names a spec of the catalogue and one of its theorems, its controls import; every mutant names a
+    spec, imports, and is meant to be killed by checks that exist (the privacy audit or a registered experiment)."""
+    from dptestbed.audits.base.discovery import load_mutants
+    from dptestbed.audits.checks.experiments import load_registry
+    from dptestbed.audits.sandbox.contract_checks import load_implementation
+
+    registry = load_registry()
+    ids = {"privacy audit"}
+    for (spec_id, ref), experiments in registry.items():
+        assert spec_id in CATALOGUE, f"experiments registered for an unknown spec {spec_id!r}"
+        assert ref in {t.ref for t in CATALOGUE[spec_id].theorems}, f"{spec_id}: no theorem {ref!r}"
+        for exp in experiments:
+            ids.add(exp.id)
+            for control in exp.controls:
+                assert callable(load_implementation(control.implementation)), f"{exp.id}: {control.name}"
+    mutants = load_mutants()
+    assert len(mutants) > 50
+    for m in mutants:
+        assert m.spec in CATALOGUE and callable(load_implementation(m.implementation)), m.id
+        assert set(m.killed_by) <= ids, f"{m.id}: killed_by names no check: {set(m.killed_by) - ids}"
