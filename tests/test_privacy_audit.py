@@ -679,3 +679,20 @@ def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verd
     assert first["skipped_round"]["samples_per_side"] == first["power_short"]["next_round_samples"] > 3_000
     assert result.verdict == "no power" and result.power["samples_for_power"] > 3_000
     assert result.timing["seconds_for_power"] > 0
+
+
+def test_the_alpha_budget_is_fixed_before_sampling_and_its_shares_sum_to_the_level():
+    """The soundness rule as a unit (audits/privacy/budget.py): the shares of every phase that may run, set aside
+    before any sample, sum to 1 - confidence; a phase that cannot run takes none; an audit's rounds report theirs."""
+    from dptestbed.audits.privacy.budget import AlphaBudget
+
+    full = AlphaBudget.split(0.05, 3, confirm=True, agree=True, diverge=True)
+    assert full.per_round * full.rounds + full.confirm + full.agree + full.diverge == pytest.approx(0.05)
+    assert min(full.per_round, full.confirm, full.agree, full.diverge) > 0
+    plain = AlphaBudget.split(0.05, 1)
+    assert plain.per_round == 0.05 and plain.confirm == plain.agree == plain.diverge == 0.0
+    for total, rounds in ((0.0, 1), (1.0, 1), (0.05, 0)):
+        with pytest.raises(ValueError, match="alpha budget"):
+            AlphaBudget.split(total, rounds)
+    result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=1, confidence=0.9)
+    assert [r["alpha"] for r in result.to_json()["rounds"]] == pytest.approx([0.1])

@@ -46,7 +46,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    (its smallest detectable epsilon, :meth:`.claims.Claim.minimum_detectable`, is at most
    1.05 x the claim); else "no power" (never a pass).
 
-Soundness. alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
+Soundness (:mod:`.budget`). alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
 before any sampling: three for a default audit (two, and the round for power alone), one for
 ``samples=N``, plus one for the tight round when asked) and
 Bonferroni-split over the K candidates of each round; a candidate's two intervals get half

@@ -22,10 +22,11 @@ from ..sandbox.runner import (
     missing_reference,
 )
 from . import exact as exact_profiles
-from .agreement import AGREEMENT_ALPHA_SHARE, agreement_pairs, check_agreement
+from .agreement import agreement_pairs, check_agreement
+from .budget import AlphaBudget
 from .claims import Claim
-from .confirm import CONFIRM_ALPHA_SHARE, confirmation_round, may_confirm
-from .divergence import DIVERGENCE_ALPHA_SHARE, divergence_claim, divergence_round
+from .confirm import confirmation_round, may_confirm
+from .divergence import divergence_claim, divergence_round
 from .events import Candidate
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
@@ -286,17 +287,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                  else max(rounds))
     if any(n < 300 for n in rounds):
         raise AuditError("samples must be at least 300 per side")
-    alpha = 1 - confidence
-    alpha_confirm = alpha * CONFIRM_ALPHA_SHARE if confirm else 0.0
-    # a batch sampler other than the spec's reference's is compared with the function users call (agreement.py;
-    # the references' own agreement is a test): its share too
+    # the alpha budget (budget.py), fixed before any sample: a batch sampler other than the spec's reference's is
+    # compared with the function users call (agreement.py; the references' own agreement is a test), a Renyi-type
+    # claim gets its divergence round (divergence.py), the tight round, if asked, is one more round
     agree = runner.batched and ref != spec.implementation
-    alpha_agree = alpha * AGREEMENT_ALPHA_SHARE if agree else 0.0
-    # a Renyi-type claim gets its divergence round (divergence.py): its share too
     diverge = divergence_claim(point_claim)
-    alpha_diverge = alpha * DIVERGENCE_ALPHA_SHARE if diverge else 0.0
-    # the tight round, if asked, is one more round
-    alpha_round = (alpha - alpha_confirm - alpha_agree - alpha_diverge) / (len(rounds) + bool(tight))
+    budget = AlphaBudget.split(1 - confidence, len(rounds) + bool(tight), confirm=confirm, agree=agree,
+                               diverge=diverge)
+    alpha_round, alpha_confirm, alpha_agree, alpha_diverge = (budget.per_round, budget.confirm, budget.agree,
+                                                              budget.diverge)
     cpu0 = time.thread_time()
     aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
     search_record = None
