@@ -160,3 +160,22 @@ def test_sigterm_ends_a_check_like_ctrl_c_with_exit_130_and_no_survivors(hostile
     assert not _alive(proc.pid)  # nothing of the run's process group is left
     leftover = subprocess.run(["pgrep", "-f", f"{hostile}:forks"], capture_output=True, text=True).stdout.split()
     assert not leftover
+
+
+def test_an_implementation_file_imports_the_modules_beside_it(tmp_path):
+    """As under `python mech.py`, a module in the implementation file's folder imports (in the sandboxed worker:
+    a helper reported it as an implementation error, ModuleNotFoundError)."""
+    from dptestbed.audits.privacy import audit
+    from dptestbed.spec import find_spec
+
+    (tmp_path / "noise.py").write_text("def draw(rng, b, shape):\n    return rng.laplace(0.0, b, size=shape)\n")
+    (tmp_path / "mech.py").write_text(textwrap.dedent('''
+        import numpy as np
+        from noise import draw
+
+        def laplace(data, *, rng, epsilon, gamma):
+            f = np.atleast_1d(np.asarray(data, dtype=float))
+            return f + draw(rng, gamma / epsilon, f.shape)
+    '''))
+    result = audit(find_spec("laplace_mechanism"), f"{tmp_path / 'mech.py'}:laplace", samples=3000)
+    assert result.verdict in ("no violation found", "no power"), result.reason

@@ -76,6 +76,8 @@ def load_implementation(ref: str) -> Callable:
             raise ImplementationError(
                 f"implementation {ref!r}: the sandbox's user may not read {str(path)!r} (run by root, the sandbox is a "
                 "user of its own: make the file and its folder readable by others)") from None
+        if str(path.parent) not in sys.path:  # its sibling modules import, as under `python file.py` (appended:
+            sys.path.append(str(path.parent))  # a file of the folder never shadows an installed module)
         module_name = f"dptestbed_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
         module_spec = importlib.util.spec_from_file_location(module_name, path)
         if module_spec is None or module_spec.loader is None:
