@@ -566,3 +566,19 @@ def test_a_file_in_a_private_folder_of_root_is_checked_from_a_copy(tmp_path):
     assert doc["run"]["implementation"] == f"{private / 'lap.py'}:ok"
     assert "dptestbed-implementation" not in (tmp_path / "out" / "results.json").read_text()
     assert set(glob.glob(os.path.join(tempfile.gettempdir(), "dptestbed-implementation-*"))) <= before
+
+
+def test_a_check_of_the_references_own_convention_never_sets_a_users_exit_code():
+    """Another tie rule or a more conservative calibration is a valid implementation (the charter): the checks
+    that pin the reference's own choice (SOA's ties to +1, the stable histogram's threshold) hold the reference
+    and its controls to it, and a user's result is reported apart (a helper's valid SOA with ties to -1 and a
+    histogram with a more conservative tau had exit 3; now 0)."""
+    from dptestbed.audits.checks.experiments import registered_experiment
+    from dptestbed.audits.run.results import reported_apart
+
+    for spec_id, ref, name in (("standard_optimal_algorithm", "Definition 8 (non-realizable extension)",
+                                "reference-tie-rule"), ("stable_histogram", "Lemma 15 (privacy)", "reference-release-law")):
+        assert registered_experiment(spec_id, ref, name).convention
+    item = {"convention": True, "target": "user", "class": "differs from the spec"}
+    assert reported_apart(item) and not reported_apart({**item, "target": "reference"})
+    assert not reported_apart({**item, "convention": False})

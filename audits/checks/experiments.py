@@ -95,6 +95,9 @@ class Experiment:
     seconds: dict = field(default_factory=lambda: {"quick": 120.0, "full": 900.0})  # time limit
     setup: bool = False  # a setup validation: its verdict does not depend on the implementation
     tests: str = ""  # "claim" | "conformance" (default: by kind, see the module docstring)
+    # the reference's own convention where the paper leaves a choice (a tie rule, a calibration constant): another
+    # choice is a valid implementation, so a user's result is reported apart and never sets check's exit code
+    convention: bool = False
 
     def __post_init__(self):
         if not self.tests:
@@ -133,7 +136,7 @@ def load_registry() -> dict[tuple[str, str], list[Experiment]]:
 
 def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instance: str, predicate: str,
                trials: dict, params: dict | None = None, controls=(), slack_definition: str = "",
-               seconds: dict | None = None, setup: bool = False, tests: str = ""):
+               seconds: dict | None = None, setup: bool = False, tests: str = "", convention: bool = False):
     """Decorator registering ``run(ctx) -> measurement`` as an experiment. ``setup=True`` marks
     a setup validation (it checks the instance or the testbed, not the implementation): it is
     reported apart from the theorem checks and never counted as killing a mutant. ``tests``:
@@ -142,7 +145,7 @@ def experiment(spec: str, ref: str, name: str, kind: str, *, title: str, instanc
     def register(run):
         exp = Experiment(spec, ref, name, kind, title, instance, predicate, run, dict(trials),
                          dict(params or {}), tuple(controls), slack_definition,
-                         dict(seconds or {"quick": 120.0, "full": 900.0}), setup, tests)
+                         dict(seconds or {"quick": 120.0, "full": 900.0}), setup, tests, convention)
         entries = REGISTRY.setdefault((spec, ref), [])
         if any(e.name == name for e in entries):
             raise ValueError(f"experiment {exp.id} registered twice")
@@ -546,7 +549,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         "target": target, "implementation": impl_name,
         "control": None if control is None else {"name": control.name, "description": control.description,
                                                  "pipeline": control.pipeline},
-        "setup_validation": experiment.setup, "tests": experiment.tests,
+        "setup_validation": experiment.setup, "tests": experiment.tests, "convention": experiment.convention,
         "expected": "violated" if control is not None else None,
         "suite": suite, "params": None, "quantities": None, "preconditions": None,
         "trials": None, "failures": None, "beta": None, "failure_rate": None,

@@ -217,7 +217,8 @@ def _print_summary(document: dict, out: Path, code: int, errors: list) -> None:
                      f"{s['errors']} errors" + (f", {len(errors)} report errors" if errors else "")))
     if s.get("apart") and document["run"].get("command") == "check":
         print(_paragraph(f"{len(s['apart'])} item(s) reported apart (setup validations, checks that never call "
-                         "the implementation): they say nothing about it and do not set the exit code"))
+                         "the implementation, checks of the reference's own conventions): they say nothing against "
+                         "it and do not set the exit code"))
     if document["run"].get("isolation"):
         from ..sandbox.isolation import summary
 

@@ -131,7 +131,7 @@ def _hist_vs_reference(ctx: Context) -> dict:
             controls=(_mut("hist_threshold_without_one", "threshold (2/epsilon) ln(1/delta): delta-event e^(eps/2) "
                                                          "delta/2"),
                       _mut("hist_laplace_one_over_epsilon", "noise Lap(1/epsilon)"),
-                      _mut("hist_true_counts", "true frequencies released")), tests="conformance")
+                      _mut("hist_true_counts", "true frequencies released")), tests="conformance", convention=True)
 def _hist_exact(ctx: Context) -> dict:
     eps, dlt, n = _f(ctx.env["epsilon"]), _f(ctx.env["delta"]), int(ctx.params["n"])
     tau, b = threshold(eps, dlt), 2 / eps

@@ -315,7 +315,7 @@ def _soa_definition8(ctx: Context) -> dict:
             instance="100 random label-noise prefixes S (length 6) then T (length 6) realizable by a random target, "
                      "thresholds N = 3 and intervals N = 3",
             predicate="h equals the closed form with ties to +1",
-            trials=_TRIALS, controls=(_CTRL_DEF8,), seconds=_SECONDS, tests="conformance")
+            trials=_TRIALS, controls=(_CTRL_DEF8,), seconds=_SECONDS, tests="conformance", convention=True)
 def _soa_tie_rule(ctx: Context) -> dict:
     cases = []
     for i, (cls, x, y, _t0) in enumerate(_prefix_cases(ctx, 100, 6)):

@@ -47,8 +47,8 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    1.05 x the claim); else "no power" (never a pass).
 
 Soundness (:mod:`.budget`). alpha = 1 - confidence is split equally over the rounds the audit *may* run (fixed
-before any sampling: three for a default audit (two, and the round for power alone), one for
-``samples=N``, plus one for the tight round when asked) and
+before any sampling: three for a default audit of per-call code (two, and the round for power
+alone), two for a batched one, one for ``samples=N``, plus one for the tight round when asked) and
 Bonferroni-split over the K candidates of each round; a candidate's two intervals get half
 each. Everything chosen (pairs, views, events, K) is chosen on data that the bound never uses.
 So, whatever the mechanism, P[some reported bound exceeds the true privacy loss of its pair
@@ -64,7 +64,7 @@ POWER_MAX_SAMPLES (CALL_MAX_SAMPLES, 10^7, for looped code) (a heuristic: it can
 time taken, never the error rate, since round 2's share of alpha is fixed before any sampling and
 its samples are fresh). For looped code whose round 1 was short of power only, round 2 is a round
 for power alone: the most sensitive event of round 1, fixed, estimated on all of round 2's samples
-(no selection third). The last round is always one for power alone, and runs only when round 2
+(no selection third). For looped code the last round is always one for power alone, and runs only when round 2
 left power short (its fresh selection's most sensitive event can be rarer than round 1's, so the
 sizing undershoots): that event, estimated on as many fresh samples as it needs, up to the same caps.
 ``samples=N`` runs a single round of N samples per side (full alpha).

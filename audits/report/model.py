@@ -242,6 +242,8 @@ def item_rows(document: dict) -> list[dict]:
             label = "setup validation"
         elif r.get("calls_implementation") is False:
             label = f"{kind}, never calls the implementation"
+        elif r.get("convention") and r.get("target") == "user":
+            label = f"the reference's convention (another is valid): {kind}"
         elif r.get("tests") == "conformance":
             label = f"conformance: {kind}"
         else:

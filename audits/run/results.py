@@ -207,9 +207,11 @@ def assemble(plan_: Plan, done: list[tuple[Item, dict]], *, seed: int, started: 
 
 def reported_apart(result: dict) -> bool:
     """A check that says nothing about the implementation under test: a setup validation (it checks the
-    instance or the testbed) or a check that never called the implementation. Reported apart; it never
+    instance or the testbed), a check that never called the implementation, or, for a user's implementation, a
+    check of the reference's own convention (another tie rule or calibration is valid). Reported apart; it never
     sets the exit code of a ``check``."""
-    return bool(result.get("setup_validation")) or result.get("calls_implementation") is False
+    return (bool(result.get("setup_validation")) or result.get("calls_implementation") is False
+            or (bool(result.get("convention")) and result.get("target") == "user"))
 
 
 # Fields of an item's result that depend on the machine's speed and load, not on the run's seed:
