@@ -55,7 +55,7 @@ POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resol
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
 CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
-CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the last round's pace (a guard: an item's
+CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the measured pace (_round_seconds; a guard: an item's
 # CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
