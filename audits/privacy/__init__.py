@@ -12,7 +12,7 @@ Method (one *round*; a default audit of a batched implementation may run a secon
    halves. On the *select* half every view of the output is searched for events:
 
    * views: the output itself (scalars); for vectors and sequences each coordinate, the sum,
-     the mean-difference direction (continuous), a naive-Bayes log-likelihood-ratio score
+     the mean-difference direction and Fisher's discriminant (continuous; the latter when it differs), a naive-Bayes log-likelihood-ratio score
      fitted on the select half (a learned score), the whole row as one discrete outcome, and,
      for outputs with few symbols v, the count of v and the position of the first v; for
      outputs with integer and continuous columns, the row of the integer columns crossed with a

@@ -15,6 +15,9 @@ SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bi
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
 NB_BINS = 32  # quantile bins of a continuous column in the naive-Bayes score
 NB_BLOCK = 1 << 20  # (row, integer column) cells scored at once by the naive-Bayes score
+MAX_FISHER_COLUMNS = 256  # the Fisher discriminant view for up to this many continuous columns
+FISHER_RIDGE = 1e-9  # its covariance's ridge, relative to the mean variance
+FISHER_DISTINCT = 0.999  # ... kept when its direction's cosine with the mean difference is below this
 FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-Bayes views are fitted on
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MAX_COORD_VIEWS = 16
@@ -117,10 +120,37 @@ class Featurizer:
             if np.isfinite(w).all() and np.linalg.norm(w) > 0:
                 self.direction = w / np.linalg.norm(w)
                 self.views.append("meandiff")
+                self._fit_fisher(x1[:FIT_ROWS, self._conts], x2[:FIT_ROWS, self._conts], w)
         self.grouped = self.group(x1, x2)  # the distinct integer parts of the fitted samples' rows
         if learned and self.d <= 256:
             self._fit_nb(x1, x2)
             self.views.append("nb")
+
+    def _fit_fisher(self, a: np.ndarray, b: np.ndarray, w: np.ndarray) -> None:
+        """``fisher``: the continuous columns projected on Fisher's discriminant, the pooled covariance's (ridged)
+        inverse times the mean difference, when it points away from the mean difference: noise that two columns
+        share (one draw copied to coordinates i and i + 3) leaves a direction with no noise at all, along which
+        the two sides' outputs never overlap, while the mean difference sees the full noise."""
+        if a.shape[1] < 2 or a.shape[1] > MAX_FISHER_COLUMNS or min(a.shape[0], b.shape[0]) < 2 * a.shape[1]:
+            return
+        with np.errstate(invalid="ignore", over="ignore"):
+            cov = (np.cov(a, rowvar=False) + np.cov(b, rowvar=False)) / 2
+            if not np.isfinite(cov).all():
+                return
+            scale = float(np.trace(cov)) / cov.shape[0]
+            if not scale > 0:
+                return
+            try:
+                v = np.linalg.solve(cov + FISHER_RIDGE * scale * np.eye(cov.shape[0]), w)
+            except np.linalg.LinAlgError:
+                return
+        norm = float(np.linalg.norm(v))
+        if not (np.isfinite(v).all() and norm > 0):
+            return
+        v = v / norm
+        if abs(float(v @ self.direction)) < FISHER_DISTINCT:
+            self.fisher = v
+            self.views.append("fisher")
 
     # views of the bits and of the inputs --------------------------------------------------
     def _bit_views(self, x1: np.ndarray, x2: np.ndarray) -> None:
@@ -354,6 +384,8 @@ class Featurizer:
             return self._row_codes(x)
         if view == "meandiff":
             return np.einsum("ij,j->i", x[:, self._conts], self.direction)
+        if view == "fisher":
+            return np.einsum("ij,j->i", x[:, self._conts], self.fisher)
         if view == "nb":
             return self._nb_score(x)
         if view == "rowbin":

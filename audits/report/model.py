@@ -89,6 +89,8 @@ def _view_text(view: str) -> str:
             "rowbin": "the row of the output's integer-valued entries, with the range of the sum of the others,",
             "meandiff": "a weighted sum of the output's real-valued entries (the weights: the difference of its means "
                         "on D and D', from other samples)",
+            "fisher": "a weighted sum of the output's real-valued entries (Fisher's discriminant: the weights "
+                      "undo the noise the entries share, fitted on other samples)",
             "nb": "a naive-Bayes score of the output (how much likelier it is on D than on D', entry by entry, "
                   "fitted on other samples)",
             "negative_zeros": "the number of the output's entries that are -0.0"}.get(view, view)
