@@ -5,7 +5,12 @@ so that public function is called, as the contract says; its code was not read);
 weights exp(-eps * m(g)/2), m(g) = mistakes of g. Output: J sorted, padded with -1 to length d.
 
 m(g) for |J| <= 2 by matrix products: with I[i, a] = 1[x_i in h_a], z_i = 1[x_i in Aff] and
-s_i = +1 for label 1, -1 for label 0, m(J) = n_0 + sum_i z_i s_i prod_{a in J} I[i, a]."""
+s_i = +1 for label 1, -1 for label 0, m(J) = n_0 + sum_i z_i s_i prod_{a in J} I[i, a].
+
+Output encoding (the spec's, (d, d + 1)): row r of the output is the halfspace J[r] of C~_pub given by the
+input positions of the public points that support it, padded with -1, then its side; C~_pub's rows come by
+subset size, then lexicographically, +1 before -1 (:func:`family_rows`, checked against halfspace_family's
+length); unused rows (-1, ..., -1, 0)."""
 import itertools
 
 import numpy as np
@@ -60,6 +65,37 @@ def _candidates(X, y, p, tol_scale_rows=None):
     return np.concatenate(cands), np.rint(np.concatenate(ms)), d
 
 
+def family_rows(p, d, n_rows):
+    """(positions, side) of each of halfspace_family's ``n_rows`` rows, in C~_pub's order."""
+    positions = np.flatnonzero(np.asarray(p).reshape(-1) == 0)
+    rows = [([int(positions[i]) for i in subset], side) for size in range(d + 1)
+            for subset in itertools.combinations(range(positions.size), size) for side in (1, -1)]
+    if positions.size and len(rows) != n_rows:
+        raise ValueError(f"C~_pub has {n_rows} rows, the enumeration {len(rows)}")
+    return rows
+
+
+def encode(J, rows, d):
+    """(k, d) row indices of C~_pub (padded with -1) as the spec's (k, d, d + 1) outputs."""
+    J = np.atleast_2d(J)
+    out = np.full((J.shape[0], d, d + 1), -1, dtype=np.int64)
+    out[:, :, d] = 0
+    for k, rowset in enumerate(J):
+        for r, a in enumerate(a for a in rowset if a >= 0):
+            positions, side = rows[a]
+            out[k, r, :len(positions)] = positions
+            out[k, r, d] = side
+    return out
+
+
+def encoder(data, d):
+    """The encoding's rows for ``data``."""
+    X = np.asarray(data["X"], dtype=np.float64)
+    pub = np.asarray(data["p"]).reshape(-1) == 0
+    n_rows = len(halfspace_family(X[pub])) if pub.any() else 0
+    return family_rows(data["p"], d, n_rows)
+
+
 def _probs(m, epsilon):
     sc = -0.5 * epsilon * m
     w = np.exp(sc - sc.max())
@@ -70,14 +106,15 @@ def learn(data, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     i = int(min(np.searchsorted(c, rng.random() * c[-1], side="right"), len(cands) - 1))
-    return cands[i].copy()
+    return encode(cands[i], encoder(data, d), d)[0]
 
 
 def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     idx = np.minimum(np.searchsorted(c, rng.random(N) * c[-1], side="right"), len(cands) - 1)
-    return cands[idx]
+    table = encode(cands, encoder(data, d), d)
+    return table[idx]
 
 
 learn.batch = _batch

@@ -8,20 +8,21 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ppm_correct import _candidates
+from ppm_correct import _candidates, encode, encoder
 
 
 def learn(data, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
-    return cands[int(np.argmax(-0.5 * epsilon * m + rng.gumbel(size=m.size)))].copy()
+    return encode(cands[int(np.argmax(-0.5 * epsilon * m + rng.gumbel(size=m.size)))], encoder(data, d), d)[0]
 
 
 def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
-    out = np.empty((N, d), dtype=np.int64)
+    table = encode(cands, encoder(data, d), d)
+    out = np.empty((N, d, d + 1), dtype=np.int64)
     for a in range(0, N, 256):                      # chunks: |G| can be 10^4
         b = min(N, a + 256)
-        out[a:b] = cands[np.argmax(-0.5 * epsilon * m[None, :] + rng.gumbel(size=(b - a, m.size)), axis=1)]
+        out[a:b] = table[np.argmax(-0.5 * epsilon * m[None, :] + rng.gumbel(size=(b - a, m.size)), axis=1)]
     return out
 
 

@@ -10,10 +10,15 @@ so that public function is called, as the contract says; its code was not read);
 1..d distinct rows plus the constant-1 hypothesis; exponential mechanism on all n examples with
 weights exp(-eps * m(g)/2), m(g) = mistakes of g. Output: J sorted, padded with -1 to length d."""
 import itertools
+import os
+import sys
 
 import numpy as np
 
 from dptestbed.impl.halfspace_mixtures.family import affine_hull, halfspace_family
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ppm_correct import encode, encoder
 
 
 def _candidates(X, y, p, tol_scale_rows=None):
@@ -44,10 +49,11 @@ def _candidates(X, y, p, tol_scale_rows=None):
     return cands, np.asarray(mistakes, dtype=np.float64), d
 
 
-def _encode(J, d):
-    out = np.full(d, -1, dtype=np.int64)
-    out[: len(J)] = sorted(J)
-    return out
+def _encode(J, d, data):
+    """The spec's (d, d + 1) output of the row indices J (ppm_correct.encode)."""
+    padded = np.full(d, -1, dtype=np.int64)
+    padded[: len(J)] = sorted(J)
+    return encode(padded, encoder(data, d), d)[0]
 
 
 def _probs(m, epsilon):
@@ -60,14 +66,14 @@ def learn(data, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     i = int(min(np.searchsorted(c, rng.random() * c[-1], side="right"), len(cands) - 1))
-    return _encode(cands[i], d)
+    return _encode(cands[i], d, data)
 
 
 def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     idx = np.minimum(np.searchsorted(c, rng.random(N) * c[-1], side="right"), len(cands) - 1)
-    table = np.stack([_encode(J, d) for J in cands])
+    table = np.stack([_encode(J, d, data) for J in cands])
     return table[idx]
 
 
