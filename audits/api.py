@@ -52,8 +52,8 @@ from .privacy.exact import (
     svt_distribution,
     svt_segment,
 )
+from .privacy.options import MAX_PAIRS, MAX_SEARCHED
 from .privacy.pairs import Pair, candidate_pairs, claim, generated_pairs, stress_pairs
-from .privacy.procedure import MAX_PAIRS, MAX_SEARCHED
 from .sandbox.runner import call_batch
 
 __all__ = [

@@ -696,3 +696,21 @@ def test_the_alpha_budget_is_fixed_before_sampling_and_its_shares_sum_to_the_lev
             AlphaBudget.split(total, rounds)
     result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=1, confidence=0.9)
     assert [r["alpha"] for r in result.to_json()["rounds"]] == pytest.approx([0.1])
+
+
+def test_audit_options_are_one_object_with_keyword_overrides():
+    """``audit`` takes its settings as an :class:`AuditOptions` and any field as a keyword; an unknown keyword is a
+    TypeError naming it, and ``workers`` (the former name of ``jobs``) warns and sets ``jobs``."""
+    from dptestbed.audits.privacy import AuditOptions
+
+    base = AuditOptions(samples=2_000, seed=3)
+    assert AuditOptions.of(base, {"seed": 4}) == AuditOptions(samples=2_000, seed=4)
+    assert AuditOptions.of(None, {"rounds": [1000, 2000]}).rounds == (1000, 2000)
+    with pytest.raises(TypeError, match="sampels"):
+        AuditOptions.of(None, {"sampels": 10})
+    with pytest.warns(DeprecationWarning):
+        assert AuditOptions.of(None, {"workers": 3}).jobs == 3
+    spec = spec_of("laplace_mechanism")
+    by_object = audit(spec, options=AuditOptions(samples=3_000, seed=1, exact=False))
+    by_keywords = audit(spec, samples=3_000, seed=1, exact=False)
+    assert by_object.epsilon_lower_bound == by_keywords.epsilon_lower_bound and by_object.verdict == by_keywords.verdict

@@ -138,15 +138,18 @@ Measured false-alarm rate (tests/test_privacy_audit.py): Laplace and randomized 
 their exact epsilon, 2000 seeds each, 2*10^4 samples per side: 3.0% at nominal 20% (both),
 0.3% at nominal 5% (Laplace): the Clopper-Pearson bounds and the union bound are conservative.
 
-Modules: :mod:`.procedure` (``audit``: probe, rounds, verdict, exact profiles), :mod:`.rounds`
+Modules: :mod:`.procedure` (``audit``: probe, rounds, verdict, exact profiles), :mod:`.options`
+(``AuditOptions``: the settings of one audit, their defaults and meaning), :mod:`.budget` (``AlphaBudget``:
+the split of alpha fixed before any sample), :mod:`.rounds`
 (one round: pair search, selection, choice), :mod:`.views` (statistics of the outputs),
 :mod:`.events` (events on a view and their search; the candidates), :mod:`.estimation` (counts on
 fresh samples, bounds), :mod:`.tight` (the tight round), :mod:`.result` (``AuditResult``,
 verdicts), :mod:`.progress` (the progress bar).
 """
 
+from .options import AuditOptions
 from .procedure import audit
 from .result import AUDIT_RESOLUTION, DIFFERS, IMPL_ERROR, NO_POWER, NO_VIOLATION, VIOLATION, AuditError, AuditResult
 
-__all__ = ["audit", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "NO_POWER", "IMPL_ERROR", "DIFFERS",
+__all__ = ["audit", "AuditOptions", "AuditResult", "AuditError", "VIOLATION", "NO_VIOLATION", "NO_POWER", "IMPL_ERROR", "DIFFERS",
            "AUDIT_RESOLUTION"]

@@ -32,7 +32,8 @@ from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
 from .moves import lines, patterns, shortened, with_all_rows, with_few_votes
 from .neighbours import violation
-from .pairs import MAX_PARAMETER_PAIRS, Pair, candidate_pairs, parameter_pairs, same_input
+from .options import AuditOptions
+from .pairs import Pair, candidate_pairs, parameter_pairs, same_input
 from .pairs import claim as pair_claim
 from .progress import ProgressBar
 from .result import (
@@ -65,8 +66,6 @@ POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
-MAX_PAIRS = 16  # stress cases and generated pairs
-MAX_SEARCHED = 24  # pairs of the input-space search (audits/privacy/pairs.py), on top
 ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 EXACT_CURVE_DELTAS = (1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.35, 0.5)  # the exact trade-off curve's points
@@ -157,55 +156,31 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
 
 
 
-def audit(spec: Spec, implementation=None, params: dict | None = None, samples: int | None = None,
-          confidence: float = 0.95, seed: int = 0, timeout: float = 60.0, progress: bool = False, *,
-          isolate: bool | None = None, max_pairs: int = MAX_PAIRS, max_searched: int = MAX_SEARCHED,
-          max_parameter: int = MAX_PARAMETER_PAIRS, line_search: bool = True,
-          jobs: int | None = None, time_budget: float | None = None,
-          rounds: list[int] | None = None, exact: bool = True, batched_samples: int | None = None,
-          tight: bool = False, batches=None, randomness: str = "rng", workers: int | None = None) -> AuditResult:
+def audit(spec: Spec, implementation=None, params: dict | None = None, options: AuditOptions | None = None,
+          **settings) -> AuditResult:
     """Audit ``implementation`` (default: the spec's reference implementation) against the
-    spec's privacy claim. See the module docstring for the method and its guarantee.
-
-    ``samples``: samples per side per pair for a single round (default: automatic rounds);
-    ``batched_samples``: the same, only when the implementation has a batch sampler (capped at
-    BATCHED_ELEMENTS output values per side, at least MIN_BATCHED_SAMPLES runs).
-    ``timeout``: seconds per call of a user implementation. ``isolate``: see
-    :class:`..sandbox.runner.Runner`. ``rounds``: explicit per-round budgets (advanced). ``tight``: after
-    the verdict's rounds, one more estimation of the winning event on fresh samples, sized from
-    its estimated probabilities (:func:`.tight.tight_round`), for a bound close to the exact loss.
-    ``batches``: a :class:`..run.dask_executor.DaskBatches`, which spreads the estimation batches over a
-    Dask cluster (the result is the same as without it, but for ``timing``). ``time_budget``: wall
-    seconds for the whole audit; a second round then draws as many samples as fit in what is left at
-    the first round's pace (up to BUDGET_MAX_SAMPLES per side), and is skipped when fewer fit than
-    the first round drew: the sample size, and so the result, depend on the machine's speed (the
-    result records the budget). ``jobs``: the implementation's worker processes (default two; ``--jobs`` of the command line, ``jobs`` of the
-    pytest plugin; ``workers``, its former name, still works with a DeprecationWarning).
-    ``randomness``: "rng" (default: the implementation draws every random number from its ``rng``;
-    the contract probe and the replay check hold it to that, and the result is a function of the
-    seed) or "own" (it draws from a source of its own, e.g. a library's OS entropy: no determinism
-    probe and no replay check, the independence probe instead (:func:`..sandbox.probes.probe_independence`);
-    the samples are as independent and the statistics, so the verdict's confidence, the same, but the
-    result is not reproducible; estimation batches are not spread over Dask, whose choice of which
-    execution counts would then depend on time). A user implementation whose audit will take long
-    (no batch sampler, or a slow one) gets a one-line note in ``notes``, printed at once with
-    ``progress``.
+    spec's privacy claim at the parameter point ``params``, as ``options`` say (default: :class:`.options.AuditOptions`'s
+    defaults), with any of their fields given as keyword ``settings`` (``audit(spec, samples=20_000, seed=1)``).
+    See the module docstring for the method and its guarantee. A user implementation whose audit will take
+    long (no batch sampler, or a slow one) gets a one-line note in ``notes``, printed at once with ``progress``.
     """
+    o = AuditOptions.of(options, settings)
+    samples, rounds, batches = o.samples, (list(o.rounds) if o.rounds else None), o.batches
     t0 = time.perf_counter()
     if spec.privacy is None:
         raise AuditError(f"{spec.id} makes no privacy claim: nothing to audit")
-    if randomness not in RANDOMNESS:
-        raise AuditError(f"randomness {randomness!r}: choose one of {', '.join(RANDOMNESS)}")
-    if not 0 < confidence < 1:
-        raise AuditError(f"confidence must be in (0, 1), got {confidence}")
+    if o.randomness not in RANDOMNESS:
+        raise AuditError(f"randomness {o.randomness!r}: choose one of {', '.join(RANDOMNESS)}")
+    if not 0 < o.confidence < 1:
+        raise AuditError(f"confidence must be in (0, 1), got {o.confidence}")
     params = dict(params or {})
     try:
         env = spec.bind(params)
-        pairs = candidate_pairs(spec, params, max_generated=max(max_pairs - len(spec.stress_cases), 0),
-                                max_searched=max_searched)
+        pairs = candidate_pairs(spec, params, max_generated=max(o.max_pairs - len(spec.stress_cases), 0),
+                                max_searched=o.max_searched)
     except ValueError as exc:
         raise AuditError(str(exc)) from None
-    pairs = ([p for p in pairs if p.source in ("stress", "generated")][:max_pairs]
+    pairs = ([p for p in pairs if p.source in ("stress", "generated")][:o.max_pairs]
              + _in_reference_domain(spec, [p for p in pairs if p.source == "search"]))
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
@@ -216,13 +191,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         raise AuditError(str(exc)) from None
     result = AuditResult(
         spec=spec.id, implementation=None, claim=point_claim.to_json(),
-        verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=confidence,
-        samples_per_side=0, counterexample=None, seconds=0.0, seed=int(seed), pairs_tried=len(pairs),
+        verdict=NO_VIOLATION, epsilon_lower_bound=0.0, exact_epsilon=None, confidence=o.confidence,
+        samples_per_side=0, counterexample=None, seconds=0.0, seed=int(o.seed), pairs_tried=len(pairs),
         expected=spec.expected_privacy_verdict, spec_implementation=spec.implementation,
         params={k: env[k] for k in spec.parameters if k in env},
     )
-    result.time_budget, result.randomness = time_budget, randomness
-    if randomness == "own":
+    result.time_budget, result.randomness = o.time_budget, o.randomness
+    if o.randomness == "own":
         result.notes.append("randomness: the implementation's own (--randomness own): no determinism probe and no "
                             "replay check; independent samples (the same statistics and confidence), but not "
                             "reproducible: another run with the same seed draws other samples")
@@ -230,7 +205,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             batches = None
             result.notes.append("estimation batches not spread over Dask: with the implementation's own randomness "
                                 "the execution that finishes first would decide a batch's counts")
-    bar = ProgressBar(progress)
+    bar = ProgressBar(o.progress)
     try:
         impl, ref = _resolve_impl(spec, implementation)
         result.implementation = ref
@@ -241,14 +216,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         return result
     runner = None
     try:
-        if workers is not None:
-            import warnings
-
-            warnings.warn("audit(workers=N) is deprecated: use audit(jobs=N), the command line's --jobs",
-                          DeprecationWarning, stacklevel=2)
-        runner = Runner(impl, timeout=timeout, isolate=isolate, workers=jobs or workers)
-        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], randomness).shape[1:])))
-        pace = None if is_trusted(impl) else _pace(runner, pairs[0], seed)
+        runner = Runner(impl, timeout=o.timeout, isolate=o.isolate, workers=o.jobs)
+        width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], o.randomness).shape[1:])))
+        pace = None if is_trusted(impl) else _pace(runner, pairs[0], o.seed)
     except ImplementationError as exc:
         if runner is not None:
             runner.close()
@@ -256,10 +226,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         result.seconds = time.perf_counter() - t0
         return result
     # the stress cases at other parameter points, for the parameters the implementation takes (moves.py)
-    pairs += _in_reference_domain(spec, parameter_pairs(spec, params, max_parameter, accepts=runner.accepts))
+    pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts))
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not
-    confirm = rounds is None and samples is None and batched_samples is None and runner.batched and not time_budget
+    confirm = rounds is None and samples is None and o.batched_samples is None and runner.batched and not o.time_budget
     # the automatic rounds of per-call code end with a round for power alone (:func:`power_round`), run only when
     # the round before it left power short: its share of alpha is set aside now, as every round's (batched code
     # keeps two rounds and the confirmation round: a third share lowers both rounds' levels, and the subsample-and-
@@ -267,9 +237,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     # at a third)
     power_last = rounds is None and samples is None and not runner.batched
     if rounds is None:
-        if samples is None and batched_samples is not None and runner.batched:
+        if samples is None and o.batched_samples is not None and runner.batched:
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
-            samples = int(min(batched_samples, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)))
+            samples = int(min(o.batched_samples, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)))
         if samples is not None:
             rounds = [int(samples)]
         elif runner.batched:
@@ -278,7 +248,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                       min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
         else:  # a looped implementation: a second round only when the first is short of power or may show a
             # violation, sized for power within CALL_MAX_SAMPLES (a time budget: what fits), then the round for power
-            rounds = ([CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES] if time_budget else
+            rounds = ([CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES] if o.time_budget else
                       [CALL_FIRST_ROUND, CALL_SECOND_ROUND, CALL_MAX_SAMPLES])
         if power_last and len(rounds) == 2:
             rounds.append(rounds[-1])
@@ -287,9 +257,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         note = _slow_note(runner, ref, pace, _first_round_runs(rounds[0], len(pairs)))
         if note:
             result.notes.append(note)
-            if progress:
+            if o.progress:
                 bar.note(f"dptestbed: note: {note}")
-    most = BUDGET_MAX_SAMPLES if time_budget else POWER_MAX_SAMPLES
+    most = BUDGET_MAX_SAMPLES if o.time_budget else POWER_MAX_SAMPLES
     round_cap = (min(most, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width)) if runner.batched
                  else max(rounds))
     if any(n < 300 for n in rounds):
@@ -299,18 +269,18 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     # claim gets its divergence round (divergence.py), the tight round, if asked, is one more round
     agree = runner.batched and ref != spec.implementation
     diverge = divergence_claim(point_claim)
-    budget = AlphaBudget.split(1 - confidence, len(rounds) + bool(tight), confirm=confirm, agree=agree,
+    budget = AlphaBudget.split(1 - o.confidence, len(rounds) + bool(o.tight), confirm=confirm, agree=agree,
                                diverge=diverge)
     alpha_round, alpha_confirm, alpha_agree, alpha_diverge = (budget.per_round, budget.confirm, budget.agree,
                                                               budget.diverge)
     cpu0 = time.thread_time()
-    aud = Auditor(spec, pairs, runner, int(seed), bar, batches, replay=randomness == "rng")
+    aud = Auditor(spec, pairs, runner, int(o.seed), bar, batches, replay=o.randomness == "rng")
     search_record = None
     all_chosen: list[Candidate] = []
     kept = None
     seconds_per_sample = seconds_per_run = 0.0
     try:
-        if line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
+        if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
             for p in (p for p in pairs if p.source == "stress"):  # scaled down to a few (moves.py)
                 for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
@@ -321,7 +291,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
-            n_line = runs_per_point(points, pace if time_budget else None, runner, LINE_SECONDS)
+            n_line = runs_per_point(points, pace if o.time_budget else None, runner, LINE_SECONDS)
             found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
             aud.add_pairs(found)
         power_targets: list[Candidate] = []
@@ -354,7 +324,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
-            if power_last and pace is not None and not time_budget and r == 0 and not may_violate:
+            if power_last and pace is not None and not o.time_budget and r == 0 and not may_violate:
                 # at the first round's own wall seconds a run on the workers (the pace sample's 200 runs in one task
                 # overstate a cheap function's by its task overhead)
                 rare = seconds_per_run * _first_round_runs(rounds[r + 1], len(kept) if kept else len(aud.pairs))
@@ -375,8 +345,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                                        "next_round_samples": rounds[r + 1]}
             elif final or not may_violate:
                 break
-            if time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
-                fits = int(0.8 * (time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
+            if o.time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
+                fits = int(0.8 * (o.time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
                 info["time_budget_fits"] = fits
                 if fits < max(300, N):
                     break
@@ -389,7 +359,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
                 break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
-                                               timed=bool(time_budget))
+                                               timed=bool(o.time_budget))
         if diverge and all_chosen:
             result.divergence = divergence_round(aud, all_chosen, max(rounds), alpha_diverge)
         if confirm and all_chosen and may_confirm(aud, all_chosen, TOLERANCE):
@@ -401,7 +371,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
             result.rounds.append(info)
             if final is not None:
                 all_chosen.append(final)
-        if tight and all_chosen:
+        if o.tight and all_chosen:
             final, info = tight_round(aud, all_chosen, rounds, alpha_round, MIN_BATCHED_SAMPLES)
             all_chosen.append(final)
             result.samples_per_side += info["samples_per_side"]
@@ -422,7 +392,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
     result.pairs = [{**p.to_json(), "claim": aud.claims[i].to_json()} for i, p in enumerate(aud.pairs)]
     result.runs = runner.calls + aud.remote["runs"]
     result.samples_per_second = runner.calls / runner.cpu_seconds if runner.cpu_seconds > 0 else None
-    if exact:
+    if o.exact:
         cpu_exact = time.thread_time()
         _attach_exact(spec, aud, result, all_chosen)
         result.timing["exact"] = time.thread_time() - cpu_exact
@@ -435,7 +405,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, samples: 
         # pair's claim, as a fraction of it (pairs at other parameter points claim other epsilons); without a
         # violation, the one at the audit's own point furthest up
         result.epsilon_lower_bound = max(0.0, best.eps_lb)
-        result.tradeoff = _tradeoff(spec, aud, best) if exact else None
+        result.tradeoff = _tradeoff(spec, aud, best) if o.exact else None
         result.exact_epsilon = aud.pairs[best.pair_index].extra.get("exact_epsilon")
         result.claim = aud.claims[best.pair_index].to_json()
         if result.verdict != IMPL_ERROR and best.eps_lb > aud.claims[best.pair_index].value + TOLERANCE:

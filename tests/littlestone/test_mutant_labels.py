@@ -18,8 +18,8 @@ import pytest
 
 from dptestbed.audits.base.discovery import load_mutants
 from dptestbed.audits.littlestone.exact_profiles import histogram_law_epsilon, m_pair_epsilon
+from dptestbed.audits.privacy.options import MAX_PAIRS, MAX_SEARCHED
 from dptestbed.audits.privacy.pairs import candidate_pairs, claim
-from dptestbed.audits.privacy.procedure import MAX_PAIRS, MAX_SEARCHED
 from dptestbed.audits.run.planning import audit_points
 from dptestbed.impl.littlestone.histogram import threshold
 from dptestbed.spec import load_catalogue
