@@ -66,25 +66,26 @@ def _candidates(X, y, p, tol_scale_rows=None):
 
 
 def family_rows(p, d, n_rows):
-    """(positions, side) of each of halfspace_family's ``n_rows`` rows, in C~_pub's order."""
+    """(positions padded with -1 to d, side) of each of halfspace_family's ``n_rows`` rows, in C~_pub's order."""
     positions = np.flatnonzero(np.asarray(p).reshape(-1) == 0)
-    rows = [([int(positions[i]) for i in subset], side) for size in range(d + 1)
-            for subset in itertools.combinations(range(positions.size), size) for side in (1, -1)]
-    if positions.size and len(rows) != n_rows:
-        raise ValueError(f"C~_pub has {n_rows} rows, the enumeration {len(rows)}")
-    return rows
+    subsets = [subset for size in range(d + 1) for subset in itertools.combinations(positions.tolist(), size)]
+    if positions.size and 2 * len(subsets) != n_rows:
+        raise ValueError(f"C~_pub has {n_rows} rows, the enumeration {2 * len(subsets)}")
+    table = np.full((2 * len(subsets), d), -1, dtype=np.int64)
+    for k, subset in enumerate(subsets):
+        table[2 * k:2 * k + 2, :len(subset)] = subset
+    return table, np.tile(np.array([1, -1], dtype=np.int64), len(subsets))
 
 
 def encode(J, rows, d):
     """(k, d) row indices of C~_pub (padded with -1) as the spec's (k, d, d + 1) outputs."""
-    J = np.atleast_2d(J)
+    J = np.atleast_2d(np.asarray(J, dtype=np.int64))
+    table, sides = rows
     out = np.full((J.shape[0], d, d + 1), -1, dtype=np.int64)
     out[:, :, d] = 0
-    for k, rowset in enumerate(J):
-        for r, a in enumerate(a for a in rowset if a >= 0):
-            positions, side = rows[a]
-            out[k, r, :len(positions)] = positions
-            out[k, r, d] = side
+    used = J >= 0
+    out[used, :d] = table[J[used]]
+    out[used, d] = sides[J[used]]
     return out
 
 
@@ -113,8 +114,7 @@ def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     idx = np.minimum(np.searchsorted(c, rng.random(N) * c[-1], side="right"), len(cands) - 1)
-    table = encode(cands, encoder(data, d), d)
-    return table[idx]
+    return encode(cands[idx], encoder(data, d), d)
 
 
 learn.batch = _batch

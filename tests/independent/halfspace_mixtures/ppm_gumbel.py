@@ -18,12 +18,11 @@ def learn(data, *, rng, epsilon):
 
 def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
-    table = encode(cands, encoder(data, d), d)
-    out = np.empty((N, d, d + 1), dtype=np.int64)
+    idx = np.empty(N, dtype=np.int64)
     for a in range(0, N, 256):                      # chunks: |G| can be 10^4
         b = min(N, a + 256)
-        out[a:b] = table[np.argmax(-0.5 * epsilon * m[None, :] + rng.gumbel(size=(b - a, m.size)), axis=1)]
-    return out
+        idx[a:b] = np.argmax(-0.5 * epsilon * m[None, :] + rng.gumbel(size=(b - a, m.size)), axis=1)
+    return encode(cands[idx], encoder(data, d), d)
 
 
 learn.batch = _batch

@@ -73,8 +73,10 @@ def _batch(data, N, *, rng, epsilon):
     cands, m, d = _candidates(data["X"], data["y"], data["p"])
     c = np.cumsum(_probs(m, epsilon))
     idx = np.minimum(np.searchsorted(c, rng.random(N) * c[-1], side="right"), len(cands) - 1)
-    table = np.stack([_encode(J, d, data) for J in cands])
-    return table[idx]
+    padded = np.full((N, d), -1, dtype=np.int64)
+    for k, i in enumerate(idx):
+        padded[k, :len(cands[i])] = sorted(cands[i])
+    return encode(padded, encoder(data, d), d)
 
 
 learn.batch = _batch
