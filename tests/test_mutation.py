@@ -74,5 +74,5 @@ def test_a_surviving_mutant_fails_the_run():
     assert matrix["rows"][0]["status"] == "survived"
     assert mutation.exit_code(matrix, complete=True) == 1
     refused = {"spec": "laplace_mechanism", "target": "mutant", "control": {"name": "scale_x1.3"}, "ref": "r",
-               "check": "c", "verdict": "error", "error": "implementation error: returned NaN"}
+               "check": "c", "verdict": "error", "error": "implementation error: returned NaN", "error_kind": "implementation"}
     assert mutation.kill_matrix(MUTANTS[1:2], [refused])["rows"][0]["status"] == "killed"

@@ -144,7 +144,7 @@ def test_classes_outcomes_and_exit_codes():
     assert O.check_class({"ref": "r", "verdict": "violated"}) == O.CLAIM_VIOLATED
     assert O.check_class({"ref": "r", "verdict": "violated", "tests": "conformance"}) == O.DIFFERS
     assert O.check_class({"ref": "r", "verdict": "inconclusive"}) == O.NO_POWER
-    assert O.check_class({"ref": "r", "verdict": "error", "error": "implementation error: NaN"}) == O.IMPLEMENTATION_ERROR
+    assert O.check_class({"ref": "r", "verdict": "error", "error": "implementation error: NaN", "error_kind": "implementation"}) == O.IMPLEMENTATION_ERROR
     assert O.check_class({"ref": "r", "verdict": "error", "error": "timed out"}) == O.RUN_ERROR
     assert O.audit_class({"verdict": "violation"}) == O.CLAIM_VIOLATED
     assert O.audit_class({"verdict": "no power"}) == O.NO_POWER

@@ -145,7 +145,7 @@ def check_class(result: dict) -> str:
         return NO_POWER
     if verdict == "consistent":
         return PASS
-    if verdict == "error" and str(result.get("error") or "").startswith(IMPLEMENTATION_ERROR):
+    if verdict == "error" and result.get("error_kind") == "implementation":
         return IMPLEMENTATION_ERROR
     return RUN_ERROR
 

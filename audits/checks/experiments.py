@@ -524,6 +524,34 @@ def quantile_interval(sample: np.ndarray, level: float, confidence: float = 0.95
 # --------------------------------------------------------------------------- running one check
 
 
+def control_json(control: Control | None) -> dict | None:
+    """A negative control as its results name it."""
+    return None if control is None else {"name": control.name, "description": control.description,
+                                         "pipeline": control.pipeline}
+
+
+def check_record(spec_id: str, experiment: Experiment, target: str, implementation: str | None,
+                 control: Control | None, suite: str | None) -> dict:
+    """A theorem check's result before it runs: every key its finished result has (its measurement's None), so
+    that a check that ended in an error (:func:`..run.execution.error_result`) has the same shape.
+    ``error_kind``: "implementation" (the implementation crashed, hung or broke the contract) or "run" (the
+    run's own failure), when ``verdict`` is "error"."""
+    return {
+        "id": check_id(spec_id, experiment.ref, experiment.name, target, control),
+        "spec": spec_id, "ref": experiment.ref, "check": experiment.name, "kind": experiment.kind,
+        "title": experiment.title, "instance": experiment.instance, "predicate": experiment.predicate,
+        "slack_definition": experiment.slack_definition or None,
+        "target": target, "implementation": implementation,
+        "control": control_json(control),
+        "setup_validation": experiment.setup, "tests": experiment.tests, "convention": experiment.convention,
+        "expected": "violated" if control is not None else None,
+        "suite": suite, "params": None, "quantities": None, "preconditions": None,
+        "trials": None, "failures": None, "beta": None, "failure_rate": None,
+        "failure_rate_upper": None, "p_value": None, "slack": None,
+        "verdict": None, "error": None, "error_kind": None,
+    }
+
+
 def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=None, seed=None,
               timeout: float = 60.0, control=None, target: str = "reference", isolate=None,
               trials: int | None = None, randomness: str = "rng", level: float = FAMILY_ALPHA) -> dict:
@@ -541,21 +569,7 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
 
     t0 = time.perf_counter()
     impl_name = implementation if isinstance(implementation, str) else implementation_ref(implementation)
-    result = {
-        "id": check_id(spec.id, experiment.ref, experiment.name, target, control),
-        "spec": spec.id, "ref": experiment.ref, "check": experiment.name, "kind": experiment.kind,
-        "title": experiment.title, "instance": experiment.instance, "predicate": experiment.predicate,
-        "slack_definition": experiment.slack_definition or None,
-        "target": target, "implementation": impl_name,
-        "control": None if control is None else {"name": control.name, "description": control.description,
-                                                 "pipeline": control.pipeline},
-        "setup_validation": experiment.setup, "tests": experiment.tests, "convention": experiment.convention,
-        "expected": "violated" if control is not None else None,
-        "suite": suite, "params": None, "quantities": None, "preconditions": None,
-        "trials": None, "failures": None, "beta": None, "failure_rate": None,
-        "failure_rate_upper": None, "p_value": None, "slack": None,
-        "verdict": None, "error": None,
-    }
+    result = check_record(spec.id, experiment, target, impl_name, control, suite)
     ctx = None
     try:
         if rng is None:
@@ -580,13 +594,11 @@ def run_check(spec, experiment, implementation, *, suite: str = "quick", rng=Non
         result["quantities"] = _quantities_at(ctx, result["params"])
         result.update(_summarize(experiment.kind, measurement))
     except ImplementationError as exc:
-        result["verdict"] = "error"
-        result["error"] = f"implementation error: {exc.reason}"
+        result.update(verdict="error", error=f"implementation error: {exc.reason}", error_kind="implementation")
     except Exception as exc:  # noqa: BLE001 - one check's crash never stops the run
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" ({tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
-        result["verdict"] = "error"
-        result["error"] = f"{type(exc).__name__}: {exc}{where}"
+        result.update(verdict="error", error=f"{type(exc).__name__}: {exc}{where}", error_kind="run")
     result["calls_implementation"] = None if ctx is None else bool(ctx.calls)
     result["seconds"] = time.perf_counter() - t0
     return jsonable(result)

@@ -22,7 +22,7 @@ import numpy as np
 from dptestbed.spec import Catalogue, Spec
 
 from ..base.serialize import jsonable
-from ..checks.experiments import Control, run_check
+from ..checks.experiments import check_record, control_json, run_check
 from ..privacy.result import at_decision
 from .planning import Item, Plan, item_seed, limit
 
@@ -46,7 +46,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
     confidence = plan_.split.confidence
     base = {"id": item.id, "spec": spec.id, "implementation": item.implementation or spec.implementation,
             "target": item.target, "expected": item.expected, "confidence": confidence, "seed": seed,
-            "broken": spec.broken, "variant_of": spec.variant_of, "control": _control_json(item.control),
+            "broken": spec.broken, "variant_of": spec.variant_of, "control": control_json(item.control),
             "audit_point": item.params}
     try:
         from ..privacy import audit
@@ -68,27 +68,16 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
     return jsonable(data)
 
 
-def _control_json(control: Control | None) -> dict | None:
-    return None if control is None else {"name": control.name, "description": control.description,
-                                         "pipeline": control.pipeline}
-
-
 def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
     """The result of an item that did not finish (crash, timeout, interrupted)."""
     if item.kind == "audit":
         return {"id": item.id, "spec": item.spec, "implementation": item.implementation, "target": item.target,
-                "expected": item.expected, "control": _control_json(item.control), "audit_point": item.params,
+                "expected": item.expected, "control": control_json(item.control), "audit_point": item.params,
                 "verdict": "error",
                 "error": reason, "seconds": seconds}
-    exp = item.experiment
-    return {"id": item.id, "spec": item.spec, "ref": exp.ref, "check": exp.name, "kind": exp.kind,
-            "title": exp.title, "instance": exp.instance, "predicate": exp.predicate,
-            "target": item.target, "implementation": item.implementation,
-            "control": _control_json(item.control),
-            "expected": item.expected, "trials": None, "failures": None, "beta": None,
-            "failure_rate_upper": None, "p_value": None, "slack": None,
-            "verdict": "error", "error": reason, "seconds": seconds}
-
+    return {**check_record(item.spec, item.experiment, item.target, item.implementation, item.control, None),
+            "id": item.id, "expected": item.expected, "verdict": "error", "error": reason, "error_kind": "run",
+            "seconds": seconds}
 
 
 def _child(item, catalogue, plan_, seed, conn, batches):
