@@ -328,6 +328,19 @@ def test_unchecked_theorems_are_listed_never_skipped():
                 r"not checked: (analytic|not measurable|out of scope|checked as)\b", row["status"]), row
 
 
+def test_the_results_file_and_the_plan_give_a_theorem_one_status():
+    """results.json's spec records (run.results.spec_record) and the plan's list of unchecked theorems read the
+    same function (checks.experiments.theorem_status)."""
+    from dptestbed.audits.run.planning import Item, Plan
+    from dptestbed.audits.run.results import spec_record
+
+    for spec in CATALOGUE.values():
+        plan_ = Plan(suite="quick", items=[Item(id="a", kind="audit", spec=spec.id)], specs=[spec], not_checked=[])
+        recorded = {t["ref"]: t["status"] for t in spec_record(spec, plan_)["theorems"]}
+        for row in E.unchecked_theorems(spec):
+            assert recorded[row["ref"]] == row["status"], (spec.id, row["ref"])
+
+
 def _comparison(measurement: dict) -> dict:
     r = {"kind": "bound", "control": None, "expected": None, "tests": "conformance", "ref": "r"}
     r.update(E._summarize("bound", measurement))

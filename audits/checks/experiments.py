@@ -172,24 +172,26 @@ def other_suite_only(spec: Spec, suite: str) -> list[dict]:
             for e in experiments_for(spec) if suite not in e.trials]
 
 
+def theorem_status(spec: Spec, theorem, audited: bool = True) -> str:
+    """How a theorem of ``spec`` is covered: "checked" (it has experiments), by the privacy audit (the claim's own
+    theorem; ``audited`` False: the run audits no implementation of the spec), or not, and why."""
+    if load_registry().get((spec.id, theorem.ref)):
+        return "checked"
+    if theorem.kind == "privacy" and spec.privacy is not None and theorem.ref == spec.privacy.theorem:
+        return "covered by the privacy audit" if audited else "not checked (no implementation)"
+    if theorem.not_checked:
+        return f"not checked: {theorem.not_checked}"
+    if theorem.kind == "privacy" and spec.privacy is not None:
+        # another privacy statement (a stronger epsilon, a group, a part): the audit tests only the claim
+        return (f"not yet checked (the privacy audit tests the claim of {spec.privacy.theorem}, "
+                f"epsilon = {spec.privacy.epsilon.source}, delta = {spec.privacy.delta.source}, not this statement)")
+    return "not yet checked"
+
+
 def unchecked_theorems(spec: Spec) -> list[dict]:
     """Theorems of ``spec`` with no experiment, and how (if at all) they are covered."""
-    rows = []
-    for theorem in spec.theorems:
-        if load_registry().get((spec.id, theorem.ref)):
-            continue
-        if theorem.kind == "privacy" and spec.privacy is not None and theorem.ref == spec.privacy.theorem:
-            status = "covered by the privacy audit"
-        elif theorem.not_checked:
-            status = f"not checked: {theorem.not_checked}"
-        elif theorem.kind == "privacy" and spec.privacy is not None:
-            # another privacy statement (a stronger epsilon, a group, a part): the audit tests only the claim
-            status = (f"not yet checked (the privacy audit tests the claim of {spec.privacy.theorem}, "
-                      f"epsilon = {spec.privacy.epsilon.source}, delta = {spec.privacy.delta.source}, not this statement)")
-        else:
-            status = "not yet checked"
-        rows.append({"spec": spec.id, "ref": theorem.ref, "kind": theorem.kind, "status": status})
-    return rows
+    return [{"spec": spec.id, "ref": t.ref, "kind": t.kind, "status": theorem_status(spec, t)}
+            for t in spec.theorems if not load_registry().get((spec.id, t.ref))]
 
 
 # --------------------------------------------------------------------------- context

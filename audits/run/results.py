@@ -57,7 +57,7 @@ def git_commit() -> str | None:
 
 def spec_record(spec: Spec, plan_: Plan) -> dict:
     """What the report needs to show a spec: identity, claims and theorems with formulas."""
-    from ..checks.experiments import load_registry
+    from ..checks.experiments import load_registry, theorem_status
 
     env = spec.bind()
 
@@ -65,19 +65,12 @@ def spec_record(spec: Spec, plan_: Plan) -> dict:
         value = f.evaluate(scope) if f.names <= scope.keys() else None
         return {"formula": f.source, "latex": f.latex(), "value": jsonable(value)}
 
+    audited = any(i.kind == "audit" and i.spec == spec.id for i in plan_.items)
     theorems = []
     for t in spec.theorems:
         scope = spec.theorem_values(t.ref, env)
         exps = load_registry().get((spec.id, t.ref), [])
-        if exps:
-            status = "checked"
-        elif t.kind == "privacy" and spec.privacy is not None:
-            status = "covered by the privacy audit" if any(
-                i.kind == "audit" and i.spec == spec.id for i in plan_.items) else "not checked (no implementation)"
-        elif t.not_checked:
-            status = f"not checked: {t.not_checked}"
-        else:
-            status = "not yet checked"
+        status = theorem_status(spec, t, audited=audited)
         theorems.append({
             "ref": t.ref, "kind": t.kind, "statement": t.statement, "constant": t.constant,
             "quantities": {n: formula(f, scope) for n, f in t.quantities.items()},
