@@ -179,3 +179,30 @@ def test_an_implementation_file_imports_the_modules_beside_it(tmp_path):
     '''))
     result = audit(find_spec("laplace_mechanism"), f"{tmp_path / 'mech.py'}:laplace", samples=3000)
     assert result.verdict in ("no violation found", "no power"), result.reason
+
+
+def _square_or_hog(x):
+    """x squared; "hog": 600 MB held; "sleep": 30 s; "raise": ValueError."""
+    import time as _time
+
+    import numpy as _np
+
+    if x == "hog":
+        block = _np.ones(600 * 2**20 // 8)
+        _time.sleep(5)
+        return float(block[0])
+    if x == "sleep":
+        _time.sleep(30)
+    if x == "raise":
+        raise ValueError("no")
+    return x * x
+
+
+def test_bounded_map_stops_an_item_too_large_and_answers_the_rest():
+    from dptestbed.audits.sandbox.bounded import DONE, LIMIT, RAISED, bounded_map
+
+    out = bounded_map(_square_or_hog, [2, "hog", 3, "raise", "sleep", 4], limit_mb=300, seconds=3)
+    assert out[0] == (DONE, 4) and out[2] == (DONE, 9) and out[5] == (DONE, 16)
+    assert out[1][0] == LIMIT and "300 MB" in out[1][1]
+    assert out[3] == (RAISED, "ValueError: no")
+    assert out[4][0] == LIMIT and "3 s" in out[4][1]

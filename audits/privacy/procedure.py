@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 import numpy as np
 
@@ -71,6 +72,8 @@ EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried can
 EXACT_CURVE_DELTAS = (1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.35, 0.5)  # the exact trade-off curve's points
 LINE_SECONDS = 15.0  # the line search's sampling of a slow implementation, at its measured pace
 DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pair is in the spec's domain
+REFERENCE_MB = 1024.0  # ... in a child process, stopped when it holds this much more memory (the pair is left out)
+REFERENCE_SECONDS = 60.0  # ... or runs this long
 
 
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
@@ -96,24 +99,41 @@ def _shortened_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     return _in_reference_domain(spec, out)
 
 
-def _in_reference_domain(spec: Spec, pairs: list[Pair]) -> list[Pair]:
+def _in_reference_domain(spec: Spec, pairs: list[Pair], skipped: list[str] | None = None) -> list[Pair]:
     """The searched and moved pairs on which the spec's reference implementation runs (a pair it refuses lies
-    outside the spec's domain, where no implementation owes an answer); all of them without a reference."""
+    outside the spec's domain, where no implementation owes an answer); all of them without a reference. The
+    reference runs in a child process stopped at REFERENCE_MB more memory or REFERENCE_SECONDS a pair: a pair
+    too large for it (the Littlestone learner at d = 4 expands its sample to 1.7e8 examples, 7.9 GB) is left out,
+    named in ``skipped``."""
     if not pairs or not spec.implementation or not is_trusted(spec.implementation) \
             or missing_reference(spec.implementation):
         return pairs
+    from ..sandbox.bounded import DONE, LIMIT, bounded_map
+
+    sides = [(p.data, p.neighbour, p.params) for p in pairs]
+    runs = partial(_reference_runs, spec.implementation)
+    answers = bounded_map(runs, sides, limit_mb=REFERENCE_MB, seconds=REFERENCE_SECONDS)
+    kept = []
+    for p, side, (status, value) in zip(pairs, sides, answers):
+        if status == LIMIT:
+            if skipped is not None:
+                skipped.append(f"{p.name}: left out, the spec's reference on {DOMAIN_RUNS} runs of each side: {value}")
+        elif (value if status == DONE else runs(side)):  # no answer from the child: here, as before
+            kept.append(p)
+    return kept
+
+
+def _reference_runs(reference: str, sides: tuple) -> bool:
+    """The reference ran DOMAIN_RUNS times on both inputs of a pair (False: it refused one)."""
     from ..sandbox.runner import call_batch
 
-    reference = as_runnable(spec.implementation)
-    kept = []
-    for p in pairs:
-        try:
-            for side in (p.data, p.neighbour):
-                call_batch(reference, side, DOMAIN_RUNS, rng=np.random.default_rng(0), params=p.params)
-        except ImplementationError:
-            continue
-        kept.append(p)
-    return kept
+    data, neighbour, params = sides
+    try:
+        for side in (data, neighbour):
+            call_batch(as_runnable(reference), side, DOMAIN_RUNS, rng=np.random.default_rng(0), params=params)
+    except ImplementationError:
+        return False
+    return True
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -180,8 +200,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                                 max_searched=o.max_searched)
     except ValueError as exc:
         raise AuditError(str(exc)) from None
+    skipped: list[str] = []  # pairs too large for the spec's reference
     pairs = ([p for p in pairs if p.source in ("stress", "generated")][:o.max_pairs]
-             + _in_reference_domain(spec, [p for p in pairs if p.source == "search"]))
+             + _in_reference_domain(spec, [p for p in pairs if p.source == "search"], skipped))
     if not pairs:
         raise AuditError(f"{spec.id}: no neighbouring pairs to audit (no stress cases, and the relation "
                          f"{spec.neighbours['relation']!r} has no generator for this input)")
@@ -226,7 +247,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         result.seconds = time.perf_counter() - t0
         return result
     # the stress cases at other parameter points, for the parameters the implementation takes (moves.py)
-    pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts))
+    pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts), skipped)
+    result.notes += skipped
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not
     confirm = rounds is None and samples is None and o.batched_samples is None and runner.batched and not o.time_budget

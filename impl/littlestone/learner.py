@@ -32,6 +32,9 @@ from .histogram import release
 from .soa import Class, sequence
 from .stable import RngCoins, class_of, output_law, run_g
 
+CHUNK_ELEMENTS = 1 << 22  # the batch sampler's counts (runs x hypotheses) at a time: 32 MB (it held 7.9 GB at
+# 100,000 runs in the full suite's audit)
+
 
 def sizes(d: int, alpha: float, c: float) -> tuple[int, int, int]:
     """(n_aux, N, m) of G at accuracy alpha/2 (E2 and E6 corrected)."""
@@ -157,13 +160,22 @@ def make_learner(g: GRoutine, sizes_fn=sizes, doc: str = "", finish_fn=finish, b
             else:
                 laws.append((members, law))
         U = np.unique([key for _, law in laws for key in law] + [h for _, hs in runs for h in hs])
-        counts = np.zeros((size, U.size))
+        group_laws = []
         for members, law in laws:                                            # step 1, G's exact law:
             p = np.array([law.get(int(u), 0.0) for u in U])                  # the counts of a group of
-            counts += rng.multinomial(len(members), p / p.sum(), size=size)  # identical batches
-        for _, hs in runs:
-            counts[np.arange(size), np.searchsorted(U, hs)] += 1
-        return finish_fn(cls, U, counts, *final_fn(x, y, k, m), epsilon=epsilon, delta=delta, eta=eta, rng=rng)
+            group_laws.append((len(members), p / p.sum()))                   # identical batches
+        final = final_fn(x, y, k, m)
+        rows = max(1, CHUNK_ELEMENTS // max(U.size, 1))  # runs at a time: the counts of a chunk stay small
+        out = []
+        for a in range(0, size, rows):
+            b = min(size, a + rows)
+            counts = np.zeros((b - a, U.size))
+            for count, p in group_laws:
+                counts += rng.multinomial(count, p, size=b - a)
+            for _, hs in runs:
+                counts[np.arange(b - a), np.searchsorted(U, hs[a:b])] += 1
+            out.append(finish_fn(cls, U, counts, *final, epsilon=epsilon, delta=delta, eta=eta, rng=rng))
+        return out[0] if len(out) == 1 else np.concatenate(out)
 
     @batched(batch)
     def learner(data, *, rng, epsilon, delta, alpha, d, eta, c, k, n_prime):
