@@ -181,28 +181,37 @@ def test_an_implementation_file_imports_the_modules_beside_it(tmp_path):
     assert result.verdict in ("no violation found", "no power"), result.reason
 
 
-def _square_or_hog(x):
-    """x squared; "hog": 600 MB held; "sleep": 30 s; "raise": ValueError."""
-    import time as _time
+HOG = """
+import time
 
-    import numpy as _np
+import numpy as np
 
+
+def square_or_hog(x):
+    \"\"\"x squared; "hog": 600 MB held; "sleep": 60 s; "raise": ValueError.\"\"\"
     if x == "hog":
-        block = _np.ones(600 * 2**20 // 8)
-        _time.sleep(5)
+        block = np.ones(600 * 2**20 // 8)
+        time.sleep(10)
         return float(block[0])
     if x == "sleep":
-        _time.sleep(30)
+        time.sleep(60)
     if x == "raise":
         raise ValueError("no")
     return x * x
+"""
 
 
-def test_bounded_map_stops_an_item_too_large_and_answers_the_rest():
+def test_bounded_map_stops_an_item_too_large_and_answers_the_rest(tmp_path, monkeypatch):
+    """In a forked child, or a spawned one when this process runs threads (the function is then imported by name)."""
+    import importlib
+
     from dptestbed.audits.sandbox.bounded import DONE, LIMIT, RAISED, bounded_map
 
-    out = bounded_map(_square_or_hog, [2, "hog", 3, "raise", "sleep", 4], limit_mb=300, seconds=3)
-    assert out[0] == (DONE, 4) and out[2] == (DONE, 9) and out[5] == (DONE, 16)
-    assert out[1][0] == LIMIT and "300 MB" in out[1][1]
-    assert out[3] == (RAISED, "ValueError: no")
-    assert out[4][0] == LIMIT and "3 s" in out[4][1]
+    (tmp_path / "bounded_hog.py").write_text(HOG)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    hog = importlib.import_module("bounded_hog")
+    out = bounded_map(hog.square_or_hog, [2, "hog", 3, "raise", "sleep", 4], limit_mb=300, seconds=8)
+    assert out[0] == (DONE, 4) and out[2] == (DONE, 9) and out[5] == (DONE, 16), out
+    assert out[1][0] == LIMIT and "300 MB" in out[1][1], out
+    assert out[3] == (RAISED, "ValueError: no"), out
+    assert out[4][0] == LIMIT and "8 s" in out[4][1], out

@@ -42,7 +42,7 @@ def bounded_map(fn: Callable[[Any], Any], items: Sequence, *, limit_mb: float, s
         proc.start()
         send.close()
         base = resident_mb(proc.pid)
-        began = time.monotonic()
+        began, first = time.monotonic(), start
         try:
             while start < len(items):
                 if receive.poll(POLL):
@@ -67,4 +67,8 @@ def bounded_map(fn: Callable[[Any], Any], items: Sequence, *, limit_mb: float, s
                 kill_tree(proc.pid)
             proc.join()
             receive.close()
+        if start == first + 1 and out[first] is not None and out[first][0] == FAILED:
+            # a child that answered nothing (it could not start): the rest are not tried in a child either
+            out[start:] = [(FAILED, out[first][1])] * (len(items) - start)
+            break
     return [r if r is not None else (FAILED, "not run") for r in out]
