@@ -52,8 +52,9 @@ from .rounds import K_MAX, Auditor
 from .tight import estimate_anew, tight_round
 from .tradeoff import GRID, claimed_curve, estimated_points
 
-POWER_MAX_SAMPLES = 50_000_000  # the most samples per side a round sized for power may draw (the full suite's classical
-# Gaussian at epsilon 0.25, delta 1e-6 claims mu = 0.047 and needs about 4.7e7; at 3e7 it missed power by 0.4%)
+POWER_MAX_SAMPLES = 100_000_000  # the most samples per side a round sized for power may draw (the full suite's classical
+# Gaussian at epsilon 0.25, delta 1e-6 claims mu = 0.047 and needs about 7.7e7 with four events estimated: at 3e7 and
+# 5e7 it missed power by 0.4% and 0.6%; the estimation counts in batches, so 5e7 a side held 545 MB)
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power

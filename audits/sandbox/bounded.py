@@ -46,8 +46,8 @@ def bounded_map(fn: Callable[[Any], Any], items: Sequence, *, limit_mb: float, s
         try:
             while start < len(items):
                 if receive.poll(POLL):
-                    k, ok, value = receive.recv()
-                    out[k], start, began = (ok, value), k + 1, time.monotonic()
+                    k, status, value = receive.recv()
+                    out[k], start, began = (status, value), k + 1, time.monotonic()
                     continue
                 answer = None
                 if not proc.is_alive():
@@ -67,8 +67,9 @@ def bounded_map(fn: Callable[[Any], Any], items: Sequence, *, limit_mb: float, s
                 kill_tree(proc.pid)
             proc.join()
             receive.close()
-        if start == first + 1 and out[first] is not None and out[first][0] == FAILED:
+        answer = out[first]
+        if start == first + 1 and answer is not None and answer[0] == FAILED:
             # a child that answered nothing (it could not start): the rest are not tried in a child either
-            out[start:] = [(FAILED, out[first][1])] * (len(items) - start)
+            out[start:] = [(FAILED, answer[1])] * (len(items) - start)
             break
     return [r if r is not None else (FAILED, "not run") for r in out]
