@@ -133,6 +133,7 @@ class Featurizer:
         the two sides' outputs never overlap, while the mean difference sees the full noise."""
         if a.shape[1] < 2 or a.shape[1] > MAX_FISHER_COLUMNS or min(a.shape[0], b.shape[0]) < 2 * a.shape[1]:
             return
+        a, b, w = (np.asarray(v, dtype=np.float64) for v in (a, b, w))  # linalg has no float128 (np.longdouble)
         with np.errstate(invalid="ignore", over="ignore"):
             cov = (np.cov(a, rowvar=False) + np.cov(b, rowvar=False)) / 2
             if not np.isfinite(cov).all():
@@ -142,7 +143,7 @@ class Featurizer:
                 return
             try:
                 v = np.linalg.solve(cov + FISHER_RIDGE * scale * np.eye(cov.shape[0]), w)
-            except np.linalg.LinAlgError:
+            except (np.linalg.LinAlgError, TypeError, ValueError):
                 return
         norm = float(np.linalg.norm(v))
         if not (np.isfinite(v).all() and norm > 0):
