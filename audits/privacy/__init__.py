@@ -59,8 +59,7 @@ Rounds. Default budget per side per kept pair: 10^6 (round 1), then 10^7 (round 
 batched implementation (fewer for a wide output: budgets of output values); 10^5, then 10^6 for a
 single-run (looped) one. Round 2 runs only when round 1 found no violation and either round 1's
 test estimates predict that round 2 would bound the loss above 1.05 x the claim, or round 1 had
-no power, or (a user's looped code) round 2 takes at most CALL_RARE_SECONDS (60 s) at round 1's
-pace: its selection on ten times the samples sees rare events (noise truncated at 4 sigma); then it is sized so that its event could show a loss 5% above the claim, up to
+no power; then it is sized so that its event could show a loss 5% above the claim, up to
 POWER_MAX_SAMPLES (CALL_MAX_SAMPLES, 10^7, for looped code) (a heuristic: it can change only the
 time taken, never the error rate, since round 2's share of alpha is fixed before any sampling and
 its samples are fresh). For looped code whose round 1 was short of power only, round 2 is a round

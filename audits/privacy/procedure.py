@@ -61,9 +61,6 @@ CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized large
 CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
 CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the measured pace (_round_seconds; a guard: an item's
 # CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
-CALL_RARE_SECONDS = 60.0  # a user's per-call first round is followed by the full second round whenever that round takes
-# at most this long at the first round's pace, power or not: its selection on ten times the samples finds rare events (noise
-# truncated at 4 sigma: 1e-3 on one side, none on the other) that the first round's third cannot score
 POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
@@ -301,7 +298,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     search_record = None
     all_chosen: list[Candidate] = []
     kept = None
-    seconds_per_sample = seconds_per_run = 0.0
+    seconds_per_sample = 0.0
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
@@ -319,13 +316,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(found)
         power_targets: list[Candidate] = []
         for r, N in enumerate(rounds):
-            started, calls = time.perf_counter(), runner.calls
+            started = time.perf_counter()
             if power_targets:  # a round for power alone: the last round's events, every sample estimating them
                 info, chosen = power_round(aud, r, power_targets, N, alpha_round)
             else:
                 info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
-            wall = time.perf_counter() - started
-            seconds_per_sample, seconds_per_run = wall / N, wall / max(runner.calls - calls, 1)
+            seconds_per_sample = (time.perf_counter() - started) / N
             result.samples_per_side += N
             all_chosen += chosen
             info["candidates"] = len(chosen)
@@ -347,12 +343,6 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
-            if power_last and pace is not None and not o.time_budget and r == 0 and not may_violate:
-                # at the first round's own wall seconds a run on the workers (the pace sample's 200 runs in one task
-                # overstate a cheap function's by its task overhead)
-                rare = seconds_per_run * _first_round_runs(rounds[r + 1], len(kept) if kept else len(aud.pairs))
-                info["rare_round"] = {"seconds": rare, "limit": CALL_RARE_SECONDS}
-                may_violate = rare <= CALL_RARE_SECONDS
             power_targets = []
             final = power_last and r + 2 == len(rounds)  # the next round is the one for power alone
             if power["ratio"] > 1 + power["resolution"]:
