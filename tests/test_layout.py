@@ -5,7 +5,6 @@ specs (``spec/<paper>/``), found as the suite finds them."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,19 +25,16 @@ def _paper(module: str) -> str | None:
 
 
 @pytest.fixture(scope="module")
-def imports(tmp_path_factory) -> dict[str, list[str]]:
-    """Each module of dptestbed -> the modules it imports directly (grimp). grimp reads a package from
-    one folder, as a wheel lays it out; an editable install spreads it over entry/, spec/, impl/ and
-    audits/, so the folders are copied into one package tree that a fresh interpreter finds first."""
-    package = tmp_path_factory.mktemp("tree") / "dptestbed"
-    skip = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "entry", package, ignore=skip)
-    for folder in ("spec", "impl", "audits"):
-        shutil.copytree(ROOT / folder, package / folder, ignore=skip)
-    out = subprocess.run([sys.executable, "-c", GRAPH], env={**os.environ, "PYTHONPATH": str(package.parent)},
-                         capture_output=True, text=True, timeout=300)
+def imports() -> dict[str, list[str]]:
+    """Each module of the installed dptestbed -> the modules it imports directly (grimp, in a fresh
+    interpreter). grimp reads a package from one folder, as the README's install lays it out."""
+    out = subprocess.run([sys.executable, "-c", GRAPH], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    graph = json.loads(out.stdout)
+    assert "dptestbed.audits.api" in graph, (
+        "grimp does not see dptestbed.audits: a default editable install maps the folders by an import hook; "
+        "install with `pip install .` or `pip install -e . --config-settings editable_mode=strict`")
+    return graph
 
 
 def test_the_engine_never_imports_a_paper_package(imports):
@@ -107,7 +103,6 @@ def test_python_dash_m_runs_the_command_line():
 
 
 def test_entry_point_quiets_openblas_spinning_unless_the_user_chose(monkeypatch, capsys):
-    import os
 
     from dptestbed.__main__ import main
 
