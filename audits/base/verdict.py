@@ -46,21 +46,60 @@ plugin :data:`CALL_ALPHA`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
-CLAIM_VIOLATED = "claim violated"
-DIFFERS = "differs from the spec"
-NO_POWER = "no power"
-IMPLEMENTATION_ERROR = "implementation error"
-PASS = "pass"
-RUN_ERROR = "run error"
-CLASSES = (PASS, CLAIM_VIOLATED, DIFFERS, NO_POWER, IMPLEMENTATION_ERROR, RUN_ERROR)
+
+class ItemClass(StrEnum):
+    """The one word a user acts on, for every item of every run (the module's docstring defines each). A
+    ``str``: results.json, the console and the API carry its value."""
+
+    PASS = "pass"
+    CLAIM_VIOLATED = "claim violated"
+    DIFFERS = "differs from the spec"
+    NO_POWER = "no power"
+    IMPLEMENTATION_ERROR = "implementation error"
+    RUN_ERROR = "run error"
+
+
+class AuditVerdict(StrEnum):
+    """The verdict a privacy audit states (``AuditResult.verdict``); :data:`AUDIT_CLASS` reads its class."""
+
+    VIOLATION = "violation"
+    NO_VIOLATION = "no violation found"
+    DIFFERS = "differs from the spec"
+    NO_POWER = "no power"
+    IMPLEMENTATION_ERROR = "implementation error"
+
+
+class CheckVerdict(StrEnum):
+    """The verdict of a theorem check (its ``verdict`` field) after the multiple-testing correction."""
+
+    VIOLATED = "violated"
+    CONSISTENT = "consistent"
+    INCONCLUSIVE = "inconclusive"
+    ERROR = "error"
+
+
+class Outcome(StrEnum):
+    """An item's outcome against its expectation (``verify``, ``mutants``)."""
+
+    AS_EXPECTED = "as expected"
+    UNEXPECTED = "unexpected"
+    NO_POWER = "no power"
+    ERROR = "error"
+
+
+CLAIM_VIOLATED, DIFFERS, NO_POWER = ItemClass.CLAIM_VIOLATED, ItemClass.DIFFERS, ItemClass.NO_POWER
+IMPLEMENTATION_ERROR, PASS, RUN_ERROR = ItemClass.IMPLEMENTATION_ERROR, ItemClass.PASS, ItemClass.RUN_ERROR
+CLASSES = tuple(ItemClass)
 FLAGGED = (CLAIM_VIOLATED, DIFFERS)  # a negative control or a mutant is caught by one of these
 
-# the verdicts a privacy audit states (``AuditResult.verdict``): three are class names
-AUDIT_VIOLATION, AUDIT_NO_VIOLATION = "violation", "no violation found"
-AUDIT_CLASS = {AUDIT_VIOLATION: CLAIM_VIOLATED, DIFFERS: DIFFERS, NO_POWER: NO_POWER,
-               IMPLEMENTATION_ERROR: IMPLEMENTATION_ERROR, AUDIT_NO_VIOLATION: PASS}
+AUDIT_VIOLATION, AUDIT_NO_VIOLATION = AuditVerdict.VIOLATION, AuditVerdict.NO_VIOLATION
+AUDIT_VALUES = frozenset(v.value for v in AuditVerdict)
+AUDIT_CLASS = {AuditVerdict.VIOLATION: CLAIM_VIOLATED, AuditVerdict.DIFFERS: DIFFERS, AuditVerdict.NO_POWER: NO_POWER,
+               AuditVerdict.IMPLEMENTATION_ERROR: IMPLEMENTATION_ERROR, AuditVerdict.NO_VIOLATION: PASS}
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 EXIT_CODES = {PASS: 0, CLAIM_VIOLATED: 1, DIFFERS: 3, NO_POWER: 4, IMPLEMENTATION_ERROR: 5, RUN_ERROR: 6}
@@ -68,7 +107,7 @@ SEVERITY = (CLAIM_VIOLATED, IMPLEMENTATION_ERROR, DIFFERS, RUN_ERROR, NO_POWER, 
 ALLOWABLE = {"differs": DIFFERS, "no-power": NO_POWER}  # --allow NAME
 
 # verify / mutants: outcomes against expectations
-AS_EXPECTED, UNEXPECTED, OUTCOME_NO_POWER, ERROR = "as expected", "unexpected", "no power", "error"
+AS_EXPECTED, UNEXPECTED, OUTCOME_NO_POWER, ERROR = Outcome.AS_EXPECTED, Outcome.UNEXPECTED, Outcome.NO_POWER, Outcome.ERROR
 EXPECTATION_EXIT = {AS_EXPECTED: 0, UNEXPECTED: 1, OUTCOME_NO_POWER: 4, ERROR: 6}
 EXPECTATION_SEVERITY = (UNEXPECTED, ERROR, OUTCOME_NO_POWER, AS_EXPECTED)
 OUTCOME_MARK = {AS_EXPECTED: "ok", UNEXPECTED: "UNEXPECTED", ERROR: "ERROR", OUTCOME_NO_POWER: "NO POWER"}  # console
@@ -129,34 +168,41 @@ class Family:
         return self.alpha * self.n_tests / self.size
 
 
-def audit_class(result: dict) -> str:
+def audit_class(result: Mapping) -> ItemClass:
     """The class of a privacy audit's result (``AuditResult.to_json()``, or an error item)."""
-    return AUDIT_CLASS.get(str(result.get("verdict")), RUN_ERROR)
+    verdict = result.get("verdict")
+    return AUDIT_CLASS[AuditVerdict(verdict)] if verdict in AUDIT_VALUES else RUN_ERROR
 
 
-def check_class(result: dict) -> str:
+def check_class(result: Mapping) -> ItemClass:
     """The class of a theorem check's result (after the multiple-testing correction set its verdict):
     a rejected check of a theorem's statement is a claim violated, of a conformance check a
     difference from the spec."""
     verdict = result.get("verdict")
-    if verdict == "violated":
+    if verdict == CheckVerdict.VIOLATED:
         return DIFFERS if result.get("tests") == "conformance" else CLAIM_VIOLATED
-    if verdict == "inconclusive":
+    if verdict == CheckVerdict.INCONCLUSIVE:
         return NO_POWER
-    if verdict == "consistent":
+    if verdict == CheckVerdict.CONSISTENT:
         return PASS
-    if verdict == "error" and result.get("error_kind") == "implementation":
+    if verdict == CheckVerdict.ERROR and result.get("error_kind") == "implementation":
         return IMPLEMENTATION_ERROR
     return RUN_ERROR
 
 
-def item_class(result: dict) -> str:
+def item_class(result: Mapping) -> ItemClass:
     """The class of any item's result, the one function that turns a measurement into a class (an audit
     has ``epsilon_lower_bound`` or an audit point, a check has ``ref``)."""
     return check_class(result) if "ref" in result else audit_class(result)
 
 
-def outcome(cls: str, expected: str | None) -> str:
+def expects_flag(result: Mapping) -> bool:
+    """Whether an item is expected to be flagged (a negative control: an audit expecting a violation, a
+    check expecting its statement violated)."""
+    return result.get("expected") in (AuditVerdict.VIOLATION, CheckVerdict.VIOLATED)
+
+
+def outcome(cls: str, expected: str | None) -> Outcome:
     """An item's outcome against its expectation: ``expected`` None (a reference or a user's
     implementation: it should pass) or a flag ("violated", "violation": a negative control)."""
     if cls in (RUN_ERROR, IMPLEMENTATION_ERROR):

@@ -42,6 +42,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..base.verdict import AS_EXPECTED, AUDIT_VIOLATION, UNEXPECTED
 from ..privacy.claims import from_json
 
 KINDS = ("privacy", "utility", "proof")
@@ -231,6 +232,6 @@ def reclassify(privacy_results: list[dict], errata: list[dict]) -> None:
                  if e.get("verdict") == "confirmed" and e.get("kind") == "privacy" and e.get("printed")}
     for r in privacy_results:
         eid = confirmed.get(r.get("spec"))
-        if eid and r.get("verdict") == "violation" and r.get("outcome") == "unexpected":
-            r["outcome"] = "as expected"
+        if eid and r.get("verdict") == AUDIT_VIOLATION and r.get("outcome") == UNEXPECTED:
+            r["outcome"] = AS_EXPECTED
             r["erratum_confirmed"] = eid

@@ -58,7 +58,7 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from ..base.serialize import jsonable
-from ..base.verdict import FAMILY_ALPHA
+from ..base.verdict import FAMILY_ALPHA, CheckVerdict
 from . import theorems as thm
 from .theorems import NOISE_FUDGE
 
@@ -159,7 +159,7 @@ def experiments_for(spec: Spec, suite: str | None = None) -> list[Experiment]:
     """The experiments registered for the theorems of ``spec``, in theorem order (with ``suite``: those
     that run in it, i.e. have a trial count for it; a check without one for the quick suite runs in the
     full suite only, and its text says why)."""
-    out = []
+    out: list[Experiment] = []
     for theorem in spec.theorems:
         out.extend(e for e in load_registry().get((spec.id, theorem.ref), []) if suite is None or suite in e.trials)
     return out
@@ -201,7 +201,7 @@ def unchecked_theorems(spec: Spec) -> list[dict]:
 class Context:
     spec: Spec
     experiment: Experiment
-    impl: Callable
+    impl: str | Callable  # a callable, or a sandboxed worker's reference string
     params: dict  # parameter values (spec parameters only)
     trials: int
     rng: np.random.Generator
@@ -248,7 +248,7 @@ class Context:
         if not self.probed:
             self.probed = True
             ref = self.spec.implementation
-            reference = None if missing_reference(ref) else as_runnable(ref)
+            reference = None if ref is None or missing_reference(ref) else as_runnable(ref)
             probe_contract(runner_for(self.impl, timeout=self.timeout, isolate=self.isolate),
                            data, params, reference=reference, randomness=self.randomness)
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
@@ -263,6 +263,7 @@ class Context:
         if self._reference_rng is None:
             self._reference_rng = np.random.default_rng(self.rng.integers(2**63))
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        assert self.spec.implementation is not None, f"{self.spec.id} has no reference implementation"
         return np.asarray(call_batch(as_runnable(self.spec.implementation), data, int(n), rng=self._reference_rng,
                                      params=params, timeout=self.timeout))
 
@@ -312,13 +313,13 @@ def implied_failure(ctx: Context, quantity: str, values: np.ndarray, decreasing:
     requirement, a function of beta), the beta at which the theorem's ``quantity`` equals
     it (capped at 1). Done on a log grid of beta through the spec's own formulas."""
     betas = np.logspace(-300, math.log10(0.999999), 3000)
-    qs = []
+    qs_list = []
     for b in betas:
         try:
-            qs.append(scalar(ctx.bind(beta=float(b))[quantity]))
+            qs_list.append(scalar(ctx.bind(beta=float(b))[quantity]))
         except ValueError:
-            qs.append(np.nan)
-    qs = np.asarray(qs)
+            qs_list.append(np.nan)
+    qs = np.asarray(qs_list)
     ok = np.isfinite(qs)
     betas, qs = betas[ok], qs[ok]
     order = np.argsort(qs)
@@ -546,7 +547,7 @@ def check_record(spec_id: str, experiment: Experiment, target: str, implementati
         "target": target, "implementation": implementation,
         "control": control_json(control),
         "setup_validation": experiment.setup, "tests": experiment.tests, "convention": experiment.convention,
-        "expected": "violated" if control is not None else None,
+        "expected": CheckVerdict.VIOLATED if control is not None else None,
         "suite": suite, "params": None, "quantities": None, "preconditions": None,
         "trials": None, "failures": None, "beta": None, "failure_rate": None,
         "failure_rate_upper": None, "p_value": None, "slack": None,
@@ -643,7 +644,7 @@ def _summarize(kind: str, m: dict) -> dict:
                 "failure_rate_upper": None, "p_value": None,
                 "counterexample": m.get("counterexample"),
                 **({"instance_detail": m["instance"]} if "instance" in m else {}),
-                "verdict": "violated" if failures else "consistent"}
+                "verdict": CheckVerdict.VIOLATED if failures else CheckVerdict.CONSISTENT}
     raise ValueError(f"unknown check kind {kind!r}")
 
 

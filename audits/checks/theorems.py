@@ -67,7 +67,7 @@ import numpy as np
 from scipy import stats
 
 from ..base.stats import clopper_pearson  # the one Clopper-Pearson interval (also for the paper checks)
-from ..base.verdict import FAMILY_ALPHA, Family, check_class, outcome
+from ..base.verdict import FAMILY_ALPHA, CheckVerdict, Family, check_class, outcome
 
 CONFIDENCE = 0.95  # Clopper-Pearson intervals shown in reports
 POWER_TARGET = 0.5  # below this power against the reference alternative: inconclusive
@@ -75,7 +75,7 @@ NOISE_FUDGE = 0.3  # the calibration alternative: noise scale off by 30%
 
 STATISTICAL_KINDS = ("bound", "calibration", "test")
 CHECK_KINDS = ("bound", "calibration", "test", "property")
-VERDICTS = ("consistent", "violated", "inconclusive", "error")
+VERDICTS = tuple(CheckVerdict)
 
 
 # --------------------------------------------------------------------------- intervals
@@ -290,7 +290,7 @@ def apply_multiple_testing(results: list[dict], n_audits: int = 0, family_alpha:
         r["verdict"] = _verdict(r["p_value"] <= strictest, r["power"])
     for r in results:
         if r.get("kind") == "property" and r.get("verdict") != "error":
-            r["verdict"] = "violated" if r.get("failures", 0) > 0 else "consistent"
+            r["verdict"] = CheckVerdict.VIOLATED if r.get("failures", 0) > 0 else CheckVerdict.CONSISTENT
         r["class"] = check_class(r)
         r["outcome"] = outcome(r["class"], r.get("expected"))
     return {
@@ -348,7 +348,7 @@ def _power(result: dict, level: float) -> float | None:
 
 def _verdict(rejected: bool, power: float | None) -> str:
     if rejected:
-        return "violated"
+        return CheckVerdict.VIOLATED
     if power is not None and power < POWER_TARGET:
-        return "inconclusive"
-    return "consistent"
+        return CheckVerdict.INCONCLUSIVE
+    return CheckVerdict.CONSISTENT

@@ -22,7 +22,15 @@ import sys
 import threading
 
 from ..base import sanitize
-from ..base.verdict import AUDIT_NO_VIOLATION, CLAIM_VIOLATED, IMPLEMENTATION_ERROR, NO_POWER, PASS, class_exit_code
+from ..base.verdict import (
+    AUDIT_NO_VIOLATION,
+    AUDIT_VIOLATION,
+    CLAIM_VIOLATED,
+    IMPLEMENTATION_ERROR,
+    NO_POWER,
+    PASS,
+    class_exit_code,
+)
 from ..privacy.result import at_decision
 from ..report.model import power_remedy
 from .options import (
@@ -293,7 +301,7 @@ def _human(r) -> str:
         lines.append("  counterexample: " + str(counterexample_text(j)).replace("\n", "\n    "))
     elif best:
         pair = best["pair"]
-        label = "counterexample" if r.verdict == "violation" else "best event"
+        label = "counterexample" if r.verdict == AUDIT_VIOLATION else "best event"
         lines.append(f"  {label}: pair {pair['name']}: D = {_short(pair['data'])}, D' = {_short(pair['neighbour'])}")
         lines.append(f"    event E: {event_text(best)}: P[M(D) in E] = {_g(best['p_data'])}, P[M(D') in E] = {_g(best['p_neighbour'])}"
                      f" ({best['count_data']} and {best['count_neighbour']} of {best['n_per_side']})")
@@ -302,7 +310,7 @@ def _human(r) -> str:
         lines.append(f"    with {conf} confidence: P[M({num}) in E] >= {_g(best['p_lo'])}, P[M({den}) in E] <= {_g(best['p_hi'])}")
     else:
         lines.append("  no event with a positive lower bound was found")
-    if r.expected == "violation" and r.verdict != "violation":
+    if r.expected == AUDIT_VIOLATION and r.verdict != AUDIT_VIOLATION:
         lines.append("  note: this spec is a deliberately broken variant, but no violation was found at this sample size")
     tight_rounds = [info for info in r.rounds if info.get("tight")]
     if tight_rounds:

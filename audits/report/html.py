@@ -11,7 +11,7 @@ from pathlib import Path
 
 from dptestbed.spec.model import source_text
 
-from ..base.verdict import ERROR, OUTCOME_NO_POWER, UNEXPECTED
+from ..base.verdict import AS_EXPECTED, ERROR, OUTCOME_NO_POWER, UNEXPECTED, expects_flag
 from .formulas import Formulas
 from .model import (
     as_float,
@@ -65,9 +65,9 @@ def _badge(verdict: str | None, detail: str | None = None) -> str:
 
 
 def _outcome_html(outcome: str) -> str:
-    if outcome == "as expected":
+    if outcome == AS_EXPECTED:
         return '<span class="ok">as expected</span>'
-    if outcome == "unexpected":
+    if outcome == UNEXPECTED:
         return '<span class="bad">UNEXPECTED</span>'
     if outcome == OUTCOME_NO_POWER:
         return f'<span class="bad">{OUTCOME_NO_POWER}</span>'
@@ -133,7 +133,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         h.append(_rows_table(rows, "Every item of the run") + "</details></body></html>")
         return "\n".join(h)
     h.append(_toc(document, rows, paper_of))
-    attention = [r for r in rows if r["outcome"] != "as expected"]
+    attention = [r for r in rows if r["outcome"] != AS_EXPECTED]
     h.append('<h2 id="attention">Needs attention</h2>')
     h.append(f"<p>{len(attention)} items did not end as expected (unexpected, without power, or could not run); "
              "each row opens for its claim and measurement, its link goes to the item.</p>"
@@ -153,8 +153,8 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
             f"<li>{esc(e['item'])}: {esc(e['error'])}</li>" for e in errors) + "</ul>")
 
     # self-test
-    controls = [r for r in rows if r["expected"] in ("violation", "violated")]
-    flagged = sum(1 for r in controls if r["outcome"] == "as expected")
+    controls = [r for r in rows if expects_flag(r)]
+    flagged = sum(1 for r in controls if r["outcome"] == AS_EXPECTED)
     pipeline = [r for r in controls if r["target"].startswith("pipeline control")]
     h.append(f'<details class="section" id="self-test"><summary><h2>Self-test: negative controls</h2> <span class="count">'
              f"{flagged} of {len(controls)} flagged</span></summary><p><b>controls flagged: {flagged} of {len(controls)}</b>"
@@ -168,7 +168,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
         h.append(_table("Negative controls: each must be flagged", "spec", "check", "control", "measurement", "class",
                         "flagged"))
         for r in controls:
-            ok = r["outcome"] == "as expected"
+            ok = r["outcome"] == AS_EXPECTED
             h.append(f'<tr class="{"" if ok else "unexpected"}"><td>{esc(r["spec"])}</td><td>{esc(r["item"])}</td>'
                      f'<td>{esc(r["target"])}</td><td>{esc(r["measured"])}</td><td>{_badge(r["class"], r["verdict"])}</td>'
                      f'<td>{"yes" if ok else "<b>NO</b>"}</td></tr>')
@@ -384,7 +384,7 @@ def _toc(document: dict, rows: list[dict], paper_of: dict) -> str:
         h.append(f'<li><a href="#paper-{slug(paper)}"><b>{esc(paper or "specs outside the catalogue")}</b></a> '
                  f'<span class="count">{_counts(group)}</span>: ' + ", ".join(
                      f'<a href="#{slug(s["id"])}">{esc(s["id"])}</a>'
-                     + ("<b class=bad>!</b>" if any(r["spec"] == s["id"] and r["outcome"] != "as expected"
+                     + ("<b class=bad>!</b>" if any(r["spec"] == s["id"] and r["outcome"] != AS_EXPECTED
                                                     for r in group) else "") for s in specs) + "</li>")
     return "".join(h) + "</ul></nav>"
 

@@ -19,6 +19,7 @@ from ..base.verdict import (
     NO_POWER,
     PASS,
     RUN_ERROR,
+    expects_flag,
 )
 from ..privacy.claims import bound_formula, from_json
 from ..privacy.result import at_decision
@@ -196,7 +197,7 @@ def item_rows(document: dict) -> list[dict]:
         target = r.get("target", "reference")
         if target == "mutant" and r.get("control"):
             target = f"mutant: {r['control']['name']}"
-        elif r.get("expected") in ("violation", "violated"):
+        elif expects_flag(r):
             target = "control (expected: flagged)"
         claim_text = "–"
         if claim:

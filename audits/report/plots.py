@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 from ..base.outfiles import write
+from ..base.verdict import expects_flag
 from ..privacy.claims import from_json
 from .model import as_float, fmt_num
 
@@ -69,7 +70,7 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
         claim = from_json(a.get("claim")).value
         lb = as_float(a.get("epsilon_lower_bound"))
         ex = as_float(a.get("exact_epsilon"))
-        color = COLORS["control"] if a.get("expected") in ("violation", "violated") else COLORS["reference"]
+        color = COLORS["control"] if expects_flag(a) else COLORS["reference"]
         if lb is not None and math.isfinite(lb):
             ax.barh(y, max(lb, 0.0), color=color, alpha=0.55, height=0.5,
                     label="ε lower bound" if y == 0 else None)
@@ -82,7 +83,7 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
             ax.plot([claim, claim], [y - 0.35, y + 0.35], color=COLORS["bound"], linewidth=2.5,
                     label="claimed ε" if not any(t.get_label() == "claimed ε" for t in ax.lines) else None)
             xmax = max(xmax, claim)
-        tag = ", control" if a.get("expected") == "violation" else ""
+        tag = ", control" if expects_flag(a) else ""
         point = ", ".join(f"{k}={v}" for k, v in (a.get("audit_point") or {}).items())
         labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{a.get('class', '')}{tag}]")
     ax.set_yticks(range(len(audits)))

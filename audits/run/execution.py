@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def run_audit(spec: Spec, item: Item, plan_: Plan, seed: int, batches=None) -> d
                        samples=plan_.audit_samples, time_budget=plan_.time_budget,
                        timeout=plan_.call_timeout, progress=False, tight=plan_.tight, batches=batches,
                        randomness=plan_.randomness)
-        data = at_decision(result.to_json() if hasattr(result, "to_json") else dict(result))
+        data = at_decision(result.to_json())
         data = {**base, **{k: v for k, v in data.items() if v is not None or k not in base}}
         data["id"], data["target"] = item.id, item.target
         data["expected"] = item.expected  # the plan's expectation (see experiments.expected_audit)
@@ -75,7 +75,7 @@ def error_result(item: Item, reason: str, seconds: float | None = None) -> dict:
                 "expected": item.expected, "control": control_json(item.control), "audit_point": item.params,
                 "verdict": "error",
                 "error": reason, "seconds": seconds}
-    return {**check_record(item.spec, item.experiment, item.target, item.implementation, item.control, None),
+    return {**check_record(item.spec, item.check, item.target, item.implementation, item.control, None),
             "id": item.id, "expected": item.expected, "verdict": "error", "error": reason, "error_kind": "run",
             "seconds": seconds}
 
@@ -158,6 +158,7 @@ class ItemProcess:
         self.started = time.monotonic()
         from ..sandbox.cpulimit import ItemClock
 
+        assert self.proc.pid is not None  # started above
         self.clock = ItemClock(self.proc.pid, limit)  # CPU seconds of the item's processes, not wall time
 
     @property
@@ -269,7 +270,7 @@ class LocalExecutor:
 
 def execute(plan_: Plan, catalogue: Catalogue, *, seed: int = 0, jobs: int = 1, isolate: bool = True,
             on_result: Callable[[Item, dict], None] | None = None, time_scale: float = 1.0,
-            skip: set[str] = frozenset(), executor=None,
+            skip: Collection[str] = frozenset(), executor=None,
             on_idle: Callable[[], None] | None = None) -> list[tuple[Item, dict]]:
     """Run every item of the plan but those whose id is in ``skip`` on ``executor`` (default:
     :class:`LocalExecutor` with ``jobs``; ``isolate=False``: in this process, one after the other);

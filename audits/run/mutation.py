@@ -76,12 +76,12 @@ def plan_mutants(catalogue: Catalogue, suite: str = "quick", spec_ids=None, pape
             if exp.setup:
                 continue  # a setup validation cannot tell one implementation from another
             items.append(planning.Item(check_id(m.spec, exp.ref, exp.name, "mutant", control), "theorem", m.spec,
-                                        "violated", m.implementation, "mutant", exp, control,
+                                        oc.CheckVerdict.VIOLATED, m.implementation, "mutant", exp, control,
                                         timeout=exp.seconds[suite], cost=exp.trials[suite] / 10_000))
     family = max((check_family(s, suite) for s in specs if any(m.spec == s.id for m in mutants)), default=1)
-    kwargs = {} if call_timeout is None else {"call_timeout": call_timeout}
-    return planning.Plan(suite, items, specs, [], None, oc.FAMILY_ALPHA, mutants=tuple(mutants),
-                          family_override=family, **kwargs)
+    return planning.Plan(suite, items, specs, [], None, oc.FAMILY_ALPHA,
+                         planning.CALL_TIMEOUT if call_timeout is None else call_timeout,
+                         mutants=tuple(mutants), family_override=family)
 
 
 def check_key(result: dict) -> str:
@@ -139,7 +139,8 @@ def kill_matrix(mutants, results: list[dict], level: float | None = None) -> dic
         checks.setdefault(r["spec"], [])
         if key not in checks[r["spec"]]:
             checks[r["spec"]].append(key)
-    rows, rates = [], {}
+    rows: list[dict] = []
+    rates: dict[str, dict] = {}
     by_class = {c: 0 for c in KILL_CLASSES}
     for m in mutants:
         mine = by_mutant.get(m.id, {})
@@ -151,7 +152,8 @@ def kill_matrix(mutants, results: list[dict], level: float | None = None) -> dic
             status = EQUIVALENT
         elif killers:
             status = KILLED
-            by_class[strongest] += 1
+            if strongest is not None:
+                by_class[strongest] += 1
         elif not cells or all(s == ERROR for s in cells.values()):
             status = ERROR
         elif INCONCLUSIVE in cells.values():

@@ -20,7 +20,7 @@ import numpy as np
 
 from dptestbed.spec import Catalogue, Spec
 
-from ..base.verdict import FAMILY_ALPHA, Family
+from ..base.verdict import FAMILY_ALPHA, CheckVerdict, Family
 from ..checks import theorems as thm
 from ..checks.experiments import (
     Control,
@@ -57,13 +57,20 @@ class Item:
     params: dict | None = None  # an audit's parameter point (None: the spec's defaults)
 
     @property
+    def check(self) -> Experiment:
+        """The experiment of a theorem check's item (an audit's item has none)."""
+        if self.experiment is None:
+            raise ValueError(f"item {self.id} is a privacy audit, not a theorem check")
+        return self.experiment
+
+    @property
     def label(self) -> str:
         if self.kind == "audit":
             where = f" at {point_text(self.params)}" if self.params else ""
-            who = f" [mutant {self.control.name}]" if self.target == "mutant" else ""
+            who = f" [mutant {self.control.name}]" if self.target == "mutant" and self.control else ""
             return f"privacy audit {self.spec}{where}{who}" + (f" (expected: {self.expected})" if self.expected else "")
         who = f"{'mutant' if self.target == 'mutant' else 'control'} {self.control.name}" if self.control else self.target
-        return f"{self.spec} {self.experiment.ref} {self.experiment.name} [{who}]"
+        return f"{self.spec} {self.check.ref} {self.check.name} [{who}]"
 
 
 @dataclass
@@ -94,8 +101,8 @@ class Plan:
 
     @property
     def n_tests(self) -> int:
-        return sum(1 for i in self.items if i.kind == "theorem" and not i.control
-                   and i.experiment.kind in thm.STATISTICAL_KINDS)
+        return sum(1 for i in self.items if i.kind == "theorem" and i.control is None
+                   and i.check.kind in thm.STATISTICAL_KINDS)
 
     @property
     def split(self) -> Family:
@@ -193,7 +200,7 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
             if controls:
                 for control in exp.controls:
                     items.append(Item(check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
-                                      spec.id, "violated", control.implementation, "control", exp, control,
+                                      spec.id, CheckVerdict.VIOLATED, control.implementation, "control", exp, control,
                                       timeout=exp.seconds[suite]))
         not_checked.extend(unchecked_theorems(spec))
         not_checked.extend(other_suite_only(spec, suite))
@@ -227,7 +234,7 @@ def estimated_cost(item: Item, suite: str) -> float:
     seconds = measured_costs().get(suite, {}).get(cost_key(item.id))
     if isinstance(seconds, (int, float)):
         return float(seconds)
-    return UNMEASURED + (50.0 if item.kind == "audit" else item.experiment.trials[suite] / 10_000)
+    return UNMEASURED + (50.0 if item.kind == "audit" else item.check.trials[suite] / 10_000)
 
 
 def item_seed(seed: int, item_id: str) -> np.random.SeedSequence:

@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from dptestbed.spec import Catalogue
 
@@ -32,7 +33,7 @@ from .results import ResumeError, assemble, resumable, run_constants, spec_recor
 class Progress:
     total: int
     enabled: bool = True
-    stream: object = field(default_factory=lambda: sys.stderr)
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
     done: int = 0
     t0: float = field(default_factory=time.monotonic)
 
