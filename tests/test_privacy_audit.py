@@ -681,6 +681,26 @@ def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verd
     assert result.timing["seconds_for_power"] > 0
 
 
+@pytest.mark.slow
+def test_a_time_budget_bounds_the_whole_audit_of_slow_per_call_code(tmp_path):
+    """A per-call mechanism of 3 ms a call (a library call; asleep, so a loaded machine does not stretch it): with
+    --time-budget 40 the whole audit (pace, line search, every round, the replay) ends within the budget and its
+    tolerance (10% and 5 s), sized to what fits; it has no power at this budget and says what would reach it, and
+    the budget it names is larger than the one it was given. Before: the first round alone was 10^5 calls a side
+    a pair (about 15 minutes here)."""
+    (tmp_path / "slow.py").write_text("import time\nimport numpy as np\n\ndef laplace(data, *, rng, epsilon, gamma):\n"
+                                      "    time.sleep(0.003)\n"
+                                      "    f = np.atleast_1d(np.asarray(data, dtype=float))\n"
+                                      "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
+    from dptestbed.audits.report.model import power_remedy
+
+    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'slow.py'}:laplace", seed=2, time_budget=40)
+    assert result.seconds <= 40 * 1.1 + 5, result.seconds
+    assert result.verdict == "no power" and result.power["samples_for_power"] > result.samples_per_side
+    remedy = power_remedy(result.to_json())
+    assert int(remedy.rsplit("--time-budget ", 1)[1]) > 40
+
+
 def test_the_alpha_budget_is_fixed_before_sampling_and_its_shares_sum_to_the_level():
     """The soundness rule as a unit (audits/privacy/budget.py): the shares of every phase that may run, set aside
     before any sample, sum to 1 - confidence; a phase that cannot run takes none; an audit's rounds report theirs."""

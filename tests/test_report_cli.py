@@ -106,5 +106,5 @@ def test_a_no_power_line_gives_the_samples_and_seconds_that_would_reach_power():
 
     result = {"class": "no power", "power": {"samples_for_power": 2_334_137}, "timing": {"seconds_for_power": 150.0}}
     assert power_remedy(result) == ("no power; about 2,334,137 samples per side would reach it (about 2 min at this "
-                                    "audit's pace): give --samples 2334137 or --time-budget 300")
+                                    "audit's pace): give --samples 2334137 or --time-budget 187")
     assert "invisible" in power_remedy({"power": {}})

@@ -24,6 +24,7 @@ from .events import Candidate, Event
 from .pairs import Pair
 
 REPLAY_STREAM = 0x8E9A7  # the stream choosing the batch drawn again
+REPLAY_CALLS = 200  # runs of a single-run function drawn again by the replay (:func:`_replayed`)
 TEST_CHUNK_ELEMENTS = 2_000_000  # output values per sampling call of an estimation (16 MB: glibc keeps it in the heap)
 ESTIMATE_BATCH = 1 << 20  # runs per side in one estimation batch, the unit an estimation is split into
 
@@ -51,7 +52,7 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
         i, side, key, m = jobs[k]
         t0, sampled = time.thread_time(), aud.sampling_cpu_here()
         counts, digest = count_batch(partial(aud.runner.sample, progress=aud.progress.add), aud.pairs[i], side,
-                                     aud.seed, key, m, width, events[i])
+                                     aud.seed, key, m, width, events[i], _replayed(aud, width, m))
         # the sampling charged on this thread may be time spent waiting for a sandboxed worker (not this
         # thread's CPU): what is left of this thread's CPU is the counting, never less than nothing
         aud.charge("counting", max(0.0, time.thread_time() - t0 - (aud.sampling_cpu_here() - sampled)))
@@ -61,7 +62,8 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
         chunk = min(n, max(10_000, TEST_CHUNK_ELEMENTS // max(width, 1))) * max(width, 1)
         done = list(aud.ahead([partial(here, k) for k in range(len(jobs))], chunk))
     else:
-        shared = (aud.runner.impl, aud.runner.timeout, aud.runner.isolate, aud.seed, width, aud.pairs, events)
+        shared = (aud.runner.impl, aud.runner.timeout, aud.runner.isolate, aud.seed, width, aud.pairs, events,
+                  _replayed(aud, width, ESTIMATE_BATCH))
         done = aud.batches.map(_count_elsewhere, shared, jobs, here)
     if replay:
         _replay(aud, r, jobs, [digest for _, digest, _ in done], width)
@@ -97,13 +99,21 @@ def _replay(aud, r: int, jobs: list, digests: list, width: int) -> None:
     i, side, key, m = jobs[k]
     pair = aud.pairs[i]
     rng = np.random.default_rng(np.random.SeedSequence(aud.seed, spawn_key=key))
-    x = aud.runner.sample_fresh(pair.data if side == 0 else pair.neighbour, min(_chunk(width), m), rng=rng,
+    x = aud.runner.sample_fresh(pair.data if side == 0 else pair.neighbour, _replayed(aud, width, m), rng=rng,
                                 params=pair.params)
     if _digest(x) != digests[k]:
         raise ImplementationError(
             f"randomness not from rng: estimation batch {k + 1} of {len(jobs)} (round {r + 1}), drawn again from "
             "the same rng, gave different outputs: the implementation draws from another source after the "
             "contract probe (run it with --randomness own if it must)")
+
+
+def _replayed(aud, width: int, m: int) -> int:
+    """How many runs of a batch's first sampling call the replay draws again: the whole call for a batch sampler
+    (its outputs need not be a prefix of a longer call's); REPLAY_CALLS of a single-run function, whose runs
+    are drawn one after another from each block's stream (so the first runs of a call are those of any longer
+    one): 10,000 calls at 3.5 ms each on one worker took 35 s of a power round."""
+    return min(_chunk(width), m) if aud.runner.batched else min(REPLAY_CALLS, _chunk(width), m)
 
 
 def _chunk(width: int) -> int:
@@ -137,9 +147,10 @@ def estimation_key(r: int, i: int, side: int, b: int) -> tuple:
 
 
 def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, width: int,
-                events: list) -> tuple[np.ndarray, str]:
+                events: list, digested: int | None = None) -> tuple[np.ndarray, str]:
     """How many of ``n`` runs on the pair's side (0: data, 1: neighbour) fall in each
-    ``(featurizer, event)`` of ``events``, and the digest of the first call's outputs. ``sample(data,
+    ``(featurizer, event)`` of ``events``, and the digest of the first call's first ``digested`` outputs (all
+    of them by default; what the replay draws again). ``sample(data,
     m, rng=, params=)`` draws the runs (a :meth:`..sandbox.runner.Runner.sample`), from ``SeedSequence(seed,
     spawn_key=key)``, in chunks of at most TEST_CHUNK_ELEMENTS output values (``width`` per run): the
     same counts wherever it runs."""
@@ -151,7 +162,7 @@ def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, wi
     for start in range(0, n, chunk):
         x = sample(data, min(chunk, n - start), rng=rng, params=pair.params)
         if start == 0:
-            digest = _digest(x)
+            digest = _digest(x if digested is None else x[:digested])
         for j, (featurizer, event) in enumerate(events):
             counts[j] += event.count(featurizer.stat(event.view, x))
     return counts, digest
@@ -162,12 +173,12 @@ def _count_elsewhere(shared: tuple, job: tuple):
     keeps the implementation's workers between batches): ``(counts, sampling seconds)``, or None
     when the implementation fails there (the batch is then computed where the audit runs, which
     reports the failure exactly as a local audit does)."""
-    impl, timeout, isolate, seed, width, pairs, events = shared
+    impl, timeout, isolate, seed, width, pairs, events, digested = shared
     i, side, key, n = job
     t0 = time.perf_counter()
     try:
         counts, digest = count_batch(partial(call_batch, impl, timeout=timeout, isolate=isolate), pairs[i], side,
-                                     seed, key, n, width, events[i])
+                                     seed, key, n, width, events[i], min(digested, n))
     except ImplementationError:
         return None
     return counts, digest, time.perf_counter() - t0

@@ -29,6 +29,7 @@ from .claims import Claim
 from .confirm import confirmation_round, may_confirm
 from .divergence import divergence_claim, divergence_round
 from .events import Candidate
+from .estimation import REPLAY_CALLS
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
 from .moves import lines, patterns, shortened, with_all_rows, with_few_votes
@@ -69,6 +70,9 @@ ESCALATE_MARGIN = 1.05
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
 EXACT_CURVE_DELTAS = (1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.35, 0.5)  # the exact trade-off curve's points
 LINE_SECONDS = 15.0  # the line search's sampling of a slow implementation, at its measured pace
+# under a time budget: the line search's share of the budget (at most LINE_SECONDS) and the first round's of what
+# is left after it (later rounds take what fits in the rest, a fifth kept in reserve)
+BUDGET_LINE_SHARE, BUDGET_FIRST_SHARE = 0.15, 0.4
 DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pair is in the spec's domain
 REFERENCE_MB = 1024.0  # ... in a child process, stopped when it holds this much more memory (the pair is left out)
 REFERENCE_SECONDS = 60.0  # ... or runs this long
@@ -237,7 +241,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     try:
         runner = Runner(impl, timeout=o.timeout, isolate=o.isolate, workers=o.jobs)
         width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], o.randomness).shape[1:])))
-        pace = None if is_trusted(impl) else _pace(runner, pairs[0], o.seed)
+        pace = None if is_trusted(impl) and not o.time_budget else _pace(runner, pairs[0], o.seed)
     except ImplementationError as exc:
         if runner is not None:
             runner.close()
@@ -273,7 +277,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         if power_last and len(rounds) == 2:
             rounds.append(rounds[-1])
     rounds = [int(n) for n in rounds]
-    if pace is not None:
+    if pace is not None and not o.time_budget:  # (under a budget, the rounds are sized to it)
         note = _slow_note(runner, ref, pace, _first_round_runs(rounds[0], len(pairs)))
         if note:
             result.notes.append(note)
@@ -298,7 +302,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     search_record = None
     all_chosen: list[Candidate] = []
     kept = None
-    seconds_per_sample = 0.0
+    seconds_per_sample = wall_per_run = 0.0
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
@@ -311,17 +315,24 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
-            n_line = runs_per_point(points, pace if o.time_budget else None, runner, LINE_SECONDS)
+            n_line = runs_per_point(points, pace if o.time_budget else None, runner,
+                                    min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS)
             found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
             aud.add_pairs(found)
+        if o.time_budget and pace is not None:  # the first round too is sized to the budget at the measured pace
+            left = o.time_budget - (time.perf_counter() - t0)
+            rounds[0] = _first_round_within(rounds[0], len(aud.pairs), pace, 1 if runner.batched else runner.n_workers,
+                                            BUDGET_FIRST_SHARE * left)
         power_targets: list[Candidate] = []
         for r, N in enumerate(rounds):
-            started = time.perf_counter()
+            started, calls0 = time.perf_counter(), runner.calls
             if power_targets:  # a round for power alone: the last round's events, every sample estimating them
                 info, chosen = power_round(aud, r, power_targets, N, alpha_round)
             else:
                 info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
             seconds_per_sample = (time.perf_counter() - started) / N
+            # wall seconds a run (each side's, each pair's, the selection's share included) as this round went
+            wall_per_run = (time.perf_counter() - started) / max(runner.calls - calls0, 1)
             result.samples_per_side += N
             all_chosen += chosen
             info["candidates"] = len(chosen)
@@ -358,8 +369,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                                        "next_round_samples": rounds[r + 1]}
             elif final or not may_violate:
                 break
-            if o.time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve)
-                fits = int(0.8 * (o.time_budget - (time.perf_counter() - t0)) / seconds_per_sample)
+            if o.time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve); a round
+                # for power alone draws two runs a sample (one pair): at the measured pace of one worker when the pace
+                # is known (a side's call of fewer runs than a worker task holds runs on one worker), and the replay's
+                rest = 0.8 * (o.time_budget - (time.perf_counter() - t0))
+                if power_targets and pace:
+                    fits = int((rest - REPLAY_CALLS * pace) / (2 * pace))
+                else:
+                    fits = int(rest / (2 * wall_per_run if power_targets else seconds_per_sample))
                 info["time_budget_fits"] = fits
                 if fits < max(300, N):
                     break
@@ -444,7 +461,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                                 target=1.0)
         if needed < POWER_MAX_SAMPLES * 10:
             result.power["samples_for_power"] = needed
-            result.timing["seconds_for_power"] = needed * seconds_per_sample  # (a measurement: with the timings)
+            # (a measurement, with the timings): a round for power alone (two runs a sample), at one worker's pace
+            result.timing["seconds_for_power"] = (2 * needed + REPLAY_CALLS) * pace if pace else 2 * needed * wall_per_run
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -476,6 +494,21 @@ def _first_round_runs(n: int, n_pairs: int) -> int:
     return 2 * (pilot + kept * train + min(kept, K_MAX) * test)
 
 
+def _first_round_within(n: int, n_pairs: int, pace: float, workers: int, seconds: float) -> int:
+    """The largest first round of at most ``n`` samples a side (at least 300, the least a round draws) whose
+    runs (:func:`_first_round_runs`) take at most ``seconds`` at ``pace`` on ``workers``."""
+    def fits(m: int) -> bool:
+        return _first_round_runs(m, n_pairs) * pace / max(workers, 1) <= seconds
+
+    if fits(n):
+        return n
+    lo, hi = 300, n
+    while hi - lo > max(1, lo // 100):
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
+
+
 def _round_seconds(aud: Auditor, n: int, power_only: bool, kept: list[int] | None, pace: float | None,
                    seconds_per_sample: float) -> float:
     """About how long a per-call round of ``n`` samples a side takes: its runs (a round for power alone: one
@@ -484,7 +517,7 @@ def _round_seconds(aud: Auditor, n: int, power_only: bool, kept: list[int] | Non
     if pace is None:
         return n * seconds_per_sample
     runs = 2 * n if power_only else _first_round_runs(n, len(kept) if kept else len(aud.pairs))
-    return pace * runs / max(aud.runner.n_workers, 1)
+    return pace * runs / max(1 if aud.runner.batched else aud.runner.n_workers, 1)
 
 
 def _slow_note(runner: Runner, ref: str, pace: float, runs: int) -> str | None:

@@ -306,8 +306,10 @@ def power_remedy(result: dict) -> str:
     seconds = (result.get("timing") or {}).get("seconds_for_power")
     took = (f" (about {seconds / 60:.0f} min at this audit's pace)" if seconds and seconds >= 90 else
             f" (about {seconds:.0f} s at this audit's pace)" if seconds else "")
+    # a budget for the audit again (its search and first round, result["seconds"]) and that round, a fifth in reserve
+    budget = max(60, int(1.25 * ((result.get("seconds") or 0) + (seconds or 0))))
     return (f"no power; about {needed:,} samples per side would reach it{took}: give --samples {needed} or "
-            f"--time-budget {max(60, int(2 * (seconds or 0)))}")
+            f"--time-budget {budget}")
 
 
 def report_title(document: dict, quote=str) -> str:
