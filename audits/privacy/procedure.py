@@ -28,8 +28,8 @@ from .budget import AlphaBudget
 from .claims import Claim
 from .confirm import confirmation_round, may_confirm
 from .divergence import divergence_claim, divergence_round
-from .events import Candidate
 from .estimation import REPLAY_CALLS
+from .events import Candidate
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
 from .moves import lines, patterns, shortened, with_all_rows, with_few_votes
