@@ -259,8 +259,11 @@ class Records:
     itself the array of records); every other key is public and identical on both sides.
     ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never
     does). ``scales``: parameters equal to the number of records (``n``): the search may
-    replicate the changeable records and set these to the new count."""
+    replicate the changeable records and set these to the new count. ``public_rows``: public arrays of
+    candidate rows (rows may repeat), each with the parameter equal to its row count: the search may widen
+    them by repeating rows (identical on both sides) and set that parameter."""
 
     fields: tuple[tuple[str, str, Formula | None], ...]  # (key, domain, bound formula for norm<=)
     changeable: str | None = None
     scales: tuple[str, ...] = ()
+    public_rows: tuple[tuple[str, str], ...] = ()  # (public key, parameter equal to its row count)

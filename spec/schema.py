@@ -73,8 +73,14 @@ def _read_records(file: str, table: dict, known: set) -> Records:
     for name in scales:
         if name not in known:
             raise reader.error("scales", f"{name!r} is not a parameter")
+    public_rows = reader.get("public_rows", dict, default={})
+    for key, name in public_rows.items():
+        if any(key == f[0] for f in fields):
+            raise reader.error(f"public_rows.{key}", "is a record field, not a public array")
+        if not isinstance(name, str) or name not in known:
+            raise reader.error(f"public_rows.{key}", f"must name the parameter equal to its row count, got {name!r}")
     reader.finish()
-    return Records(tuple(fields), changeable, scales)
+    return Records(tuple(fields), changeable, scales, tuple(public_rows.items()))
 
 
 def _read_profile(reader: _Reader, known: set) -> Profile:

@@ -215,3 +215,14 @@ def test_bounded_map_stops_an_item_too_large_and_answers_the_rest(tmp_path, monk
     assert out[1][0] == LIMIT and "300 MB" in out[1][1], out
     assert out[3] == (RAISED, "ValueError: no"), out
     assert out[4][0] == LIMIT and "8 s" in out[4][1], out
+
+
+def test_outputs_that_are_booleans_in_some_calls_and_numbers_in_others_break_the_contract():
+    """True == 1, so the values agree while the type tells the runs apart (a flipped bit returned as ``not bit``):
+    an implementation error naming the call; one type throughout (booleans, or numbers) is fine."""
+    from dptestbed.audits.sandbox.contract_checks import validate_stack
+
+    assert validate_stack([True, False, np.bool_(True)], "f").dtype == bool
+    assert validate_stack([1, 0, np.int64(1)], "f").shape == (3,)
+    with pytest.raises(ImplementationError, match="booleans in some calls and numbers in others.*call 3"):
+        validate_stack([1, 0, True], "f")

@@ -59,6 +59,12 @@ def test_a_users_per_call_gaussian_truncated_at_four_sigma_breaks_the_claim_at_a
 INDEPENDENT = Path(__file__).with_name("independent")
 FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs no spec's worst case shows
     ("gaussian_mechanism", "calibration/gaussian_shared_noise.py:gaussian", VIOLATION),  # disjoint at p >= 4 only
+    ("distance_to_instability", "model_agnostic/dti_gamma_capped.py:dti", VIOLATION),  # at epsilon < 0.69 only
+    ("generic_private_learner", "littlestone/gpl_gumbel_many_rows.py:gpl", VIOLATION),  # |H| > 8 only
+    ("generic_private_learner", "littlestone/gpl_duplicate_rows_by_label.py:gpl", VIOLATION),  # duplicate rows only
+    ("bounded_sum", "calibration/bounded_sum_subsample_large_n.py:bsum", VIOLATION),  # n > 64 only
+    ("laplace_mechanism", "calibration/laplace_float32_at_zero.py:laplace", VIOLATION),  # float32 grid at f = 0
+    ("randomized_response", "calibration/rr_flip_as_bool.py:rr", IMPL_ERROR),  # a bool when flipped
 ]
 
 

@@ -109,7 +109,7 @@ class ViewSearch:
     sorted_sides: tuple | None  # (a, b), the sorted samples of a continuous view: support events
 
 
-SUPPORT_ONLY_VIEWS = ("low_bits", "parity")  # views searched for outcomes one side never shows (bits_only)
+SUPPORT_ONLY_VIEWS = ("low_bits", "parity", "float32")  # views searched for outcomes one side never shows (bits_only)
 
 
 def support_only(view: str) -> bool:

@@ -339,17 +339,27 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("position", [pair(name, nb) for name, nb in records.position(ds)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)])):
             streams.setdefault(gen, []).append([p for p in found if p.neighbour is not None])
-        large = records.large_copy(ds, specs_records, anchor.params)
-        if large is not None:
+        for name, data, params in records.public_rows(ds, anchor.params):
+            try:
+                env = spec.bind(params)
+                wide = records.Dataset(specs_records, data, env)
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue
+            streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
+                [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
+                 for move, nb in [*records.label_flips(wide), *records.position(wide)]])
+        for alike, large in ((False, records.large_copy(ds, specs_records, anchor.params)),
+                             (True, records.large_constant(ds, specs_records, anchor.params))):
+            if large is None:
+                continue
             data, scaled = large
             try:
-                env = spec.bind({**anchor.params, **scaled})
+                large_env = spec.bind({**anchor.params, **scaled})
             except ValueError:
-                env = None
-            if env is not None:  # one list per pair: an anchor's large-n pairs are taken together
-                streams.setdefault("large_n", []).extend(
-                    [pair(name, nb, data=data, params=_param_values(spec, env), env=env)]
-                    for name, nb in records.large_moves(records.Dataset(specs_records, data, env)))
+                continue
+            streams.setdefault("large_n", []).extend(  # one list per pair: an anchor's large-n pairs are taken together
+                [pair(name, nb, data=data, params=_param_values(spec, large_env), env=large_env)]
+                for name, nb in records.large_moves(records.Dataset(specs_records, data, large_env), alike))
     out: list[Pair] = []
     lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented

@@ -195,6 +195,35 @@ def position(ds: Dataset):
             yield f"position/{name}", ds.replaced(i, _flip(ds, i))
 
 
+WIDE_ROWS = 16  # a public array of candidate rows is also searched repeated to at least this many rows
+
+
+def public_rows(ds: Dataset, params: dict):
+    """The dataset with each public array of candidate rows (``public_rows``) widened, the same on both sides:
+    its first row once and the others repeated to at least WIDE_ROWS rows in all (an implementation that takes
+    another path for many candidates; a candidate against a crowd, whose normaliser the others set), and its
+    first row twice (a duplicate candidate, whose tie an implementation may break by the
+    data); with the parameter equal to the row count set. ``(name, data, params)``."""
+    for key, name in ds.spec_records.public_rows:
+        rows = np.asarray(ds.public.get(key))
+        if rows.ndim < 1 or not len(rows):
+            continue
+        others = (np.concatenate([rows[:1], np.repeat(rows[1:], -(-WIDE_ROWS // (len(rows) - 1)), axis=0)])
+                  if len(rows) > 1 else None)  # one row against many copies of the rest: the normaliser is theirs
+        for label, wide in (("first_once_rest_repeated", others), ("first_twice", np.concatenate([rows[:1], rows]))):
+            if wide is None:
+                continue
+            yield f"public_rows/{key}_{label}", {**ds.data(ds.fields), key: wide}, {**params, name: len(wide)}
+
+
+def label_flips(ds: Dataset):
+    """The first and last changeable records with only their labels (binary, sign) moved."""
+    labels = _labels(ds)
+    for i, where in {int(ds.changeable[0]): "first", int(ds.changeable[-1]): "last"}.items() if len(ds.changeable) else ():
+        if labels:
+            yield f"label/{where}", ds.replaced(i, {k: _other_label(ds.domains[k][0], ds.fields[k][i]) for k in labels})
+
+
 def random_dataset(ds: Dataset, rng: np.random.Generator):
     fields = {}
     for key, (domain, _) in ds.domains.items():
@@ -257,15 +286,34 @@ def large_copy(ds: Dataset, records, params: dict):
     return ds.data(fields), scaled
 
 
-def large_moves(big: Dataset):
+def large_constant(ds: Dataset, records, params: dict):
+    """Without label fields: LARGE_N copies of the first changeable record alone (its ``scales`` parameters set),
+    or None: every record alike, so that an implementation whose estimate varies with which records it reads (a
+    subsample of a large dataset) shows its one moved record on a sum that does not vary otherwise."""
+    if not records.scales or ds.n >= LARGE_N or not len(ds.changeable) or _labels(ds):
+        return None
+    if records.changeable and records.changeable in ds.public:
+        return None
+    first = int(ds.changeable[0])
+    fields = {key: np.repeat(v[first:first + 1], LARGE_N, axis=0) for key, v in ds.fields.items()}
+    return ds.data(fields), {name: type(params[name])(LARGE_N) for name in records.scales if name in params}
+
+
+def large_moves(big: Dataset, alike: bool = False):
     """Neighbours of a large copy: with label fields, the last changeable record of each label value
     given the other label (only the label moves: every mistake count moves by one, up or down, which
-    breaks a tie one way or the other); else the last changeable record moved to the other end."""
+    breaks a tie one way or the other); else the last changeable record moved to the other end (records
+    ``alike``: beyond the data's both ends, which are one)."""
     labels = _labels(big)
     if not len(big.changeable):
         return
     if not labels:
         i = int(big.changeable[-1])
+        if alike:
+            for to_high, name in ((True, "up"), (False, "down")):
+                yield f"large_n/alike/last_record_{name}", big.replaced(
+                    i, {k: big.moved(k, big.fields[k][i], to_high) for k in big.fields if k != big.spec_records.changeable})
+            return
         yield "large_n/last_record_flipped", big.replaced(i, _flip(big, i))
         return
     key = labels[0]

@@ -22,6 +22,7 @@ FIT_ROWS = 50_000  # rows per side the quantile bins of the row x bin and naive-
 GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct table (no sort)
 MAX_COORD_VIEWS = 16
 BIT_COLUMNS = 4  # continuous columns whose low bits are a view of their own
+FLOAT32_DROPPED = (1 << 29) - 1  # the float64 mantissa bits a float32 lacks
 
 
 def as2d(x: np.ndarray) -> np.ndarray:
@@ -157,8 +158,11 @@ class Featurizer:
     def _bit_views(self, x1: np.ndarray, x2: np.ndarray) -> None:
         """The low bits of continuous float columns: ``low_bits`` (one column) or ``low_bits[j]`` (the first
         BIT_COLUMNS of several) the lowest 8 bits of each float64's mantissa, and ``parity`` the number of
-        continuous columns with an odd last bit. Continuous noise spreads these evenly whatever the input;
-        an implementation that writes the input into them (its parity in the last bit) makes them disjoint."""
+        continuous columns with an odd last bit; ``float32`` the number of those columns whose mantissa has its
+        low 29 bits zero (a float32's precision). Continuous noise spreads these evenly whatever the input (a
+        float64 draw has float32 precision with probability 2^-29); an implementation that writes the input into
+        them (its parity in the last bit) or draws its noise in float32 (exact at f = 0, not at f = 1) makes
+        them disjoint."""
         if x1.dtype.kind != "f":
             return
         head = np.concatenate([x1[:20_000], x2[:20_000]])
@@ -170,6 +174,7 @@ class Featurizer:
         else:
             self.views += [f"low_bits[{j}]" for j in self.bit_cols]
             self.views.append("parity")
+        self.views.append("float32")
 
     def _input_views(self, inputs: tuple | None) -> None:
         """``equals_data``, ``equals_neighbour``: how many output coordinates equal the pair's input (D's, D''s)
@@ -372,6 +377,9 @@ class Featurizer:
         if view.startswith("low_bits"):
             j = int(view[9:-1]) if view != "low_bits" else 0
             return (np.ascontiguousarray(x[:, j], dtype=np.float64).view(np.uint64) & np.uint64(0xFF)).astype(np.int64)
+        if view == "float32":
+            bits = np.ascontiguousarray(x[:, self.bit_cols], dtype=np.float64).view(np.uint64)
+            return ((bits & np.uint64(FLOAT32_DROPPED)) == 0).sum(axis=1).astype(np.int64)
         if view == "parity":
             bits = np.ascontiguousarray(x[:, self.bit_cols], dtype=np.float64).view(np.uint64) & np.uint64(1)
             return bits.sum(axis=1).astype(np.int64)

@@ -94,7 +94,11 @@ def _view_text(view: str) -> str:
                       "undo the noise the entries share, fitted on other samples)",
             "nb": "a naive-Bayes score of the output (how much likelier it is on D than on D', entry by entry, "
                   "fitted on other samples)",
-            "negative_zeros": "the number of the output's entries that are -0.0"}.get(view, view)
+            "negative_zeros": "the number of the output's entries that are -0.0",
+            "float32": "the number of the output's real-valued entries (of the first 4) with no more precision than a "
+                       "float32 (the low 29 bits of their float64 mantissa zero)",
+            "parity": "the number of the output's real-valued entries (of the first 4) whose last mantissa bit is 1",
+            "low_bits": "the lowest 8 bits of the output's mantissa"}.get(view, view)
 
 
 def event_text(event: dict) -> str:
