@@ -103,9 +103,11 @@ def _replay(aud, r: int, jobs: list, digests: list, width: int) -> None:
                                 params=pair.params)
     if _digest(x) != digests[k]:
         raise ImplementationError(
-            f"randomness not from rng: estimation batch {k + 1} of {len(jobs)} (round {r + 1}), drawn again from "
-            "the same rng, gave different outputs: the implementation draws from another source after the "
-            "contract probe (run it with --randomness own if it must)")
+            f"randomness not from rng, or state kept across calls: estimation batch {k + 1} of {len(jobs)} "
+            f"(round {r + 1}), "
+            "drawn again from the same rng in a fresh process, gave different outputs: the implementation keeps "
+            "state across calls (a cache, a counter: what one call releases then depends on the calls before it) "
+            "or draws from another source after the contract probe (run it with --randomness own if it must)")
 
 
 def _replayed(aud, width: int, m: int) -> int:
