@@ -93,7 +93,7 @@ def memory_lines(document: dict) -> list[str]:
         seconds = sum(e.get("seconds") or 0.0 for e in document["errata"])
         lines.append(f"; the errata phase: {len(errata)} measurements in {seconds / 60:.1f} min, each in a process "
                      f"of its own, the largest {mb:,.0f} MB ({where}).")
-    return ["".join(lines[1:])] if len(lines) > 1 else []
+    return ["", "".join(lines[1:])] if len(lines) > 1 else []  # a blank line first: the table above ends
 
 
 def profile_figures(document: dict, wall: dict | None, source: str) -> str:
