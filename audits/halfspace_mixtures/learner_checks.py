@@ -233,6 +233,9 @@ def _claim47_wedge(ctx: Context) -> dict:
                       "of either lands on the many members of G with 2 mistakes)",
             trials={"quick": 1000, "full": 5000}, params={"epsilon": EPS, "beta": 0.1},
             controls=(C_SINGLE, C_CONST), tests="conformance",
+            # 1,000 runs of the learner and as many of the reference: a correct per-call learner without a batch
+            # sampler (tests/independent ppm_loop.py) used 121 CPU seconds, over the default 120
+            seconds={"quick": 600.0, "full": 1800.0},
             slack_definition="(1 - beta) quantile of the implementation's err^ over 1.5 q")
 def _claim47_wedge_vs_reference(ctx: Context) -> dict:
     rng = data_rng(ctx)
