@@ -242,6 +242,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         runner = Runner(impl, timeout=o.timeout, isolate=o.isolate, workers=o.jobs)
         width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], o.randomness).shape[1:])))
         pace = None if is_trusted(impl) and not o.time_budget else _pace(runner, pairs[0], o.seed)
+        replayed = 0 if runner.batched else REPLAY_CALLS  # runs a round's replay check draws again (per-call code)
     except ImplementationError as exc:
         if runner is not None:
             runner.close()
@@ -370,13 +371,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             elif final or not may_violate:
                 break
             if o.time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve); a round
-                # for power alone draws two runs a sample (one pair): at the measured pace of one worker when the pace
-                # is known (a side's call of fewer runs than a worker task holds runs on one worker), and the replay's
+                # for power alone draws two runs a sample (one pair) at one worker's measured pace (a side's call of
+                # fewer runs than a worker task holds runs on one worker), and a per-call function's replay
                 rest = 0.8 * (o.time_budget - (time.perf_counter() - t0))
-                if power_targets and pace:
-                    fits = int((rest - REPLAY_CALLS * pace) / (2 * pace))
+                if power_targets and pace is not None:  # (a time budget always measures the pace)
+                    fits = int((rest - replayed * pace) / (2 * pace))
                 else:
-                    fits = int(rest / (2 * wall_per_run if power_targets else seconds_per_sample))
+                    fits = int(rest / seconds_per_sample)
                 info["time_budget_fits"] = fits
                 if fits < max(300, N):
                     break
@@ -462,7 +463,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         if needed < POWER_MAX_SAMPLES * 10:
             result.power["samples_for_power"] = needed
             # (a measurement, with the timings): a round for power alone (two runs a sample), at one worker's pace
-            result.timing["seconds_for_power"] = (2 * needed + REPLAY_CALLS) * pace if pace else 2 * needed * wall_per_run
+            result.timing["seconds_for_power"] = ((2 * needed + replayed) * pace if pace is not None
+                                                  else 2 * needed * wall_per_run)
     result.seconds = time.perf_counter() - t0
     return result
 

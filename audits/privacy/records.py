@@ -219,9 +219,10 @@ def public_rows(ds: Dataset, params: dict):
 def label_flips(ds: Dataset):
     """The first and last changeable records with only their labels (binary, sign) moved."""
     labels = _labels(ds)
-    for i, where in {int(ds.changeable[0]): "first", int(ds.changeable[-1]): "last"}.items() if len(ds.changeable) else ():
-        if labels:
-            yield f"label/{where}", ds.replaced(i, {k: _other_label(ds.domains[k][0], ds.fields[k][i]) for k in labels})
+    if not labels or not len(ds.changeable):
+        return
+    for i, where in {int(ds.changeable[0]): "first", int(ds.changeable[-1]): "last"}.items():
+        yield f"label/{where}", ds.replaced(i, {k: _other_label(ds.domains[k][0], ds.fields[k][i]) for k in labels})
 
 
 def random_dataset(ds: Dataset, rng: np.random.Generator):

@@ -145,7 +145,7 @@ class Auditor:
         pair's last score)``."""
         samples: dict[int, tuple] = {}
         scores: dict[int, float] = {}
-        one_sided: dict[int, float] = {}  # runs of the rank half in an event seen on one side only
+        one_sided: dict[int, float] = {}  # each pair's one_sided_evidence on its latest pilot runs
         n, level = n_pilot, 0
         while True:
             self.progress.stage(f"round {r + 1}: pair search", 2 * n * len(alive))
@@ -171,7 +171,7 @@ class Auditor:
                 # candidate in a small pilot and ranks low; by its last score, with the runs it had)
                 kept += [i for i in self.rank(list(scores), scores)
                          if self.pairs[i].source == "stress" and i not in kept][:1]
-                # and the pair with the most runs in an output seen on one side only (a structural zero: a
+                # and the pair whose pilot shows an output on one side only most strongly (a structural zero: a
                 # support the neighbour lacks, which a small pilot's shrunk estimate cannot score: a threshold
                 # capped at 20 in distance to instability, 3.4e-3 against 0 at epsilon 0.25)
                 zero = max((i for i in one_sided if i not in kept and one_sided[i] > 0), key=lambda i: one_sided[i],
