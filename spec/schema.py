@@ -248,6 +248,11 @@ def build_spec(data: dict, file: str, seeds: dict[str, dict] | None = None) -> S
                 if domain not in INPUT_DOMAINS:
                     raise reader.error("domain", f"must be one of {', '.join(INPUT_DOMAINS)}; got {domain!r}")
                 sections[name]["domain"] = domain
+            labels = reader.text("labels")
+            if labels:
+                if labels != "any":
+                    raise reader.error("labels", f"must be 'any' (a vote input may hold more labels); got {labels!r}")
+                sections[name]["labels"] = labels
             records = reader.get("records", dict)
             if records is not None:
                 sections[name]["records"] = _read_records(file, records, known)

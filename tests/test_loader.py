@@ -67,6 +67,7 @@ def test_base_spec_is_valid():
         (("theorems", 1, "ref"), "Lemma 2.6", "theorems[1].ref", "duplicate theorem ref"),
         (("neighbours", "relation"), "friends", "neighbours.relation", "must be one of add_remove"),
         (("output", "kind"), "picture", "output.kind", "must be one of real"),
+        (("input", "labels"), "three", "input.labels", "must be 'any'"),
         (("source", "seed"), "999_x.txt", "source.seed", "must be one of the seed files"),
         (("implementation",), "os.system", "implementation", "must look like 'package.module:function'"),
         (("obligations", 0, "condition"), "tail_radius + 1", "obligations[0].condition", "must be a condition"),

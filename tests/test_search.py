@@ -11,7 +11,15 @@ import pytest
 
 from dptestbed.audits.adhoc import adhoc_spec
 from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
-from dptestbed.audits.privacy.moves import lines, parameter_points, patterns, shortened, with_all_rows, with_few_votes
+from dptestbed.audits.privacy.moves import (
+    lines,
+    parameter_points,
+    patterns,
+    shortened,
+    with_all_rows,
+    with_few_votes,
+    with_more_labels,
+)
 from dptestbed.audits.privacy.neighbours import violation
 from dptestbed.audits.privacy.pairs import candidate_pairs, parameter_pairs, searched_pairs, stress_pairs
 from dptestbed.spec import load_catalogue
@@ -27,7 +35,7 @@ def test_every_generated_searched_and_moved_pair_is_a_neighbour(spec):
     made = [p for p in candidate_pairs(spec, max_searched=24) if p.source != "stress"]
     for anchor in anchors:
         made += [e for e in (with_all_rows(spec, anchor), with_few_votes(spec, anchor)) if e is not None]
-        made += shortened(spec, anchor)
+        made += shortened(spec, anchor) + with_more_labels(spec, anchor)
         for name, nb in patterns(spec, anchor.data, anchor.env):
             assert violation(spec, anchor.data, nb, anchor.env) is None, (spec.id, anchor.name, name)
     for p in made:
@@ -72,6 +80,17 @@ def test_the_add_remove_search_adds_and_removes_records_and_never_replaces_one()
     found = searched_pairs(spec, stress_pairs(spec))
     assert found and all(abs(np.size(p.data) - np.size(p.neighbour)) == 1 for p in found)
     assert {p.name.split("/")[1] for p in found} >= {"add", "remove"}
+
+
+def test_vote_rows_are_widened_to_more_labels_only_where_the_spec_allows_them():
+    pcq = CATALOGUE["private_classification_queries"]
+    anchor = stress_pairs(pcq)[0]
+    between, first = with_more_labels(pcq, anchor)
+    a, b = np.asarray(anchor.data)[0]
+    assert np.asarray(between.data)[0].tolist() == [a, 0, b] and np.asarray(first.data)[0].tolist() == [0, a, b]
+    assert np.array_equal(np.asarray(between.neighbour)[:, [0, 2]], np.asarray(anchor.neighbour))
+    binary = CATALOGUE["private_classification_queries_conference"]  # A_binClas: two labels only
+    assert with_more_labels(binary, stress_pairs(binary)[0]) == []
 
 
 def test_lines_reach_far_from_the_anchor_and_keep_the_domain():

@@ -251,6 +251,34 @@ def with_few_votes(spec: Spec, anchor):
                           description=f"{anchor.description} Its votes scaled to {FEW_VOTES} a row.".strip())
 
 
+def with_more_labels(spec: Spec, anchor) -> list:
+    """The anchor's two-label vote rows widened to three labels, the same on both sides, when the spec leaves the
+    number of labels free (``[input] labels = "any"``): an empty label between the two ((a, b) -> (a, 0, b)) and
+    before them ((0, a, b)). An implementation that measures the runner-up against a fixed label, or reads a row
+    as binary, is right on every two-label row and wrong on these; row sums and the relation's one vote a row
+    are kept."""
+    field, index = moved_entries(spec)
+    if (spec.neighbours["relation"] not in VOTE_KINDS or spec.input.get("labels") != "any" or index is not None):
+        return []
+    sides = [m for m in (moved_part(spec, x)[0] for x in (anchor.data, anchor.neighbour))
+             if m is not None and m.ndim == 2 and m.shape[1] == 2]
+    if len(sides) != 2:
+        return []
+    out = []
+    for name, at in (("empty_label_between", 1), ("empty_label_first", 0)):
+        data, neighbour = (_replaced(field, x, np.insert(m, at, 0, axis=1))
+                           for x, m in zip((anchor.data, anchor.neighbour), sides))
+        out.append(anchor.derived(name=f"{anchor.name}@3_labels_{name}", data=data, neighbour=neighbour,
+                                  source="search", description=f"{anchor.description} Its rows widened to three "
+                                  f"labels, {name.replace('_', ' ')}.".strip()))
+    return out
+
+
+def _replaced(field: str | None, data, values: np.ndarray):
+    """``data`` with its moved field (or the whole input) replaced by ``values`` of any shape."""
+    return values if field is None else {**data, field: values}
+
+
 def with_all_rows(spec: Spec, anchor):
     """The anchor extended to ``[input] rows`` rows (its rows repeated in turn) when it holds fewer: a search at
     a parameter point with more queries (``--param m=6``) looks where all of them are answered. None otherwise."""

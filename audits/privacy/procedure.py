@@ -32,7 +32,7 @@ from .estimation import REPLAY_CALLS
 from .events import Candidate
 from .linesearch import line_search as find_on_lines
 from .linesearch import runs_per_point
-from .moves import lines, patterns, shortened, with_all_rows, with_few_votes
+from .moves import lines, patterns, shortened, with_all_rows, with_few_votes, with_more_labels
 from .neighbours import violation
 from .options import AuditOptions
 from .pairs import Pair, candidate_pairs, parameter_pairs, same_input
@@ -307,12 +307,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
-            for p in (p for p in pairs if p.source == "stress"):  # scaled down to a few (moves.py)
-                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
+            for p in (p for p in pairs if p.source == "stress"):  # scaled down to a few (moves.py); its vote rows
+                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):  # widened to more labels are pairs only
                     if e is not None and not violation(spec, e.data, e.neighbour, e.env):
                         aud.add_pairs([e])
                         anchors.append(e)
                 anchors.append(p)
+                aud.add_pairs(_in_reference_domain(spec, [e for e in with_more_labels(spec, p)  # the reference runs
+                                                          if not violation(spec, e.data, e.neighbour, e.env)]))
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
