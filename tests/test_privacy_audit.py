@@ -646,6 +646,20 @@ def test_a_round_for_power_alone_estimates_the_most_sensitive_event_on_every_sam
     assert 0.85 < result.epsilon_lower_bound <= result.exact_epsilon + 1e-9
 
 
+@pytest.mark.slow
+def test_a_batched_round_sized_for_power_also_estimates_the_event_it_was_sized_for():
+    """svt_lyu_2 at epsilon 0.5, c = 2 in the quick suite (its seed and level in the false-alarm run's seed 1): round 1
+    is short of power, round 2 is sized so that round 1's most sensitive event would have it, and its own selection
+    (on 1.5e6 of its 1.8e7 samples a side) chose a weaker one: "no power" (0.545 detectable against 0.525
+    needed). The event round 2 was sized for is estimated there too, fixed before its samples exist and in its
+    Bonferroni count: power (0.517)."""
+    result = audit(spec_of("svt_lyu_2"), None, params={"epsilon": 0.5, "c": 2}, seed=413680744,
+                   confidence=1 - 2 * 2.3195876288639728e-05)
+    second = result.to_json()["rounds"][1]
+    assert second["carried"] and second["K"] == 2
+    assert result.verdict == NO_VIOLATION and result.power["minimum_detectable_epsilon"] <= 0.525
+
+
 def test_the_automatic_rounds_end_with_a_round_for_power_alone_whose_alpha_is_set_aside(tmp_path, monkeypatch):
     """Default rounds of per-call code: three shares of alpha, fixed before any sample (round 1, round 2, and a
     last round for power alone that runs only when round 2 left power short). Round 1 cut to 3,000 a side is

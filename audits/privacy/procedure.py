@@ -327,12 +327,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             rounds[0] = _first_round_within(rounds[0], len(aud.pairs), pace, 1 if runner.batched else runner.n_workers,
                                             BUDGET_FIRST_SHARE * left)
         power_targets: list[Candidate] = []
+        carried: list[Candidate] = []
         for r, N in enumerate(rounds):
             started, calls0 = time.perf_counter(), runner.calls
             if power_targets:  # a round for power alone: the last round's events, every sample estimating them
                 info, chosen = power_round(aud, r, power_targets, N, alpha_round)
             else:
-                info, chosen, kept = aud.run_round(r, N, alpha_round, kept)
+                info, chosen, kept = aud.run_round(r, N, alpha_round, kept, carried=carried)
             seconds_per_sample = (time.perf_counter() - started) / N
             # wall seconds a run (each side's, each pair's, the selection's share included) as this round went
             wall_per_run = (time.perf_counter() - started) / max(runner.calls - calls0, 1)
@@ -357,14 +358,16 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
             may_violate = pred > claim.value * ESCALATE_MARGIN + TOLERANCE
-            power_targets = []
+            power_targets, carried = [], []
             final = power_last and r + 2 == len(rounds)  # the next round is the one for power alone
             if power["ratio"] > 1 + power["resolution"]:
                 if (may_violate or aud.runner.batched) and not final:
                     # a full round, at least as large as power needs: its selection on more samples finds events
-                    # (rarer, of higher loss) the last one could not score; batched samples are cheap
+                    # (rarer, of higher loss) the last one could not score; batched samples are cheap. The event
+                    # it is sized for is estimated there too (its selection may choose weaker ones)
                     rounds[r + 1] = max(rounds[r + 1], _power_samples(aud, power["candidate"], alpha_round, N,
                                                                       round_cap))
+                    carried = [power["candidate"]]
                 else:  # per-call code, only power short: its most sensitive event once more, on as many fresh
                     power_targets = [power["candidate"]]  # samples as power needs (a third of a full round's)
                     rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap, estimated=1)

@@ -9,6 +9,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -56,6 +57,14 @@ def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim) -> float:
             if row not in other:
                 best = max(best, max(k / n_mine - claim.delta, 0.0) * math.exp(-claim.value) * n_other)
     return best if best > math.log(distinct / ONE_SIDED_LEVEL) else 0.0
+
+
+def _same_event(a: Candidate, b: Candidate) -> bool:
+    """The two candidates count the same event (of the same view's featurizer) on the same pair, in the same
+    orientation."""
+    e, f = a.event, b.event
+    return (a.featurizer is b.featurizer and (a.pair_index, a.orient, e.view, e.kind, e.threshold) == (b.pair_index, b.orient, f.view, f.kind, f.threshold)
+            and (e.values is None) == (f.values is None) and (e.values is None or np.array_equal(e.values, f.values)))
 
 
 class Auditor:
@@ -342,11 +351,14 @@ class Auditor:
     # one round -------------------------------------------------------------------------
     def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None, *,
                   score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True,
-                  at_point: bool = False):
+                  at_point: bool = False, carried: list[Candidate] | None = None):
         """Selection on N // 3 samples per side, estimation of the chosen candidates on the rest.
         ``score_n``: the estimation size events are scored for (default: the round's own);
         ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only);
-        ``at_point``: the pair search among the pairs at the audit's own parameter point only."""
+        ``at_point``: the pair search among the pairs at the audit's own parameter point only;
+        ``carried``: events fixed by an earlier round (the one this round was sized to give power), estimated
+        beside the chosen ones on the same fresh samples (in the Bonferroni count): a selection on more samples
+        can prefer a weaker event."""
         n_train = max(N // 3, 200)
         n_test = max(N - n_train, 200)
         pilot_score_n = score_n  # a tight round's size: its rare events must win the pair search too
@@ -379,6 +391,12 @@ class Auditor:
             self.width = max(self.width, width)
             cands += found
         chosen = self.choose(cands)
+        if estimate:
+            again = [replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf, curve_thresholds=None, curve_counts=None)
+                     for c in carried or [] if not any(_same_event(c, d) for d in chosen)]
+            if again:
+                info["carried"] = [f"{self.pairs[c.pair_index].name}: {c.event.describe(c.featurizer)}" for c in again]
+                chosen += again
         info["kept_pairs"] = [self.pairs[i].name for i in kept]
         if not chosen or not estimate:
             info.update(K=0, eps_lb=None)
