@@ -82,6 +82,20 @@ def test_the_add_remove_search_adds_and_removes_records_and_never_replaces_one()
     assert {p.name.split("/")[1] for p in found} >= {"add", "remove"}
 
 
+def test_the_first_entry_s_line_steps_across_fixed_width_integer_wraps():
+    geo = CATALOGUE["geometric_mechanism"]
+    line = next(L for L in lines(geo, stress_pairs(geo)) if L.name == "line/first")
+    a = float(np.asarray(line.anchor.data).ravel()[0])
+    values = {a + t for t in line.grid}
+    assert {2.0**31 - 1, 2.0**31, 2.0**32 - 1, 2.0**32, -(2.0**31), -(2.0**31) - 1} <= values
+
+
+def test_the_claim_s_epsilon_is_also_audited_far_from_its_default():
+    names = [name for name, _ in parameter_points(CATALOGUE["laplace_mechanism"], {})]
+    assert {"epsilon=4", "epsilon=0.25", "epsilon=8", "epsilon=0.125", "epsilon=0.0625"} <= set(names)
+    assert len(names) == len(set(names))
+
+
 def test_vote_rows_are_widened_to_more_labels_only_where_the_spec_allows_them():
     pcq = CATALOGUE["private_classification_queries"]
     anchor = stress_pairs(pcq)[0]

@@ -41,6 +41,9 @@ from .neighbours import domain_violation, moved_entries, moved_part, sensitivity
 FINE = (0.25, 0.5, 0.75)
 GEOMETRIC = tuple(2.0 ** k for k in range(0, 21))  # 1 .. 2^20 sensitivities
 PARTNERS_UP_TO = 32.0  # grid points up to this far get their unit neighbour t + 1 sampled too
+# where a value cast to a fixed-width integer wraps (int16, int32 and uint32 above; int16 and int32 below): the first
+# and last entries' lines also sample the two neighbouring points on either side of each
+WRAPS = (2.0 ** 15, 2.0 ** 31, 2.0 ** 32, -(2.0 ** 15) - 1, -(2.0 ** 31) - 1)
 COLUMN_VALUES = (0.0, 0.01, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.99, 1.0)
 VOTE_KINDS = ("votes_one_move", "histogram_one_move")
 UNIT_RELATIONS = ("vector_l1", "vector_l2", "query_answers")
@@ -139,6 +142,8 @@ def _vector_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
         step = s * v
         lo, hi = _bounds(flat, step, spec)
         grid = _unit_grid(integral, lo, hi)
+        if name != "all":
+            grid = sorted(set(grid) | set(_across_wraps(flat[int(np.argmax(v))], float(s), lo, hi)))
         if len(grid) < 2:
             continue
 
@@ -146,6 +151,19 @@ def _vector_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
             return _with_moved(spec, anchor.data, (flat + t * step).reshape(moved.shape))
 
         out.append(Line(f"line/{name}", anchor, point, grid, True, integral, lo, hi))
+    return out
+
+
+def _across_wraps(a: float, s: float, lo: float, hi: float) -> list[float]:
+    """The t, t + 1 (whole) whose entries a + t s and a + (t + 1) s lie on either side of a fixed-width integer's
+    wrap (WRAPS), inside [lo, hi], when a and s are whole (so that both entries are exact, and neighbours): an
+    implementation that casts the answer to int32 is right below 2^31 only."""
+    if not (float(a).is_integer() and float(s).is_integer() and s > 0):
+        return []
+    out = []
+    for bound in WRAPS:
+        t = math.ceil((bound - a) / s) - 1 if bound > 0 else math.floor((bound - a) / s)
+        out += [float(u) for u in (t, t + 1) if lo - 1e-9 <= u <= hi + 1e-9]
     return out
 
 
@@ -397,17 +415,24 @@ def patterns(spec: Spec, data, env: dict):
 # --------------------------------------------------------------------------- parameter points
 
 SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger and smaller
+# ... and the claim's epsilon also 8 times larger, 8 and 16 times smaller (a regime an implementation switches on,
+# "epsilon >= 5: Gaussian noise", lies beyond 4x; far above, a pure claim's loss is past what samples can show),
+# the claim's delta also at 10^-4 of it ("delta < 1e-9: ...")
+FAR_EPSILON_FACTORS = (8.0, 1 / 8, 1 / 16)
+FAR_DELTA_FACTOR = 1e-4
 MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow with counts)
 
 
 def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     """Parameter points beside ``params`` (the audit point): each parameter the user did not fix moved,
     one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
-    SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1; the claim's delta divided by 100;
+    SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
+    FAR_EPSILON_FACTORS; the claim's delta divided by 100 and 10^4;
     a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records), inside its domain. ``(name, point)`` pairs, each point binding (the search
     re-centres its stress cases and lines on it)."""
     base = {**spec.defaults(), **params}
     claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
+    claim_epsilons = spec.privacy.epsilon.names if spec.privacy is not None else set()
     records = spec.input.get("records")
     scales = set(records.scales) if records is not None else set()
     out = []
@@ -418,19 +443,21 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
         if p.type == "real":
             if not (isinstance(v, int | float) and v > 0 and (p.min is None or p.min >= 0)):
                 continue
-            if name in claim_deltas:  # the claim's delta: only smaller (at a hundredth)
-                values = [v / 100]
+            if name in claim_deltas:  # the claim's delta: only smaller (at a hundredth and far below)
+                values = [v / 100, v * FAR_DELTA_FACTOR]
             else:
                 values = [v * SCALE_FACTOR, v / SCALE_FACTOR]
                 if max(values) <= 1:
                     values.append(2.0)
                 if min(values) >= 1:
                     values.append(0.5)
+                if name in claim_epsilons:
+                    values += [v * f for f in FAR_EPSILON_FACTORS]
         else:  # a count: only larger (an input sized by it is padded; a smaller one could not hold the input)
             if not (isinstance(v, int) and v >= 1) or name in scales:
                 continue
             values = [x for x in (2 * v, 4 * v) if x <= max(MAX_COUNT, v)]
-        for x in values:
+        for x in dict.fromkeys(values):
             x = type(v)(x)
             if x == v or p.violation(x):
                 continue
