@@ -120,6 +120,18 @@ def test_the_large_n_copy_of_a_labelled_dataset_is_balanced():
         assert y[changed[0]] == (0 if p.name.split("/")[2] == "balanced_label_up" else 1)
 
 
+def test_the_two_ends_dataset_holds_the_pair_s_record_on_both_its_sides_and_moves_one_across():
+    """bounded_mean's stress pair moves a record from 0 to 1: the two-ends dataset holds LARGE_N records, half at
+    0 and half at 1, and its neighbours move one record from one end to the other (n set to the new count)."""
+    spec = CATALOGUE["bounded_mean"]
+    pairs = [p for p in searched_pairs(spec, stress_pairs(spec)) if p.name.split("/")[2:3] == ["two_ends"]]
+    assert pairs
+    for p in pairs:
+        data, nb = np.asarray(p.data, dtype=float), np.asarray(p.neighbour, dtype=float)
+        assert data.size == nb.size == p.params["n"] == LARGE_N and np.count_nonzero(data != nb) == 1
+        assert len(np.unique(data)) == 2 and np.count_nonzero(data == data.min()) == LARGE_N // 2
+
+
 def test_a_linear_space_softmax_that_underflows_is_found_by_the_large_n_search():
     """Seed 001's learner with float64 weights exp(-epsilon m/2) and an argmin fallback when they all underflow
     (m >= 1,491 at epsilon = 1): no stress case has that many mistakes; the balanced large-n copy does (2,048

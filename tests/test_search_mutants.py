@@ -68,6 +68,7 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("private_classification_queries", "model_agnostic/pcq_runner_up_fixed_label.py:pcq", VIOLATION),  # 3+ labels
     ("geometric_mechanism", "calibration/geometric_int32_counts.py:geometric", VIOLATION),  # answers >= 2^31
     ("laplace_mechanism", "calibration/laplace_gaussian_high_epsilon.py:laplace", VIOLATION),  # epsilon >= 6
+    ("bounded_mean", "calibration/bounded_mean_winsorised_large_n.py:bounded_mean", VIOLATION),  # n >= 100
 ]
 
 

@@ -306,6 +306,15 @@ def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
     return out
 
 
+def _two_ends(ds, specs_records, anchor: Pair):
+    """:func:`.records.large_two_ends` of the anchor's two datasets, or None when its neighbour is not one."""
+    try:
+        other = records.Dataset(specs_records, anchor.neighbour, anchor.env)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return records.large_two_ends(ds, other, specs_records, anchor.params)
+
+
 def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """Neighbours of the anchors' datasets found by the input-space search (module doc), the
     generators taken in turn. Specs without ``[input.records]`` have none."""
@@ -348,8 +357,9 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
                 [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
                  for move, nb in [*records.label_flips(wide), *records.position(wide)]])
-        for alike, large in ((False, records.large_copy(ds, specs_records, anchor.params)),
-                             (True, records.large_constant(ds, specs_records, anchor.params))):
+        for kind, large in (("copy", records.large_copy(ds, specs_records, anchor.params)),
+                            ("alike", records.large_constant(ds, specs_records, anchor.params)),
+                            ("two_ends", _two_ends(ds, specs_records, anchor))):
             if large is None:
                 continue
             data, scaled = large
@@ -357,9 +367,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                 large_env = spec.bind({**anchor.params, **scaled})
             except ValueError:
                 continue
+            big = records.Dataset(specs_records, data, large_env)
+            moves = records.two_ends_moves(big) if kind == "two_ends" else records.large_moves(big, kind == "alike")
             streams.setdefault("large_n", []).extend(  # one list per pair: an anchor's large-n pairs are taken together
-                [pair(name, nb, data=data, params=_param_values(spec, large_env), env=large_env)]
-                for name, nb in records.large_moves(records.Dataset(specs_records, data, large_env), alike))
+                [pair(name, nb, data=data, params=_param_values(spec, large_env), env=large_env)] for name, nb in moves)
     out: list[Pair] = []
     lists = [_interleaved(per_anchor) for per_anchor in streams.values()]
     for k in range(max((len(s) for s in lists), default=0)):  # round robin: every generator is represented

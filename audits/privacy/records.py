@@ -27,6 +27,10 @@ generator                     the record replaced, and by what
                               hypotheses; then the last record of each label gets the other
                               label (``balanced_label_up``, ``balanced_label_down``: one breaks
                               a tie one way, the other the other way)
+``large_n/two_ends``           without labels, LARGE_N records, half as the record the anchor's pair
+                              changes is on one side and half as on the other, one moved from one
+                              end to the other: a trimmed or winsorised estimate with the plain
+                              one's noise, right on a few records, reads its window between them
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
@@ -298,6 +302,34 @@ def large_constant(ds: Dataset, records, params: dict):
     first = int(ds.changeable[0])
     fields = {key: np.repeat(v[first:first + 1], LARGE_N, axis=0) for key, v in ds.fields.items()}
     return ds.data(fields), {name: type(params[name])(LARGE_N) for name in records.scales if name in params}
+
+
+def large_two_ends(ds: Dataset, other: Dataset, records, params: dict):
+    """Without label fields, every field real: LARGE_N records, half as the record the anchor's pair changes is on
+    its one side (``ds``) and half as it is on the other (``other``), its ``scales`` parameters set; or None (no
+    one record differs). The two ends are the pair's own: a record moved from the lower clipping bound to the
+    upper one gives a dataset half at each bound (module doc)."""
+    if not records.scales or ds.n >= LARGE_N or not len(ds.changeable) or _labels(ds) or other.n != ds.n:
+        return None
+    if (records.changeable and records.changeable in ds.public) or any(d != "real" for d, _ in ds.domains.values()):
+        return None
+    differ = [int(i) for i in ds.changeable
+              if any(not np.array_equal(ds.fields[k][i], other.fields[k][i]) for k in ds.fields)]
+    if len(differ) != 1:
+        return None
+    i, half = differ[0], LARGE_N // 2
+    fields = {k: np.concatenate([np.repeat(v[i:i + 1], half, axis=0),
+                                 np.repeat(other.fields[k][i:i + 1], LARGE_N - half, axis=0)])
+              for k, v in ds.fields.items()}
+    return ds.data(fields), {name: type(params[name])(LARGE_N) for name in records.scales if name in params}
+
+
+def two_ends_moves(big: Dataset):
+    """Neighbours of the two-ends dataset: the last low record moved to the high end, the first high one to the low
+    end."""
+    half = LARGE_N // 2
+    for i, j, name in ((half - 1, half, "low_to_high"), (half, half - 1, "high_to_low")):
+        yield f"large_n/two_ends/{name}", big.replaced(i, {k: v[j] for k, v in big.fields.items()})
 
 
 def large_moves(big: Dataset, alike: bool = False):
