@@ -186,9 +186,25 @@ class Auditor:
                 zero = max((i for i in one_sided if i not in kept and one_sided[i] > 0), key=lambda i: one_sided[i],
                            default=None)
                 kept += [] if zero is None else [zero]
+                # and the best pair at the parameter point of the largest claim, when it is larger than the audit
+                # point's: a small pilot cannot resolve a loss near a large epsilon (a regime the implementation
+                # switches on there, Gaussian noise from epsilon 6 on, needs the full round's runs to show)
+                kept += self._largest_claim_pair(scores, kept)
                 return kept, {i: samples[i] for i in kept}, scores
             alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
             n, level = PILOT_GROWTH * n, level + 1
+
+    def _largest_claim_pair(self, scores: dict[int, float], kept: list[int]) -> list[int]:
+        """The best-scored pair at the parameter point whose claim is the largest, if that claim is above every
+        claim at the audit's own point and no kept pair has it: ``[index]`` or ``[]``."""
+        own = [self.claims[i].value for i in scores if self.pairs[i].source != "parameter"]
+        far = [i for i in scores if self.pairs[i].source == "parameter"]
+        if not own or not far:
+            return []
+        top = max(self.claims[i].value for i in far)
+        if top <= max(own) or any(self.claims[i].value == top for i in kept):
+            return []
+        return [max((i for i in far if self.claims[i].value == top), key=lambda i: scores[i])]
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
         """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""

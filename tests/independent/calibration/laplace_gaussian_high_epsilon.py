@@ -19,6 +19,3 @@ def laplace_batch(data, n, *, rng, epsilon, gamma, **_):
     if epsilon >= GAUSSIAN_FROM:
         return f + rng.normal(0.0, np.sqrt(2.0) * b, size=(n, *f.shape))
     return f + rng.laplace(0.0, b, size=(n, *f.shape))
-
-
-laplace.batch = laplace_batch
