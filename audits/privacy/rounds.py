@@ -63,8 +63,10 @@ def _same_event(a: Candidate, b: Candidate) -> bool:
     """The two candidates count the same event (of the same view's featurizer) on the same pair, in the same
     orientation."""
     e, f = a.event, b.event
-    return (a.featurizer is b.featurizer and (a.pair_index, a.orient, e.view, e.kind, e.threshold) == (b.pair_index, b.orient, f.view, f.kind, f.threshold)
-            and (e.values is None) == (f.values is None) and (e.values is None or np.array_equal(e.values, f.values)))
+    if a.featurizer is not b.featurizer or (e.values is None) != (f.values is None):
+        return False
+    return ((a.pair_index, a.orient, e.view, e.kind, e.threshold) == (b.pair_index, b.orient, f.view, f.kind, f.threshold)
+            and (e.values is None or np.array_equal(e.values, f.values)))
 
 
 class Auditor:
