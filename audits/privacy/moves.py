@@ -419,6 +419,7 @@ SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger a
 # "epsilon >= 5: Gaussian noise", lies beyond 4x; far above, a pure claim's loss is past what samples can show),
 # the claim's delta also at 10^-4 of it ("delta < 1e-9: ...")
 FAR_EPSILON_FACTORS = (8.0, 1 / 8, 1 / 16)
+FAR_EPSILON_MAX = 16.0  # ... up to this epsilon: beyond it no round we draw (10^7 a side: ln(10^7 / 3) = 15) shows a loss
 FAR_DELTA_FACTOR = 1e-4
 MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow with counts)
 
@@ -452,7 +453,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
                 if min(values) >= 1:
                     values.append(0.5)
                 if name in claim_epsilons:
-                    values += [v * f for f in FAR_EPSILON_FACTORS]
+                    values += [v * f for f in FAR_EPSILON_FACTORS if v * f <= FAR_EPSILON_MAX]
         else:  # a count: only larger (an input sized by it is padded; a smaller one could not hold the input)
             if not (isinstance(v, int) and v >= 1) or name in scales:
                 continue

@@ -56,6 +56,7 @@ from .tradeoff import GRID, claimed_curve, estimated_points
 POWER_MAX_SAMPLES = 100_000_000  # the most samples per side a round sized for power may draw (the full suite's classical
 # Gaussian at epsilon 0.25, delta 1e-6 claims mu = 0.047 and needs about 7.7e7 with four events estimated: at 3e7 and
 # 5e7 it missed power by 0.4% and 0.6%; the estimation counts in batches, so 5e7 a side held 545 MB)
+WIDENED = 4  # pairs of stress cases' two-label vote rows widened to three labels (moves.with_more_labels: 2 a case)
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
@@ -307,14 +308,16 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
-            for p in (p for p in pairs if p.source == "stress"):  # scaled down to a few (moves.py); its vote rows
-                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):  # widened to more labels are pairs only
+            widened = []  # scaled down to a few (moves.py); the first two stress cases' vote rows widened to
+            for p in (p for p in pairs if p.source == "stress"):  # more labels are pairs only (each pair more
+                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):  # thins the pair search's pilot)
                     if e is not None and not violation(spec, e.data, e.neighbour, e.env):
                         aud.add_pairs([e])
                         anchors.append(e)
                 anchors.append(p)
-                aud.add_pairs(_in_reference_domain(spec, [e for e in with_more_labels(spec, p)  # the reference runs
-                                                          if not violation(spec, e.data, e.neighbour, e.env)]))
+                if len(widened) < WIDENED:
+                    widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
+            aud.add_pairs(_in_reference_domain(spec, widened))  # where the reference runs
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)

@@ -191,16 +191,17 @@ class Auditor:
                 # and the best pair at the parameter point of the largest claim, when it is larger than the audit
                 # point's: a small pilot cannot resolve a loss near a large epsilon (a regime the implementation
                 # switches on there, Gaussian noise from epsilon 6 on, needs the full round's runs to show)
-                kept += self._largest_claim_pair(scores, kept)
+                kept += self._largest_claim_pair(scores, kept, math.log(score_n / 3))
                 return kept, {i: samples[i] for i in kept}, scores
             alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
             n, level = PILOT_GROWTH * n, level + 1
 
-    def _largest_claim_pair(self, scores: dict[int, float], kept: list[int]) -> list[int]:
-        """The best-scored pair at the parameter point whose claim is the largest, if that claim is above every
-        claim at the audit's own point and no kept pair has it: ``[index]`` or ``[]``."""
+    def _largest_claim_pair(self, scores: dict[int, float], kept: list[int], showable: float) -> list[int]:
+        """The best-scored pair at the parameter point whose claim is the largest below ``showable`` (about the
+        largest loss the round's estimation size can show, ln(n / 3)), if that claim is above every claim at the
+        audit's own point and no kept pair has it: ``[index]`` or ``[]``."""
         own = [self.claims[i].value for i in scores if self.pairs[i].source != "parameter"]
-        far = [i for i in scores if self.pairs[i].source == "parameter"]
+        far = [i for i in scores if self.pairs[i].source == "parameter" and self.claims[i].value < showable]
         if not own or not far:
             return []
         top = max(self.claims[i].value for i in far)
