@@ -4,7 +4,7 @@ split (:func:`search_events`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -250,4 +250,8 @@ class Candidate:
     alpha: float = 0.0
     curve_thresholds: np.ndarray | None = None  # thresholds of its scalar view, counted for the trade-off curve
     curve_counts: np.ndarray | None = None      # (thresholds, 2) counts of {view <= t} on the test split
+
+    def anew(self) -> Candidate:
+        """The same event, its estimates cleared: to be estimated on fresh samples (a later round's)."""
+        return replace(self, k1=0, k2=0, n=0, eps_lb=-np.inf, curve_counts=None)
 

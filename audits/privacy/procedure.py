@@ -307,10 +307,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     seconds_per_sample = wall_per_run = 0.0
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
-            anchors = []  # each stress case, after its rows extended to all the input may hold and its votes
-            widened = []  # scaled down to a few (moves.py); the first two stress cases' vote rows widened to
-            for p in (p for p in pairs if p.source == "stress"):  # more labels are pairs only (each pair more
-                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):  # thins the pair search's pilot)
+            # anchors: each stress case, after its rows extended to all the input may hold and its votes scaled
+            # down to a few (moves.py); the first two stress cases' vote rows widened to more labels are pairs only,
+            # not anchors (each added pair thins the pair search's pilot)
+            anchors, widened = [], []
+            for p in (p for p in pairs if p.source == "stress"):
+                for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
                     if e is not None and not violation(spec, e.data, e.neighbour, e.env):
                         aud.add_pairs([e])
                         anchors.append(e)

@@ -9,7 +9,6 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -197,11 +196,12 @@ class Auditor:
             n, level = PILOT_GROWTH * n, level + 1
 
     def _largest_claim_pair(self, scores: dict[int, float], kept: list[int], showable: float) -> list[int]:
-        """The best-scored pair at the parameter point whose claim is the largest below ``showable`` (about the
-        largest loss the round's estimation size can show, ln(n / 3)), if that claim is above every claim at the
+        """The best-scored pair at the parameter point whose (epsilon, delta) claim is the largest below ``showable``
+        (about the largest epsilon the round's estimation size can show, ln(n / 3)), if that claim is above every claim at the
         audit's own point and no kept pair has it: ``[index]`` or ``[]``."""
         own = [self.claims[i].value for i in scores if self.pairs[i].source != "parameter"]
-        far = [i for i in scores if self.pairs[i].source == "parameter" and self.claims[i].value < showable]
+        far = [i for i in scores if self.pairs[i].source == "parameter" and self.claims[i].kind == "dp"
+               and self.claims[i].value < showable]
         if not own or not far:
             return []
         top = max(self.claims[i].value for i in far)
@@ -411,8 +411,7 @@ class Auditor:
             cands += found
         chosen = self.choose(cands)
         if estimate:
-            again = [replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf, curve_thresholds=None, curve_counts=None)
-                     for c in carried or [] if not any(_same_event(c, d) for d in chosen)]
+            again = [c.anew() for c in carried or [] if not any(_same_event(c, d) for d in chosen)]
             if again:
                 info["carried"] = [f"{self.pairs[c.pair_index].name}: {c.event.describe(c.featurizer)}" for c in again]
                 chosen += again

@@ -5,7 +5,6 @@ many as its estimated probabilities say the bound needs to come close to its los
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 
@@ -68,7 +67,7 @@ def estimate_once_more(aud: Auditor, r: int, c: Candidate, n: int, alpha: float)
 def estimate_anew(aud: Auditor, r: int, chosen: list[Candidate], n: int, alpha: float) -> list[Candidate]:
     """The ``chosen`` candidates' events (fixed before round ``r``'s samples exist) estimated on ``n`` fresh
     samples per side of their pairs (round ``r``'s estimation streams), at level ``alpha`` split between them."""
-    finals = [replace(c, k1=0, k2=0, n=0, eps_lb=-np.inf) for c in chosen]
+    finals = [c.anew() for c in chosen]
     estimate_candidates(aud, r, finals, n, bonferroni(alpha, len(finals)), aud.width, replay=aud.replay)
     return finals
 
