@@ -63,7 +63,9 @@ CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized large
 CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
 CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the measured pace (_round_seconds; a guard: an item's
 # CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
-POWER_MAX_ELEMENTS = 200_000_000  # ... and the most output values per side
+POWER_MAX_ELEMENTS = 400_000_000  # ... and the most output values per side (sampled in chunks; the reference svt_lyu_1
+# at epsilon 0.5, c = 2, 10 values a run, needed 3.2e7 runs a side in one false-alarm seed and was short of power at 2e8)
+SECOND_ROUND_ELEMENTS = 200_000_000  # a batched second round's output values per side before it is sized for power
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
@@ -271,7 +273,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         elif runner.batched:
             # a budget of output values, not of runs: a wide output (a histogram of n items) gets fewer runs
             rounds = [min(1_000_000, max(MIN_BATCHED_SAMPLES, BATCHED_ELEMENTS // width)),
-                      min(10_000_000, max(MIN_BATCHED_SAMPLES, POWER_MAX_ELEMENTS // width))]
+                      min(10_000_000, max(MIN_BATCHED_SAMPLES, SECOND_ROUND_ELEMENTS // width))]
         else:  # a looped implementation: a second round only when the first is short of power or may show a
             # violation, sized for power within CALL_MAX_SAMPLES (a time budget: what fits), then the round for power
             rounds = ([CALL_FIRST_ROUND, BUDGET_MAX_SAMPLES] if o.time_budget else
