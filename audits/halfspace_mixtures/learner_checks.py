@@ -539,7 +539,7 @@ def _thm49_vs_reference(ctx: Context) -> dict:
     setup = Setup(d=1, pi_pub=VS_REFERENCE["pi_pub"])
     data = setup.sample(int(VS_REFERENCE["n"]), data_rng(ctx))
     out = compare_with_reference(ctx, [data], ctx.trials, lambda data, o: population_errors(setup, data, o), EPS,
-                                 reference_multiple=VS_REFERENCE["reference_multiple"])
+                                 reference_multiple=int(VS_REFERENCE["reference_multiple"]))
     out["at"] = {"n": VS_REFERENCE["n"]}
     return out
 
