@@ -166,3 +166,50 @@ def test_a_fast_path_far_from_the_stress_case_is_found_by_the_line_search(mechan
     assert bug.verdict == VIOLATION and bug.counterexample["pair"]["name"].startswith("search/line/")
     ok = audit(spec, f"{mechanisms}:correct", samples=20_000, seed=1, max_parameter=0)
     assert ok.verdict in (NO_VIOLATION, NO_POWER)
+
+
+def _one_sided_by_rows(x1, x2, claim):
+    """one_sided_evidence as its docstring states it, over the distinct rows of np.unique(axis=0)."""
+    import math
+
+    rows = []
+    for x in (x1, x2):
+        distinct, counts = np.unique(x.reshape(len(x), -1), axis=0, return_counts=True)
+        rows.append(dict(zip(map(bytes, distinct), counts)))
+    best = 0.0
+    for (mine, other, n_mine, n_other) in ((rows[0], rows[1], len(x1), len(x2)), (rows[1], rows[0], len(x2), len(x1))):
+        for row, k in mine.items():
+            if row not in other:
+                best = max(best, max(k / n_mine - claim.delta, 0.0) * math.exp(-claim.value) * n_other)
+    return best if best > math.log(len(set(rows[0]) | set(rows[1])) / 0.05) else 0.0
+
+
+def test_the_pair_searchs_one_sided_evidence_counts_rows_exactly():
+    """The pilot's rows counted by code (few values: the code itself; up to 2^62: their index; beyond: a sort of
+    the columns) as by distinct rows, for every integer dtype and width."""
+    from types import SimpleNamespace
+
+    from dptestbed.audits.privacy.rounds import one_sided_evidence
+
+    rng, shown = np.random.default_rng(1), 0
+    for _ in range(400):
+        width, n1, n2, high = rng.integers(1, 6), rng.integers(1, 300), rng.integers(1, 300), rng.integers(1, 8)
+        x1, x2 = rng.integers(0, high, size=(n1, width)), rng.integers(0, high, size=(n2, width))
+        if rng.random() < 0.3:
+            x1[:rng.integers(0, n1 + 1)] = 99
+        if rng.random() < 0.2:
+            x1[:, 0] = rng.integers(0, 10**6, size=n1)
+        if rng.random() < 0.2:
+            x1[:3], x2[-2:] = 2**62, -2**62
+        if rng.random() < 0.1:
+            x1, x2 = x1.astype(np.uint8), x2.astype(np.uint8)
+        if rng.random() < 0.05:
+            x1, x2 = x1 > 0, x2 > 1
+        if rng.random() < 0.3:
+            x1, x2 = x1[:, 0], x2[:, 0]
+        claim = SimpleNamespace(kind="dp", delta=float(rng.choice([0, 1e-3, 0.05])),
+                                value=float(rng.choice([0.01, 0.1, 1])))
+        expected = _one_sided_by_rows(x1, x2, claim)
+        assert one_sided_evidence(x1, x2, claim) == pytest.approx(expected, abs=1e-12)
+        shown += expected > 0
+    assert shown > 100

@@ -4,7 +4,9 @@ events on the training split, and the choice of at most K_MAX candidates to esti
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import threading
 import time
 from collections import deque
@@ -46,16 +48,41 @@ def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim) -> float:
     other claims: 0 (their tails are one-sided by chance)."""
     if claim.kind != "dp" or x1.dtype.kind not in "iub" or x2.dtype.kind not in "iub" or not len(x1) or not len(x2):
         return 0.0
-    rows1, k1 = np.unique(x1.reshape(len(x1), -1), axis=0, return_counts=True)
-    rows2, k2 = np.unique(x2.reshape(len(x2), -1), axis=0, return_counts=True)
-    seen1, seen2 = {r.tobytes(): k for r, k in zip(rows1, k1)}, {r.tobytes(): k for r, k in zip(rows2, k2)}
-    distinct = len(set(seen1) | set(seen2))
+    codes = _row_codes(np.concatenate([x1.reshape(len(x1), -1), x2.reshape(len(x2), -1)]))
+    size = int(codes.max()) + 1
+    k1 = np.bincount(codes[:len(x1)], minlength=size)
+    k2 = np.bincount(codes[len(x1):], minlength=size)
+    distinct = int(np.count_nonzero(k1 + k2))
     best = 0.0
-    for mine, other, n_mine, n_other in ((seen1, seen2, len(x1), len(x2)), (seen2, seen1, len(x2), len(x1))):
-        for row, k in mine.items():
-            if row not in other:
-                best = max(best, max(k / n_mine - claim.delta, 0.0) * math.exp(-claim.value) * n_other)
+    for mine, other, n_mine, n_other in ((k1, k2, len(x1), len(x2)), (k2, k1, len(x2), len(x1))):
+        only = mine[other == 0]
+        if only.size:
+            best = max(best, max(int(only.max()) / n_mine - claim.delta, 0.0) * math.exp(-claim.value) * n_other)
     return best if best > math.log(distinct / ONE_SIDED_LEVEL) else 0.0
+
+
+def _row_codes(rows: np.ndarray) -> np.ndarray:
+    """A code per row of the 2-D integer array ``rows``, the same for equal rows only, from 0 to at most a few times
+    the number of rows: ``np.unique(axis=0)`` sorts rows as records (300 of 370 s of an audit of vote rows, the pair
+    search's pilots at a million runs). Rows whose columns' ranges multiply to little are their own code (mixed
+    radix, exact); to less than 2^62, that code's index among the distinct ones (``np.unique`` sorts integers: 15
+    times faster); others the index of their row, sorted with the columns as keys (4 times faster)."""
+    rows = rows.astype(np.uint8) if rows.dtype.kind == "b" else rows
+    lo = rows.min(axis=0)
+    spans = [int(h) - int(low) + 1 for h, low in zip(rows.max(axis=0), lo)]
+    if math.prod(spans) < 2 ** 62:  # (rows - lo lies in [0, span) per column: exact in int64)
+        radix = np.array([1, *itertools.accumulate(spans[:-1], operator.mul)], dtype=np.int64)
+        packed = (rows - lo).astype(np.int64) @ radix
+        if math.prod(spans) <= 4 * len(rows) + 1024:
+            return packed
+        return np.unique(packed, return_inverse=True)[1].reshape(-1)
+    order = np.lexsort(rows.T[::-1])
+    ranked = rows[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = np.any(ranked[1:] != ranked[:-1], axis=1)
+    codes = np.empty(len(rows), dtype=np.int64)
+    codes[order] = np.cumsum(new) - 1
+    return codes
 
 
 def _same_event(a: Candidate, b: Candidate) -> bool:
