@@ -6,7 +6,9 @@ The test process forks run items and workers as the command line does, and must 
 when it forks (Python 3.12 warns: a lock held by another thread stays held in the child). The
 command line does no linear algebra of its own; a test does, and OpenBLAS then keeps helper threads
 for the rest of the session: here it gets none. The modules whose libraries leave threads behind run
-last, in :data:`LAST` order (a Dask client its event loop; dp-accounting the FFT's thread pool)."""
+last, in :data:`LAST` order (a Dask client its event loop; dp-accounting the FFT's thread pool); under
+pytest-xdist (the README's ``-n auto``) last on the worker that runs them, since the workers take whole
+modules in this order (``--dist loadfile --no-loadscope-reorder`` in pyproject.toml)."""
 
 import os
 
