@@ -30,8 +30,8 @@ from .confirm import confirmation_round, may_confirm
 from .divergence import divergence_claim, divergence_round
 from .estimation import REPLAY_CALLS
 from .events import Candidate
+from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
-from .linesearch import runs_per_point
 from .moves import lines, patterns, shortened, with_all_rows, with_few_votes, with_more_labels
 from .neighbours import violation
 from .options import AuditOptions
@@ -325,10 +325,17 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
             points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
-            n_line = runs_per_point(points, pace if o.time_budget else None, runner,
-                                    min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS)
-            found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
-            aud.add_pairs(found)
+            share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
+            least = (points * MIN_LINE_RUNS * pace / (1 if runner.batched else runner.n_workers)
+                     if o.time_budget and pace is not None else 0.0)
+            if least > share:  # under a time budget, a line search whose least sampling is over its share is left out
+                result.notes.append(f"the line search was left out: its least sampling ({points:,} points, "
+                                    f"{MIN_LINE_RUNS} runs each) takes about {least:.0f} s, over its {share:.0f} s "
+                                    f"share of the time budget")
+            else:
+                n_line = runs_per_point(points, pace if o.time_budget else None, runner, share)
+                found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
+                aud.add_pairs(found)
         if o.time_budget and pace is not None:  # the first round too is sized to the budget at the measured pace
             left = o.time_budget - (time.perf_counter() - t0)
             rounds[0] = _first_round_within(rounds[0], len(aud.pairs), pace, 1 if runner.batched else runner.n_workers,
