@@ -70,10 +70,11 @@ def _row_codes(rows: np.ndarray) -> np.ndarray:
     rows = rows.astype(np.uint8) if rows.dtype.kind == "b" else rows
     lo = rows.min(axis=0)
     spans = [int(h) - int(low) + 1 for h, low in zip(rows.max(axis=0), lo)]
-    if math.prod(spans) < 2 ** 62:  # (rows - lo lies in [0, span) per column: exact in int64)
+    total = math.prod(spans)
+    if total < 2 ** 62:  # (rows - lo lies in [0, span) per column: exact in int64)
         radix = np.array([1, *itertools.accumulate(spans[:-1], operator.mul)], dtype=np.int64)
         packed = (rows - lo).astype(np.int64) @ radix
-        if math.prod(spans) <= 4 * len(rows) + 1024:
+        if total <= 4 * len(rows) + 1024:
             return packed
         return np.unique(packed, return_inverse=True)[1].reshape(-1)
     order = np.lexsort(rows.T[::-1])
