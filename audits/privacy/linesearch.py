@@ -227,17 +227,26 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
 
 
 def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
-    """The relation's mixed-direction patterns (:func:`.moves.patterns`) applied at the data side of the best
+    """The relation's mixed-direction patterns (:func:`.moves.patterns`) applied at both inputs of the best
     pairs the lines found: where the implementation's sensitive region is, the pattern that spreads a move over
-    every entry (votes moved back in some rows and forward in others) leaks most."""
+    every entry (votes moved back in some rows and forward in others) leaks most, and from the input on the far
+    side of the implementation's threshold (a pattern from a row of gap 8 moves to 6 and 10; from the gap-10 row
+    beside it, to 8 and 12)."""
     out: list[Pair] = []
+    seen: set = set()
     for pair in found:
-        for name, nb in patterns(aud.spec, pair.data, pair.env):
-            if violation(aud.spec, pair.data, nb, pair.env):
-                record["rejected"] += 1
+        for side, start in (("first", pair.data), ("second", pair.neighbour)):
+            key = repr(start)
+            if key in seen:
                 continue
-            out.append(Pair(name=f"{pair.name}/{name}", data=pair.data, neighbour=nb, params=pair.params,
-                            env=pair.env, source="search",
-                            description=f"{pair.description}; then the pattern {name} from its first input",
-                            extra={**pair.extra, "move": f"{pair.extra.get('move')}, pattern {name}"}))
+            seen.add(key)
+            for name, nb in patterns(aud.spec, start, pair.env):
+                if violation(aud.spec, start, nb, pair.env):
+                    record["rejected"] += 1
+                    continue
+                out.append(Pair(name=f"{pair.name}/{name}" + ("" if side == "first" else "_from_second"), data=start,
+                                neighbour=nb, params=pair.params, env=pair.env, source="search",
+                                description=f"{pair.description}; then the pattern {name} from its {side} input",
+                                extra={**pair.extra, "move": f"{pair.extra.get('move')}, pattern {name} from its "
+                                                             f"{side} input"}))
     return out

@@ -27,6 +27,7 @@ points, bisects where the output law jumps, and climbs toward the worst pair.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -174,15 +175,23 @@ def _vote_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
         return []
     order = np.argsort(-rows, axis=1, kind="stable")
     mode, runner = order[:, 0], order[:, 1]
+    # moving votes between two labels keeps each gap's parity (that of the row's total): the lines run through
+    # the anchor and through the anchor with one vote more for every row's runner-up, so that an implementation
+    # whose threshold falls on a gap of the other parity is met on both sides of it
+    other = rows.astype(float)
+    other[np.arange(rows.shape[0]), runner] += 1
+    bases = [("", rows.astype(float))]
+    if domain_violation(spec, other.reshape(counts.shape)) is None:
+        bases.append(("_other_parity", other))
     out = []
-    for name, chosen in (("row0_vote", np.arange(rows.shape[0]) == 0), ("rows_vote", np.ones(rows.shape[0], bool))):
+    for (name, chosen), (suffix, base) in itertools.product(
+            (("row0_vote", np.arange(rows.shape[0]) == 0), ("rows_vote", np.ones(rows.shape[0], bool))), bases):
         if name == "rows_vote" and rows.shape[0] == 1:
             continue
         step = np.zeros(rows.shape)
         idx = np.flatnonzero(chosen)
         step[idx, mode[idx]] -= 1
         step[idx, runner[idx]] += 1
-        base = rows.astype(float)
         up = step > 0
         down = step < 0
         hi = float(np.min(base[down])) if np.any(down) else math.inf      # the mode's votes run out
@@ -194,7 +203,7 @@ def _vote_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
         def point(t, base=base, step=step, anchor=anchor):
             return _with_moved(spec, anchor.data, (base + t * step).reshape(counts.shape).astype(np.int64))
 
-        out.append(Line(f"line/{name}", anchor, point, grid, True, True, lo, hi))
+        out.append(Line(f"line/{name}{suffix}", anchor, point, grid, True, True, lo, hi))
     return out
 
 

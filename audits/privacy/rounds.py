@@ -35,6 +35,7 @@ SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can 
 ONE_SIDED_LEVEL = 0.05  # the pair search keeps a pair whose pilot has an output seen on one side only at this level
 PILOT_PAIRS = 16  # the pair search's first level costs what 16 pairs' pilots did, however many pairs there are
 PILOT_GROWTH = 3  # each level of the pair search keeps a third of the pairs and triples their runs
+CONTENDERS = 9  # a batch sampler's later round searches again among this many of the last pair search's best
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
@@ -111,6 +112,7 @@ class Auditor:
         self.width = 0          # output size per run (known after the first draw)
         self.claims = [pair_claim(spec, p.env) for p in pairs]
         self._threads: ThreadPoolExecutor | None = None
+        self.contenders: list[int] = []  # the last pair search's kept pairs and next best (CONTENDERS in all)
 
     def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(r, i, side, split)))
@@ -219,6 +221,8 @@ class Auditor:
                 # point's: a small pilot cannot resolve a loss near a large epsilon (a regime the implementation
                 # switches on there, Gaussian noise from epsilon 6 on, needs the full round's runs to show)
                 kept += self._largest_claim_pair(scores, kept, math.log(score_n / 3))
+                self.contenders = kept + [i for i in self.rank(list(scores), scores) if i not in kept][
+                    :max(CONTENDERS - len(kept), 0)]
                 return kept, {i: samples[i] for i in kept}, scores
             alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
             n, level = PILOT_GROWTH * n, level + 1
@@ -341,7 +345,9 @@ class Auditor:
         home = [i for i in order if self.pairs[i].source != "parameter"]
         if home and home[0] not in ranked:  # the audit point's own best pair: its power is the verdict's
             ranked.append(home[0])
-        by_margin = sorted((i for i in order if i not in ranked), key=lambda i: (-margins[i], i))
+        # (a pair whose pilot shows nothing, bound 0, is no competitor by margin: at epsilon 0.5 its margin -0.5
+        # would take the slot from the second-best leaking pair at epsilon 8)
+        by_margin = sorted((i for i in order if i not in ranked and fraction[i] > 0), key=lambda i: (-margins[i], i))
         if by_margin and np.isfinite(margins[by_margin[0]]):
             ranked.append(by_margin[0])
         return ranked + [i for i in order if i not in ranked]
@@ -398,14 +404,15 @@ class Auditor:
     # one round -------------------------------------------------------------------------
     def run_round(self, r: int, N: int, alpha_round: float, kept: list[int] | None, *,
                   score_n: int | None = None, keep_pairs: int = KEEP_PAIRS, estimate: bool = True,
-                  at_point: bool = False, carried: list[Candidate] | None = None):
+                  at_point: bool = False, carried: list[Candidate] | None = None, contenders: list[int] | None = None):
         """Selection on N // 3 samples per side, estimation of the chosen candidates on the rest.
         ``score_n``: the estimation size events are scored for (default: the round's own);
         ``estimate=False``: stop after choosing (the candidates carry rank-half estimates only);
         ``at_point``: the pair search among the pairs at the audit's own parameter point only;
         ``carried``: events fixed by an earlier round (the one this round was sized to give power), estimated
         beside the chosen ones on the same fresh samples (in the Bonferroni count): a selection on more samples
-        can prefer a weaker event."""
+        can prefer a weaker event; ``contenders`` (with ``kept`` None): the pairs the pair search runs among (a
+        later round's, on its larger pilot: the last one's best pairs, whose order a small pilot could not settle)."""
         n_train = max(N // 3, 200)
         n_test = max(N - n_train, 200)
         pilot_score_n = score_n  # a tight round's size: its rare events must win the pair search too
@@ -418,10 +425,11 @@ class Auditor:
             probe = self.runner.sample(self.pairs[0].data, 2, rng=self.rng(r, 0, 0, 9), params=self.pairs[0].params)
             self.width = max(1, int(np.prod(probe.shape[1:])))
         if kept is None:
-            kept = [i for i, p in enumerate(self.pairs) if not at_point or p.source != "parameter"]
+            kept = contenders or [i for i, p in enumerate(self.pairs) if not at_point or p.source != "parameter"]
             if len(kept) > SHORT_PAIR_LIST:
                 # the pilot's first level costs what PILOT_PAIRS pairs' did, however many pairs there are
-                n_pilot = int(min(n_train, max(N // 20 * PILOT_PAIRS // max(len(self.pairs), PILOT_PAIRS), 2000)))
+                n_pilot = int(min(n_train, max(N // 20 * PILOT_PAIRS // max(len(contenders or self.pairs),
+                                                                             PILOT_PAIRS), 2000)))
                 kept, pilot, scores = self.pair_search(r, kept, n_pilot, n_train, score_n, alpha_pred, keep_pairs,
                                                        fixed_score_n=pilot_score_n)
                 info["pair_scores"] = {self.pairs[i].name: jsonable(v) for i, v in scores.items()}
