@@ -69,7 +69,6 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("geometric_mechanism", "calibration/geometric_int32_counts.py:geometric", VIOLATION),  # answers >= 2^31
     ("laplace_mechanism", "calibration/laplace_gaussian_high_epsilon.py:laplace", VIOLATION),  # epsilon >= 6
     ("bounded_mean", "calibration/bounded_mean_winsorised_large_n.py:bounded_mean", VIOLATION),  # n >= 100
-    ("stable_histogram", "littlestone/hist_independent_release_noise.py:hist", VIOLATION),  # counts near tau only
 ]
 
 

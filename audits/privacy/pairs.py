@@ -306,24 +306,13 @@ def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
     return out
 
 
-def _neighbour_dataset(specs_records, anchor: Pair):
-    """The anchor's neighbour as a :class:`.records.Dataset`, or None when it is not one of the declared records."""
-    try:
-        return records.Dataset(specs_records, anchor.neighbour, anchor.env)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-
-
 def _two_ends(ds, specs_records, anchor: Pair):
     """:func:`.records.large_two_ends` of the anchor's two datasets, or None when its neighbour is not one."""
-    other = _neighbour_dataset(specs_records, anchor)
-    return None if other is None else records.large_two_ends(ds, other, specs_records, anchor.params)
-
-
-def _multiplicity(ds, specs_records, anchor: Pair) -> list:
-    """:func:`.records.multiplicity` of the anchor's two datasets (empty when its neighbour is not one)."""
-    other = _neighbour_dataset(specs_records, anchor)
-    return [] if other is None else list(records.multiplicity(ds, other))
+    try:
+        other = records.Dataset(specs_records, anchor.neighbour, anchor.env)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return records.large_two_ends(ds, other, specs_records, anchor.params)
 
 
 def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
@@ -357,8 +346,6 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("remove", [pair(name, nb) for name, nb in records.removals(ds)] if adding else []),
                            ("tie", [pair(name, nb) for name, nb in records.tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in records.position(ds)]),
-                           ("multiplicity", [pair(name, nb, data=d) for name, d, nb in
-                                             _multiplicity(ds, specs_records, anchor)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)])):
             streams.setdefault(gen, []).append([p for p in found if p.neighbour is not None])
         for name, data, params in records.public_rows(ds, anchor.params):

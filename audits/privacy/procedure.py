@@ -74,10 +74,7 @@ ESCALATE_MARGIN = 1.05
 # rarer side was seen at most RARE_COUNT times: the prediction holds that event fixed, and a leak on little mass
 # (near delta) shows only through rarer events that more samples score (seed 000's Alg 4 with lam/4 at m = 6,
 # 11.44 against 8, predicts 7.3 to 7.5 from 10^6 samples, its best event seen 13 to 26 times on the rarer side;
-# a correct Laplace at its exact epsilon predicts 0.997 against 1 on an event seen 1.2e5 times on either side);
-# or when its bound is already above the spec's exact loss on its pair (the implementation differs from the spec
-# there: a stable histogram whose release test and estimate draw independent noise, 0.94 against 1 on 2e5
-# samples, its spec's exact loss below, is 1.13 on 2e6)
+# a correct Laplace at its exact epsilon predicts 0.997 against 1 on an event seen 1.2e5 times on either side)
 BATCHED_ESCALATE_MARGIN = 0.9
 RARE_COUNT = 50
 EXACT_BUDGET = 3.0   # seconds for exact profiles of pairs without a carried candidate
@@ -386,8 +383,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             pred = float(claim.predicted(k_num / best.n, k_den / best.n, n_next, alpha_round / K_MAX))
             info["predicted_next"] = pred
             power = _power(aud, aud.at_point(all_chosen))
-            close = k_den <= RARE_COUNT or (o.exact and ref != spec.implementation and _differs(spec, aud, best))
-            margin = BATCHED_ESCALATE_MARGIN if aud.runner.batched and close else ESCALATE_MARGIN
+            margin = BATCHED_ESCALATE_MARGIN if aud.runner.batched and k_den <= RARE_COUNT else ESCALATE_MARGIN
             may_violate = pred > claim.value * margin + TOLERANCE
             power_targets, carried = [], []
             final = power_last and r + 2 == len(rounds)  # the next round is the one for power alone
@@ -670,17 +666,6 @@ def power_round(aud: Auditor, r: int, targets: list[Candidate], n: int, alpha: f
     return ({"round": r + 1, "samples_per_side": n, "train": 0, "test": n, "alpha": alpha, "power_round": True,
              "kept_pairs": sorted({aud.pairs[c.pair_index].name for c in finals}), "K": len(finals),
              "eps_lb": max(c.eps_lb for c in finals)}, finals)
-
-
-def _differs(spec: Spec, aud: Auditor, c: Candidate) -> bool:
-    """Candidate c's bound is above the spec mechanism's exact loss on its pair (computed now, kept on the pair)."""
-    pair = aud.pairs[c.pair_index]
-    if "exact_epsilon" not in pair.extra:
-        try:
-            pair.extra["exact_epsilon"] = exact_profiles.exact_bound(spec, pair, aud.claims[c.pair_index])
-        except Exception:  # noqa: BLE001 - an exact profile must never break an audit (_attach_exact records why)
-            return False
-    return _exceeds_exact(aud, c)
 
 
 def _exceeds_exact(aud: Auditor, c: Candidate) -> bool:

@@ -31,9 +31,6 @@ generator                     the record replaced, and by what
                               changes is on one side and half as on the other, one moved from one
                               end to the other: a trimmed or winsorised estimate with the plain
                               one's noise, right on a few records, reads its window between them
-``multiplicity``              the anchor's move of a record between two repeated items, with every item's
-                              count scaled down (the list's length kept by a new filler id): a
-                              threshold on the counts lies between the stress case's and 1
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ============================  ===========================================================
@@ -376,43 +373,6 @@ def item_id(ds: Dataset):
         for name, value in (("next", top + 1), ("far", max(FAR_ID, top + 1)), ("gap", top + 1000),
                             ("negative", min(-1, bottom - 1))):
             yield f"item_id/{name}", ds.replaced(i, {key: value})
-
-
-MULTIPLICITY_FACTORS = (0.75, 0.5, 0.375, 0.25)  # the anchor's item counts scaled by these (multiplicity)
-
-
-def multiplicity(ds: Dataset, other: Dataset):
-    """``(name, data, neighbour)``: the anchor's move of one record from item a to item b, both repeated, at lower
-    counts: every item's count scaled by each of MULTIPLICITY_FACTORS (at least 1), the freed records given one new
-    id (the list keeps its length), then the last record of a moved to b. A threshold on the counts (a release
-    test) sits somewhere between the stress case's counts and 1: a histogram whose release test and estimate draw
-    independent noise leaks 1.32 against 1 at counts 11 and 10 around a threshold of 10.2, 0.96 at the stress
-    case's 26 and 25."""
-    if list(ds.fields) != ["."] or ds.domains["."][0] != "item" or other.n != ds.n:
-        return
-    data, nb = np.asarray(ds.fields["."]), np.asarray(other.fields["."])
-    if data.ndim != 1 or nb.shape != data.shape:
-        return
-    moved = np.flatnonzero(data != nb)
-    if len(moved) != 1:
-        return
-    a, b = data[moved[0]], nb[moved[0]]
-    ids, first, counts = np.unique(data, return_index=True, return_counts=True)
-    ordered = np.argsort(first)  # the anchor's order of first occurrence
-    have = dict(zip(ids.tolist(), counts.tolist()))
-    if have.get(a.item(), 0) < 2 or have.get(b.item(), 0) < 2:
-        return
-    for f in MULTIPLICITY_FACTORS:
-        scaled = np.maximum(1, np.round(counts[ordered] * f)).astype(np.int64)
-        records = np.repeat(ids[ordered], scaled)
-        filler = ds.n - len(records)
-        if filler <= 0:
-            continue
-        records = np.concatenate([records, np.full(filler, int(ids.max()) + 1, dtype=records.dtype)])
-        last = int(np.flatnonzero(records == a)[-1])
-        neighbour = records.copy()
-        neighbour[last] = b
-        yield f"multiplicity/{f:g}", ds.data({".": records}), ds.data({".": neighbour})
 
 
 def as_addition(ds: Dataset, neighbour) -> object | None:
