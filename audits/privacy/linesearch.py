@@ -20,7 +20,7 @@ from ..sandbox.runner import ImplementationError
 from .claims import Claim
 from .moves import Line, patterns
 from .neighbours import violation
-from .pairs import Pair
+from .pairs import Pair, same_input
 from .rounds import Auditor
 from .views import as2d, quantile_edges
 
@@ -233,13 +233,12 @@ def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
     side of the implementation's threshold (a pattern from a row of gap 8 moves to 6 and 10; from the gap-10 row
     beside it, to 8 and 12)."""
     out: list[Pair] = []
-    seen: set = set()
+    seen: list = []  # the inputs patterns were applied from (an input two found pairs share, once)
     for pair in found:
         for side, start in (("first", pair.data), ("second", pair.neighbour)):
-            key = repr(start)
-            if key in seen:
+            if any(same_input(start, s) for s in seen):
                 continue
-            seen.add(key)
+            seen.append(start)
             for name, nb in patterns(aud.spec, start, pair.env):
                 if violation(aud.spec, start, nb, pair.env):
                     record["rejected"] += 1
