@@ -748,3 +748,29 @@ def test_audit_options_are_one_object_with_keyword_overrides():
     by_object = audit(spec, options=AuditOptions(samples=3_000, seed=1, exact=False))
     by_keywords = audit(spec, samples=3_000, seed=1, exact=False)
     assert by_object.epsilon_lower_bound == by_keywords.epsilon_lower_bound and by_object.verdict == by_keywords.verdict
+
+
+def test_a_slow_pair_of_per_call_code_draws_what_fits_and_the_others_all_their_runs():
+    """A pair whose runs cost far more than the typical pair's (an item id moved to 10^6 in a histogram that reads
+    its domain from the data: 10 ms a run against 60 us) draws in each phase what fits in the phase's seconds,
+    never fewer than MIN_PAIR_RUNS; the typical pairs draw every run they are asked for."""
+    from dptestbed.audits.privacy import rounds
+    from dptestbed.audits.privacy.progress import ProgressBar
+
+    spec = load_spec(spec_file("laplace_mechanism"))
+    pairs = stress_pairs(spec)[:1] * 5
+
+    class Timed:  # a runner whose requests take 60 us a run, the last pair's 10 ms
+        n_workers, batched = 2, False
+
+        def sample_many(self, requests, *, seconds):
+            seconds[:] = [n * (0.01 if k >= 8 else 6e-5) for k, (_, n, _, _) in enumerate(requests)]
+            return [np.zeros((n, 1)) for _, n, _, _ in requests]
+
+    aud = rounds.Auditor(spec, pairs, Timed(), 0, ProgressBar(False))
+    aud.measure_costs()
+    assert [aud.slow(i) for i in range(5)] == [False] * 4 + [True]
+    assert aud.runs(0, 10**6) == 10**6
+    assert aud.runs(4, 10**6) == int(rounds.PAIR_PHASE_SECONDS * 2 / (2 * 0.01))
+    assert aud.runs(4, 10**6, seconds=0.1) == rounds.MIN_PAIR_RUNS
+    assert aud.runs(4, 150) == 150

@@ -38,7 +38,8 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
     (:func:`estimation_key`), and the counts added; with ``batches`` (a Dask cluster) the
     batches run there and here at once, and the counts are the same wherever a batch ran."""
     test_pairs = sorted({c.pair_index for c in chosen})
-    aud.progress.stage(f"round {r + 1}: estimation", 2 * n * len(test_pairs))
+    sizes = {i: aud.runs(i, n) for i in test_pairs}  # a slow pair's fewer (rounds.Auditor.runs)
+    aud.progress.stage(f"round {r + 1}: estimation", 2 * sum(sizes.values()))
     events = {i: [(c.featurizer, c.event) for c in chosen if c.pair_index == i] for i in test_pairs}
     # the trade-off curve's thresholds on each candidate's scalar view, counted beside (tradeoff.py; no verdict)
     for c in chosen:
@@ -46,7 +47,7 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
             events[c.pair_index] += [(c.featurizer, Event(c.event.view, "le", threshold=float(t)))
                                      for t in c.curve_thresholds]
     jobs = [(i, side, estimation_key(r, i, side, b), m) for i in test_pairs for side in (0, 1)
-            for b, m in enumerate(split_sizes(n, ESTIMATE_BATCH))]
+            for b, m in enumerate(split_sizes(sizes[i], ESTIMATE_BATCH))]
 
     def here(k):
         i, side, key, m = jobs[k]
@@ -85,9 +86,9 @@ def estimate_candidates(aud, r: int, chosen: list[Candidate], n: int, alpha_c: f
                 extra += c.curve_thresholds.size
         for j, c in enumerate(mine):
             k_num, k_den = (counts[i][j, 0], counts[i][j, 1]) if c.orient == 1 else (counts[i][j, 1], counts[i][j, 0])
-            c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), n, alpha_c
-            c.p_lo = float(cp_lower(k_num, n, alpha_c / 2))
-            c.p_hi = float(cp_upper(k_den, n, alpha_c / 2))
+            c.k1, c.k2, c.n, c.alpha = int(counts[i][j, 0]), int(counts[i][j, 1]), sizes[i], alpha_c
+            c.p_lo = float(cp_lower(k_num, sizes[i], alpha_c / 2))
+            c.p_hi = float(cp_upper(k_den, sizes[i], alpha_c / 2))
             c.eps_lb = float(claim.bound(c.p_lo, c.p_hi))
 
 

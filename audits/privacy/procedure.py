@@ -49,7 +49,7 @@ from .result import (
     AuditError,
     AuditResult,
 )
-from .rounds import K_MAX, Auditor
+from .rounds import K_MAX, PAIR_PHASE_SECONDS, SLOW_PAIR, Auditor
 from .tight import estimate_anew, tight_round
 from .tradeoff import GRID, claimed_curve, estimated_points
 
@@ -343,6 +343,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 n_line = runs_per_point(points, pace if o.time_budget else None, runner, share)
                 found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
                 aud.add_pairs(found)
+        if not runner.batched:  # each pair's cost a run: a slow pair draws what fits (rounds.Auditor.runs)
+            aud.measure_costs()
+            slow = sorted((i for i in aud.cost if aud.slow(i)), key=lambda i: -aud.cost[i])
+            if slow:
+                result.notes.append(
+                    f"{len(slow)} pair(s) whose runs cost more than {SLOW_PAIR:g} times the typical pair's "
+                    f"({_per(aud.typical_cost)} a run) drew in each phase only what fits in {PAIR_PHASE_SECONDS:g} s: "
+                    + ", ".join(f"{aud.pairs[i].name} ({_per(aud.cost[i])} a run)" for i in slow[:4])
+                    + (", ..." if len(slow) > 4 else ""))
         if o.time_budget and pace is not None:  # the first round too is sized to the budget at the measured pace
             left = o.time_budget - (time.perf_counter() - t0)
             rounds[0] = _first_round_within(rounds[0], len(aud.pairs), pace, 1 if runner.batched else runner.n_workers,

@@ -39,6 +39,17 @@ CONTENDERS = 9  # a batch sampler's later round searches again among this many o
 MAX_TRAIN_ELEMENTS = 15_000_000   # rows x output size per side on the training split
 PREFETCH_ELEMENTS = 20_000_000  # output values drawn ahead (on a thread) while the selection runs
 RANK_SHRINK = 0.16   # one-sided level of the shrunk rank-half estimates (about one sigma)
+# a single-run function's pairs whose runs cost much more than the typical pair's (a domain read from the data:
+# an item id moved to 10^6 made a histogram's run take 30 ms against 50 us, and its first round alone 80 minutes)
+# draw, in each phase of a round, only what fits in PAIR_PHASE_SECONDS (the pilot's levels PILOT_PHASE_SECONDS),
+# never fewer than MIN_PAIR_RUNS a side: a leak that makes a pair slow is often large (a far id released with
+# probability 0.26) and shows on a few hundred runs; the cost is measured on COST_RUNS runs a side
+SLOW_PAIR = 20.0
+PAIR_PHASE_SECONDS = 15.0
+PILOT_PHASE_SECONDS = 5.0
+MIN_PAIR_RUNS = 200
+COST_RUNS = 8
+COST_STREAM = 0xC057
 
 
 def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim) -> float:
@@ -113,6 +124,8 @@ class Auditor:
         self.claims = [pair_claim(spec, p.env) for p in pairs]
         self._threads: ThreadPoolExecutor | None = None
         self.contenders: list[int] = []  # the last pair search's kept pairs and next best (CONTENDERS in all)
+        self.cost: dict[int, float] = {}  # wall seconds a run of each pair (a side's mean), when measured
+        self.typical_cost = 0.0           # ... their median
 
     def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
         return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(r, i, side, split)))
@@ -168,6 +181,28 @@ class Auditor:
     def draw_pair(self, r: int, i: int, split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         return self.draw(r, i, 0, split, n), self.draw(r, i, 1, split, n)
 
+    def measure_costs(self) -> None:
+        """Each pair's cost a run (COST_RUNS runs a side from a stream of their own, not used by the audit), for
+        :meth:`runs`."""
+        seconds: list[float] = []
+        self.runner.sample_many([(p.neighbour if side else p.data, COST_RUNS,
+                                  np.random.default_rng([self.seed, COST_STREAM, i, side]), p.params)
+                                 for i, p in enumerate(self.pairs) for side in (0, 1)], seconds=seconds)
+        self.cost = {i: (seconds[2 * i] + seconds[2 * i + 1]) / (2 * COST_RUNS) for i in range(len(self.pairs))}
+        self.typical_cost = float(np.median(list(self.cost.values())))
+
+    def slow(self, i: int) -> bool:
+        """Pair i's runs cost more than SLOW_PAIR times the typical pair's (measured)."""
+        return i in self.cost and self.cost[i] > SLOW_PAIR * self.typical_cost
+
+    def runs(self, i: int, n: int, seconds: float = PAIR_PHASE_SECONDS) -> int:
+        """The runs a side pair i draws in a phase that draws ``n`` for the others: all of them, unless the pair
+        is slow (:meth:`slow`), then what fits in ``seconds`` on the runner's workers (at least MIN_PAIR_RUNS)."""
+        if not self.slow(i):
+            return n
+        fits = int(seconds * self.runner.n_workers / (2 * self.cost[i]))
+        return int(min(n, max(MIN_PAIR_RUNS, fits)))
+
     def add_pairs(self, pairs: list[Pair]) -> None:
         """Pairs found during the audit (the line search's, linesearch.py) join the pairs and their claims."""
         self.pairs.extend(pairs)
@@ -189,10 +224,11 @@ class Auditor:
         n, level = n_pilot, 0
         while True:
             self.progress.stage(f"round {r + 1}: pair search", 2 * n * len(alive))
-            todo = [i for i in alive if samples.get(i, (np.empty(0),))[0].shape[0] < n]
+            want = {i: self.runs(i, n, PILOT_PHASE_SECONDS) for i in alive}
+            todo = [i for i in alive if samples.get(i, (np.empty(0),))[0].shape[0] < want[i]]
             drawn = self.runner.sample_many([
                 (self.pairs[i].neighbour if side else self.pairs[i].data,
-                 n - (samples[i][0].shape[0] if i in samples else 0), self.rng(r, i, side, 0 if not level else 10 + level),
+                 want[i] - (samples[i][0].shape[0] if i in samples else 0), self.rng(r, i, side, 0 if not level else 10 + level),
                  self.pairs[i].params) for i in todo for side in (0, 1)], progress=self.progress.add)
             for j, i in enumerate(todo):
                 x1, x2 = drawn[2 * j], drawn[2 * j + 1]
@@ -243,6 +279,7 @@ class Auditor:
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
         """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""
+        n, score_n = self.runs(i, n), self.runs(i, score_n)
         have = pilot[0].shape[0] if pilot else 0
         fresh = self.draw_pair(r, i, 1, n - have) if n > have else (None, None)
         t0 = time.thread_time()

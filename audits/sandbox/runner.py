@@ -472,8 +472,10 @@ class Runner:
     def _in_workers(self, data, n, rng, params, progress, batch: bool):
         return self._in_workers_many([(data, n, rng, params)], progress, batch)[0]
 
-    def _in_workers_many(self, requests: list, progress, batch: bool) -> list[np.ndarray]:
-        """Every request ``(data, n, rng, params)`` cut into blocks, all blocks spread over the workers at once."""
+    def _in_workers_many(self, requests: list, progress, batch: bool,
+                         seconds: list[float] | None = None) -> list[np.ndarray]:
+        """Every request ``(data, n, rng, params)`` cut into blocks, all blocks spread over the workers at once
+        (``seconds``: each request's wall seconds from its blocks' submissions to their results, added)."""
         mode = "batch" if batch else "loop"
         tasks = [(k, size, seed) for k, (_, n, rng, _) in enumerate(requests)
                  for size, seed in _blocks(int(n), BATCH_BLOCK if batch else BLOCK, rng)]
@@ -482,6 +484,7 @@ class Runner:
         results: list[np.ndarray | None] = [None] * len(tasks)
         pending = list(range(len(tasks)))
         running: dict[int, int] = {}   # worker index -> task index
+        since: dict[int, float] = {}   # worker index -> when its task was submitted
         row_shapes: dict[int, tuple] = {}  # every output of a request has its first answer's shape
         try:
             while pending or running:
@@ -492,12 +495,14 @@ class Runner:
                         data, _, _, params = requests[k]
                         limit = batch_timeout(self.timeout, size) if mode == "batch" else self.timeout
                         w.submit((mode, data, size, int(seed), params), limit)
-                        running[wi] = ti
+                        running[wi], since[wi] = ti, time.perf_counter()
                 for wi in list(running):
                     msg = self._workers[wi].result(row_shapes.get(tasks[running[wi]][0]))
                     if msg is None:
                         continue
                     ti = running.pop(wi)
+                    if seconds is not None:
+                        seconds[tasks[ti][0]] += time.perf_counter() - since[wi]
                     kind, payload = msg
                     if kind != "ok":
                         raise ImplementationError(str(payload))
@@ -521,15 +526,25 @@ class Runner:
             out.append(parts[0] if len(parts) == 1 else np.concatenate(parts))
         return out
 
-    def sample_many(self, requests: list, *, progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+    def sample_many(self, requests: list, *, progress: Callable[[int], None] | None = None,
+                    seconds: list[float] | None = None) -> list[np.ndarray]:
         """:meth:`sample` of every request ``(data, n, rng, params)``, the same outputs as one by one, but
-        with every worker busy at once (many small samples of a single-run function)."""
+        with every worker busy at once (many small samples of a single-run function). ``seconds``: a list that
+        receives each request's wall seconds on the workers (what its runs cost, whatever ran beside them)."""
         requests = [(data, int(n), rng, dict(params or {})) for data, n, rng, params in requests]
+        if seconds is None:
+            seconds = []
+        seconds[:] = [0.0] * len(requests)
         if not self.isolate:
-            return [self.sample(data, n, rng=rng, params=params, progress=progress) for data, n, rng, params in requests]
+            out = []
+            for k, (data, n, rng, params) in enumerate(requests):
+                t0 = time.perf_counter()
+                out.append(self.sample(data, n, rng=rng, params=params, progress=progress))
+                seconds[k] = time.perf_counter() - t0
+            return out
         t0 = time.perf_counter()
         try:
-            out = self._in_workers_many(requests, progress, self.has_batch)
+            out = self._in_workers_many(requests, progress, self.has_batch, seconds)
         finally:
             self.charge(time.perf_counter() - t0)
         with self._lock:
