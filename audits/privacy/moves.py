@@ -383,6 +383,29 @@ def vector_patterns(relation: str, d: int, delta: float, base: np.ndarray):
 
 
 
+# float32 rounding midpoints far above 1 (2^24 + 1, 2^26 + 4, 2^30 + 64: halfway between two float32 values,
+# spacing 2, 8 and 128), where a vector kept in float32 ("the answers are counts; float32 halves the memory")
+# turns a move of one sensitivity into a move of the float32 spacing: no line reaches them (the grids end at
+# 2^20 sensitivities, and float64 answers that straddle no midpoint round alike)
+FLOAT32_MIDPOINTS = tuple(2.0 ** k + 2.0 ** (k - 24) for k in (24, 26, 30))
+
+
+def float32_midpoints(relation: str, d: int, delta: float, integral: bool):
+    """``(name, data, neighbour)``: vectors of length ``d`` at each of FLOAT32_MIDPOINTS (and their negatives),
+    where the relation's move of ``delta`` carries an entry from the midpoint M (float32 rounds it to the even
+    side, M - spacing/2 for these M) to M + delta (rounded up): under ``query_answers`` every entry moves, half up
+    and half down (D = M + delta on the even positions, D' on the odd ones), under an L1 or L2 relation the first
+    entry only. Whole-number domains need a whole ``delta``."""
+    if delta <= 0 or (integral and not float(delta).is_integer()):
+        return
+    up = np.arange(d) % 2 == 0 if relation == "query_answers" else np.arange(d) == 0
+    for m in FLOAT32_MIDPOINTS:
+        for sign, tag in ((1.0, ""), (-1.0, "minus_")):
+            base = np.full(d, sign * m)
+            yield (f"float32_midpoint/{tag}2^{int(math.log2(m))}", base + sign * delta * up,
+                   base + sign * delta * (~up if relation == "query_answers" else np.zeros(d, dtype=bool)))
+
+
 VOTE_PATTERNS = {  # per-row directions: +1 one vote from the mode to the runner-up, -1 back, 0 unchanged
     "all_to_runner_up": lambda r: np.ones(r), "all_to_mode": lambda r: -np.ones(r),
     "last_back": lambda r: np.where(np.arange(r) == r - 1, -1.0, 1.0),

@@ -55,7 +55,7 @@ from dptestbed.spec import Spec, resolve_stress_values
 from ..base.serialize import jsonable
 from . import records
 from .claims import Claim, make_claim
-from .moves import parameter_points, vector_patterns
+from .moves import float32_midpoints, parameter_points, vector_patterns
 from .neighbours import sensitivity, violation
 
 MAX_INPUT_LENGTH = 10_000  # entries of an input vector: beyond it one audit round would not fit in memory
@@ -315,12 +315,35 @@ def _two_ends(ds, specs_records, anchor: Pair):
     return records.large_two_ends(ds, other, specs_records, anchor.params)
 
 
+def _float32_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
+    """The float32-midpoint pairs of the first anchor of each length whose data is a numeric vector the relation
+    moves (``GENERATED_KINDS``), at the anchor's parameters."""
+    relation = spec.neighbours["relation"]
+    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()) or relation not in (
+            "vector_l1", "vector_l2", "query_answers"):
+        return []
+    integral = "integer" in spec.input.get("domain", "real")
+    out, lengths = [], set()
+    for anchor in anchors:
+        base = anchor.data
+        if (not isinstance(base, np.ndarray) or base.ndim != 1 or base.size == 0 or base.dtype.kind not in "biuf"
+                or base.size in lengths):
+            continue
+        lengths.add(base.size)
+        for name, data, nb in float32_midpoints(relation, base.size, float(sensitivity(spec, anchor.env)), integral):
+            out.append(Pair(name=f"search/{name}/{anchor.name}", data=data, neighbour=nb, params=anchor.params,
+                            env=anchor.env, source="search",
+                            description=f"input-space search (float32 midpoints) from stress case {anchor.name}"))
+    return out
+
+
 def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """Neighbours of the anchors' datasets found by the input-space search (module doc), the
-    generators taken in turn. Specs without ``[input.records]`` have none."""
+    generators taken in turn. A numeric vector under a unit relation: the float32 midpoints of each distinct
+    length (:func:`.moves.float32_midpoints`); other specs without ``[input.records]`` have none."""
     specs_records = spec.input.get("records")
     if specs_records is None:
-        return []
+        return _float32_pairs(spec, anchors)
     adding = spec.neighbours["relation"] == "add_remove"
     rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
     streams: dict[str, list[list[Pair]]] = {}  # per generator, per anchor
