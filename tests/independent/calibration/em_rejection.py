@@ -9,6 +9,7 @@ The argmin candidate is accepted with probability 1, so the expected number of t
 K w_max / sum_j w_j <= K.
 """
 import math
+
 import numpy as np
 
 
