@@ -764,7 +764,7 @@ def test_a_slow_pair_of_per_call_code_draws_what_fits_and_the_others_all_their_r
         n_workers, batched = 2, False
 
         def sample_many(self, requests, *, seconds):
-            seconds[:] = [n * (0.01 if k >= 8 else 6e-5) for k, (_, n, _, _) in enumerate(requests)]
+            seconds[:] = [n * (0.01 if k >= 24 else 6e-5) for k, (_, n, _, _) in enumerate(requests)]  # 6 a pair
             return [np.zeros((n, 1)) for _, n, _, _ in requests]
 
     aud = rounds.Auditor(spec, pairs, Timed(), 0, ProgressBar(False))

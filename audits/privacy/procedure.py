@@ -4,6 +4,7 @@ round, the exact profiles and the verdict."""
 from __future__ import annotations
 
 import math
+import operator
 import time
 from functools import partial
 
@@ -49,7 +50,7 @@ from .result import (
     AuditError,
     AuditResult,
 )
-from .rounds import K_MAX, PAIR_PHASE_SECONDS, SLOW_PAIR, Auditor
+from .rounds import K_MAX, PAIR_PHASE_SECONDS, SLOW_PAIR, SLOW_RUN_SECONDS, Auditor
 from .tight import estimate_anew, tight_round
 from .tradeoff import GRID, claimed_curve, estimated_points
 
@@ -349,7 +350,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             if slow:
                 result.notes.append(
                     f"{len(slow)} pair(s) whose runs cost more than {SLOW_PAIR:g} times the typical pair's "
-                    f"({_per(aud.typical_cost)} a run) drew in each phase only what fits in {PAIR_PHASE_SECONDS:g} s: "
+                    f"({_per(aud.typical_cost)} a run) and {_per(SLOW_RUN_SECONDS)} drew in each phase only what fits in "
+                    f"{PAIR_PHASE_SECONDS:g} s: "
                     + ", ".join(f"{aud.pairs[i].name} ({_per(aud.cost[i])} a run)" for i in slow[:4])
                     + (", ..." if len(slow) > 4 else ""))
         if o.time_budget and pace is not None:  # the first round too is sized to the budget at the measured pace
@@ -387,15 +389,24 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             # the next round runs when it may show a violation (its predicted bound is above the
             # claim) or when this one had no power (a loss AUDIT_RESOLUTION above the claim could
             # not have been shown); it is then sized for power, within the round cap
+            def outlook(c: Candidate, n_next: int = rounds[r + 1] - max(rounds[r + 1] // 3, 200)) -> tuple[float, float]:
+                """The bound c's event predicts on the next round's estimation, and the bar it must pass for
+                that round to run (ESCALATE_MARGIN times its claim; a rare event of a batch sampler or of the pair
+                kept at the largest claim for a one-sided output, BATCHED_ESCALATE_MARGIN times)."""
+                k_num, k_den = (c.k1, c.k2) if c.orient == 1 else (c.k2, c.k1)
+                claim = aud.claims[c.pair_index]
+                rare = k_den <= RARE_COUNT and (aud.runner.batched or c.pair_index in aud.one_sided_far)
+                margin = BATCHED_ESCALATE_MARGIN if rare else ESCALATE_MARGIN
+                return (float(claim.predicted(k_num / c.n, k_den / c.n, n_next, alpha_round / K_MAX)),
+                        claim.value * margin + TOLERANCE)
+
+            # any chosen event, not only the best bound so far: a structural zero at a large claim (epsilon 8)
+            # bounds less than an event near a small claim on this round and more on the next
             best = max(chosen, key=lambda c: aud.relative(c, c.eps_lb))
-            k_num, k_den = (best.k1, best.k2) if best.orient == 1 else (best.k2, best.k1)
-            n_next = rounds[r + 1] - max(rounds[r + 1] // 3, 200)
-            claim = aud.claims[best.pair_index]
-            pred = float(claim.predicted(k_num / best.n, k_den / best.n, n_next, alpha_round / K_MAX))
-            info["predicted_next"] = pred
+            info["predicted_next"] = outlook(best)[0]
+            rising = [c for c in chosen if operator.gt(*outlook(c))]
+            may_violate = bool(rising)
             power = _power(aud, aud.at_point(all_chosen))
-            margin = BATCHED_ESCALATE_MARGIN if aud.runner.batched and k_den <= RARE_COUNT else ESCALATE_MARGIN
-            may_violate = pred > claim.value * margin + TOLERANCE
             power_targets, carried = [], []
             final = power_last and r + 2 == len(rounds)  # the next round is the one for power alone
             if power["ratio"] > 1 + power["resolution"]:
@@ -413,6 +424,10 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                                        "next_round_samples": rounds[r + 1]}
             elif final or not may_violate:
                 break
+            elif not aud.runner.batched and best not in rising:
+                # per-call code whose best event does not rise: the events that do, once more on the next
+                # round's fresh samples, without a selection (a third of a full round's runs, their pairs only)
+                power_targets = rising
             if o.time_budget:  # what fits in the budget's rest at this round's pace (a fifth kept in reserve); a round
                 # for power alone draws two runs a sample (one pair) at one worker's measured pace (a side's call of
                 # fewer runs than a worker task holds runs on one worker), and a per-call function's replay
