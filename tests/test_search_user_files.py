@@ -41,6 +41,9 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("bounded_mean", "calibration/bounded_mean_winsorised_large_n.py:bounded_mean", VIOLATION),  # n >= 100
     # a domain read from the data, per call: the far id's pair costs 10 ms a run against 60 us (rounds.Auditor.runs)
     ("stable_histogram", "littlestone/hist_domain_from_data.py:hist", VIOLATION),
+    ("report_noisy_max", "calibration/rnm_float32_large_answers.py:rnm", VIOLATION),  # float32 from 2^24 on
+    # no noise from Gamma + 10/epsilon on: a one-sided output at the largest claim's point (epsilon 8)
+    ("distance_to_instability", "model_agnostic/dti_far_shortcut.py:a_stab", VIOLATION),
 ]
 
 
