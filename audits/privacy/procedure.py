@@ -144,7 +144,9 @@ def _reference_runs(reference: str, sides: tuple) -> bool:
     try:
         for side in (data, neighbour):
             call_batch(as_runnable(reference), side, DOMAIN_RUNS, rng=np.random.default_rng(0), params=params)
-    except ImplementationError:
+    except ImplementationError as exc:
+        if "MemoryError" in exc.reason:  # past the bounded child's memory cap: too large, not refused
+            raise MemoryError(exc.reason) from None
         return False
     return True
 

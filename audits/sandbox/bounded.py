@@ -15,7 +15,7 @@ from typing import Any
 from .proctree import die_with_parent, fork_context, kill_tree, resident_mb
 
 POLL = 0.05  # seconds between the watchdog's looks at the child
-DATA_HEADROOM = 1.5  # the child's data segment may grow by this many times the memory limit (_cap_data)
+DATA_HEADROOM = 1.0  # the child's data segment may grow by this many times the memory limit (_cap_data)
 DONE, RAISED, LIMIT, FAILED = "done", "raised", "limit", "failed"
 
 
