@@ -8,9 +8,7 @@ command line does no linear algebra of its own; a test does, and OpenBLAS then k
 for the rest of the session: here it gets none. The modules whose libraries leave threads behind run
 last, in :data:`LAST` order (a Dask client its event loop; dp-accounting the FFT's thread pool); under
 pytest-xdist (the README's ``-n auto``) last on the worker that runs them, since the workers take whole
-modules in this order (``--dist loadfile --no-loadscope-reorder`` in pyproject.toml). The longest modules of
-the slow tests run first, in :data:`FIRST` order, so that no long module starts when the other worker is
-nearly done (the slow tests' wall time is then close to their seconds over the workers)."""
+modules in this order (``--dist loadfile --no-loadscope-reorder`` in pyproject.toml)."""
 
 import os
 
@@ -28,8 +26,6 @@ settings.load_profile("dptestbed")
 
 
 LAST = ("test_dask_executor.py", "test_claims.py")  # test_claims: dp-accounting as its oracle
-FIRST = ("test_search_user_files.py", "test_attacks.py", "test_privacy_audit.py", "test_search_mutants.py",
-         "test_integrity.py", "test_user_implementations.py")  # by their slow tests' seconds, the longest first
 
 
 def _memoised_catalogue():
@@ -63,12 +59,8 @@ _memoised_catalogue()
 
 
 def pytest_collection_modifyitems(items):
-    """The modules of :data:`FIRST` run first and those of :data:`LAST` last (see the module docstring)."""
-    def rank(item):
-        name = item.path.name
-        return LAST.index(name) + 1 if name in LAST else FIRST.index(name) - len(FIRST) if name in FIRST else 0
-
-    items.sort(key=rank)
+    """The modules of :data:`LAST` run last (see the module docstring)."""
+    items.sort(key=lambda item: LAST.index(item.path.name) + 1 if item.path.name in LAST else 0)
 
 
 @pytest.fixture(autouse=True)
