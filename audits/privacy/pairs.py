@@ -55,7 +55,7 @@ from dptestbed.spec import Spec, resolve_stress_values
 from ..base.serialize import jsonable
 from . import records
 from .claims import Claim, make_claim
-from .moves import float32_midpoints, parameter_points, vector_patterns
+from .moves import UNIT_RELATIONS, float32_midpoints, parameter_points, vector_patterns
 from .neighbours import sensitivity, violation
 
 MAX_INPUT_LENGTH = 10_000  # entries of an input vector: beyond it one audit round would not fit in memory
@@ -319,8 +319,7 @@ def _float32_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """The float32-midpoint pairs of the first anchor of each length whose data is a numeric vector the relation
     moves (``GENERATED_KINDS``), at the anchor's parameters."""
     relation = spec.neighbours["relation"]
-    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()) or relation not in (
-            "vector_l1", "vector_l2", "query_answers"):
+    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()) or relation not in UNIT_RELATIONS:
         return []
     integral = "integer" in spec.input.get("domain", "real")
     out, lengths = [], set()
