@@ -213,15 +213,24 @@ def _moves(relation: str, base: np.ndarray):
             yield name, nb
 
 
+def _moves_vectors(spec: Spec) -> bool:
+    """Whether the spec's relation moves its input kind as a vector (``GENERATED_KINDS``)."""
+    return spec.input.get("kind") in GENERATED_KINDS.get(spec.neighbours["relation"], ())
+
+
+def _numeric_vector(data) -> bool:
+    return isinstance(data, np.ndarray) and data.ndim == 1 and data.size > 0 and data.dtype.kind in "biuf"
+
+
 def generated_pairs(spec: Spec, anchors: list[Pair], max_generated: int = 12) -> list[Pair]:
     """Pairs generated from the anchors' data by the relation's patterns (see module doc)."""
     relation = spec.neighbours["relation"]
     out: list[Pair] = []
-    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()):
+    if not _moves_vectors(spec):
         return out
     for anchor in anchors:
         base = anchor.data
-        if not isinstance(base, np.ndarray) or base.ndim != 1 or base.size == 0 or base.dtype.kind not in "biuf":
+        if not _numeric_vector(base):
             continue
         if relation in ("vector_l1", "vector_l2", "query_answers"):
             gen = vector_patterns(relation, base.shape[0], sensitivity(spec, anchor.env), base.astype(float))
@@ -319,14 +328,13 @@ def _float32_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """The float32-midpoint pairs of the first anchor of each length whose data is a numeric vector the relation
     moves (``GENERATED_KINDS``), at the anchor's parameters."""
     relation = spec.neighbours["relation"]
-    if spec.input.get("kind") not in GENERATED_KINDS.get(relation, ()) or relation not in UNIT_RELATIONS:
+    if not _moves_vectors(spec) or relation not in UNIT_RELATIONS:
         return []
     integral = "integer" in spec.input.get("domain", "real")
     out, lengths = [], set()
     for anchor in anchors:
         base = anchor.data
-        if (not isinstance(base, np.ndarray) or base.ndim != 1 or base.size == 0 or base.dtype.kind not in "biuf"
-                or base.size in lengths):
+        if not _numeric_vector(base) or base.size in lengths:
             continue
         lengths.add(base.size)
         for name, data, nb in float32_midpoints(relation, base.size, float(sensitivity(spec, anchor.env)), integral):
