@@ -12,7 +12,8 @@ import pytest
 
 from dptestbed.audits.adhoc import audit_mechanism
 from dptestbed.audits.privacy import audit
-from dptestbed.audits.privacy.procedure import _first_round_runs, _slow_note
+from dptestbed.audits.privacy.procedure import _first_round_runs, _pace, _slow_note
+from dptestbed.audits.privacy.pairs import Pair
 from dptestbed.audits.pytest_plugin import SpecChecker
 from dptestbed.audits.sandbox.probes import REPEAT_LEVEL, probe_independence
 from dptestbed.audits.sandbox.runner import ImplementationError, Runner, batch_timeout
@@ -266,6 +267,25 @@ def test_a_slow_per_call_mechanism_gets_a_one_line_note():
     Slow.batched = True  # a batch sampler (a library's vectorised call, say): no advice to vectorise it
     note = _slow_note(Slow(), "mine.py:mech", 1e-3, runs)
     assert "batch sampler takes 1 ms a run" in note and "vectorise" not in note and "--time-budget" in note
+
+
+def test_a_batch_samplers_pace_is_per_run_not_per_call():
+    """A worker's first task (its start) and a call's fixed cost are not a run's: a batch sampler of 5 ms a call
+    and 10 ns a run was taken for 2.5 us a run (a 2,000-run call), 20 s of warning on a 1-second audit."""
+    import time
+
+    class Batched:
+        batched, calls = True, []
+
+        def sample(self, data, n, *, rng, params):
+            time.sleep(0.2 if not self.calls else 0.005)  # the first task: a worker starting
+            self.calls.append(n)
+            return np.zeros(n)
+
+    runner = Batched()
+    pace = _pace(runner, Pair(name="p", data=np.zeros(1), neighbour=np.ones(1), params={}, env={}), seed=0)
+    assert runner.calls == [2, 2000, 20_000, 20_000]
+    assert pace < 5e-7  # 5 ms / 20,000 runs = 0.25 us, not 2.5 us (nor 100 us with the start)
 
 
 @pytest.mark.slow
