@@ -12,8 +12,8 @@ import pytest
 
 from dptestbed.audits.adhoc import audit_mechanism
 from dptestbed.audits.privacy import audit
-from dptestbed.audits.privacy.procedure import _first_round_runs, _pace, _slow_note
 from dptestbed.audits.privacy.pairs import Pair
+from dptestbed.audits.privacy.procedure import _first_round_runs, _pace, _slow_note
 from dptestbed.audits.pytest_plugin import SpecChecker
 from dptestbed.audits.sandbox.probes import REPEAT_LEVEL, probe_independence
 from dptestbed.audits.sandbox.runner import ImplementationError, Runner, batch_timeout
