@@ -136,6 +136,10 @@ def test_calibration_summary_and_power():
     r = {"kind": "calibration", "control": None, "expected": None, **T.summarize_calibration(few)}
     T.apply_multiple_testing([r])
     assert r["verdict"] == "inconclusive"
+    # an outcome the spec never produces is counted apart, not as a relative deviation of 10^13 %
+    never = [T.Cell("a", 20_000, 6000, 0.3), T.Cell("three tops", 20_000, 12, 0.0)]
+    r = T.summarize_calibration(never)
+    assert r["impossible_runs"] == 12 and r["max_relative_deviation"] == pytest.approx(0.0)
 
 
 def test_classes_outcomes_and_exit_codes():

@@ -231,8 +231,10 @@ def item_rows(document: dict) -> list[dict]:
         elif kind == "calibration":
             cells = r.get("cells") or []
             claim_text = f"P[event] = exact ({len(cells)} cell{'s' if len(cells) != 1 else ''})"
-            measured = (f"{fmt_num(r.get('trials'))} runs, max rel. deviation {pct(r.get('max_relative_deviation'))}, "
-                        f"p = {fmt_num(r.get('p_value'))}")
+            impossible = (f"{fmt_num(r['impossible_runs'])} in outcomes the spec never produces, "
+                          if r.get("impossible_runs") else "")
+            measured = (f"{fmt_num(r.get('trials'))} runs, {impossible}max rel. deviation "
+                        f"{pct(r.get('max_relative_deviation'))}, p = {fmt_num(r.get('p_value'))}")
         elif kind == "test":
             claim_text = "H0: as good as the reference" if r.get("tests") == "conformance" else "H0: the statement holds"
             measured = f"{fmt_num(r.get('trials'))} runs, p = {fmt_num(r.get('p_value'))}"
