@@ -14,8 +14,8 @@ line                   D(t), and which two points are neighbours
                        when |t - t'| <= 1 (a *unit* line)
 ``row0_vote``,         t votes moved from the mode to the runner-up, in the first row or in every row of
 ``rows_vote``          vote counts; a unit line on whole t
-``column0``            the first column (one chunk's scores) set to t in [0, 1]; every two points are
-                       neighbours (one chunk changes)
+``column0``, ...       the first column (one chunk's scores), the last and the anchor pair's moved one
+                       set to t in [0, 1]; every two points are neighbours (one chunk changes)
 =====================  =================================================================================
 
 The grid of a unit line reaches from a quarter sensitivity to 2^20 sensitivities on both sides of the
@@ -208,20 +208,30 @@ def _vote_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
 
 
 def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
+    """One line per column moved to t in [0, 1]: the first, the last, and the one the anchor pair moves (a
+    bin an implementation compares with the top one, say a runner-up held by the last chunk, is moved only by
+    its own column)."""
     if moved.ndim != 2:
         return []
     base = moved.astype(float)
+    columns = [0, base.shape[1] - 1]
+    other, _ = moved_part(spec, anchor.neighbour)
+    if other is not None and np.shape(other) == base.shape:
+        columns += [int(j) for j in np.flatnonzero(np.any(np.asarray(other, dtype=float) != base, axis=0))]
+    out = []
+    for j in dict.fromkeys(columns):
 
-    def point(t, base=base, anchor=anchor):
-        values = base.copy()
-        values[:, 0] = t
-        return _with_moved(spec, anchor.data, values)
+        def point(t, base=base, anchor=anchor, j=j):
+            values = base.copy()
+            values[:, j] = t
+            return _with_moved(spec, anchor.data, values)
 
-    grid = sorted(set(COLUMN_VALUES) | {float(v) for v in np.unique(base)})
-    return [Line("line/column0", anchor, point, grid, False, False, 0.0, 1.0)]
+        grid = sorted(set(COLUMN_VALUES) | {float(v) for v in np.unique(base[:, j])})
+        out.append(Line("line/column0" if j == 0 else f"line/column{j}", anchor, point, grid, False, False, 0.0, 1.0))
+    return out
 
 
-MAX_ANCHORS = 4  # distinct anchor inputs a search draws lines through
+MAX_ANCHORS = 6  # distinct anchors a search draws lines through (distinct inputs first)
 
 
 SHORT_LENGTHS = (1, 2)  # an answer vector of free length is also tried this short
@@ -324,20 +334,24 @@ def with_all_rows(spec: Spec, anchor):
 
 def lines(spec: Spec, anchors: list) -> list[Line]:
     """The lines through the first MAX_ANCHORS distinct anchors whose input has a numeric moved part
-    (module doc)."""
+    (module doc): anchors with an input not seen yet first, then the same inputs at other parameters (stress
+    cases that repeat one input at three epsilons took three of the four places, and the input whose last
+    column leaks got none)."""
     relation = spec.neighbours["relation"]
     out: list[Line] = []
-    seen: list = []
+    keys: list = []  # (moved input, its shape, the parameters) of each distinct anchor, in order
+    found = []
     for anchor in anchors:
         moved, _ = moved_part(spec, anchor.data)
         if moved is None or moved.size == 0 or domain_violation(spec, moved):
             continue
         key = (moved.tobytes(), moved.shape, tuple(sorted(anchor.params.items())))
-        if key in seen:
-            continue
-        if len(seen) == MAX_ANCHORS:
-            break
-        seen.append(key)
+        if key not in keys:
+            keys.append(key)
+            found.append((anchor, moved))
+    fresh = [i for i, key in enumerate(keys) if key[:2] not in [k[:2] for k in keys[:i]]]
+    order = fresh + [i for i in range(len(keys)) if i not in fresh]
+    for anchor, moved in (found[i] for i in order[:MAX_ANCHORS]):
         if relation in UNIT_RELATIONS:
             out += _vector_lines(spec, anchor, moved)
         elif relation in VOTE_KINDS:
