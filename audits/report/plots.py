@@ -12,7 +12,7 @@ from pathlib import Path
 from ..base.outfiles import write
 from ..base.verdict import expects_flag
 from ..privacy.claims import from_json
-from .model import as_float, fmt_num
+from .model import as_float, audit_claim, fmt_num, point_text
 
 FLOOR = 1e-7  # where a zero rate is drawn on a log axis (labelled in the plot)
 PANELS_PER_ROW = 3  # a theorem's checks wrap onto rows, so a plot reads at page width
@@ -85,7 +85,9 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
             xmax = max(xmax, claim)
         tag = ", control" if expects_flag(a) else ""
         point = ", ".join(f"{k}={v}" for k, v in (a.get("audit_point") or {}).items())
-        labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{a.get('class', '')}{tag}]")
+        _, decided = audit_claim(a)  # a pair at another parameter point claims (and is drawn at) its own epsilon
+        shown = f", shown at {point_text(decided)}" if decided and decided != (a.get("audit_point") or {}) else ""
+        labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{a.get('class', '')}{tag}{shown}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
