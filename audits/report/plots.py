@@ -85,8 +85,11 @@ def plot_privacy(family: str, audits: list[dict], path: Path) -> None:
             xmax = max(xmax, claim)
         tag = ", control" if expects_flag(a) else ""
         point = ", ".join(f"{k}={v}" for k, v in (a.get("audit_point") or {}).items())
-        _, decided = audit_claim(a)  # a pair at another parameter point claims (and is drawn at) its own epsilon
-        shown = f", shown at {point_text(decided)}" if decided and decided != (a.get("audit_point") or {}) else ""
+        # a pair at another parameter point claims (and is drawn at) its own epsilon: its parameters that moved
+        _, decided = audit_claim(a)
+        start = {**((a.get("defaults") or {}).get("params") or {}), **(a.get("audit_point") or {})}
+        moved = {k: v for k, v in decided.items() if k in start and start[k] != v}
+        shown = f", shown at {point_text(moved)}" if moved else ""
         labels.append(f"{a['spec']}" + (f" at {point}" if point else "") + f"\n[{a.get('class', '')}{tag}{shown}]")
     ax.set_yticks(range(len(audits)))
     ax.set_yticklabels(labels, fontsize=8)
