@@ -275,7 +275,10 @@ def test_a_batch_samplers_pace_is_per_run_not_per_call():
     import time
 
     class Batched:
-        batched, calls = True, []
+        batched = True
+
+        def __init__(self):
+            self.calls = []
 
         def sample(self, data, n, *, rng, params):
             time.sleep(0.2 if not self.calls else 0.005)  # the first task: a worker starting

@@ -227,7 +227,7 @@ def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
             return _with_moved(spec, anchor.data, values)
 
         grid = sorted(set(COLUMN_VALUES) | {float(v) for v in np.unique(base[:, j])})
-        out.append(Line("line/column0" if j == 0 else f"line/column{j}", anchor, point, grid, False, False, 0.0, 1.0))
+        out.append(Line(f"line/column{j}", anchor, point, grid, False, False, 0.0, 1.0))
     return out
 
 
