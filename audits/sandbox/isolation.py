@@ -137,8 +137,18 @@ def run_user() -> int | None:
             except KeyError:
                 if not user_processes(uid):
                     _user = uid
+                    _end_at_exit(os.getpid())
                     break
     return _user
+
+
+def _end_at_exit(pid: int) -> None:
+    """:func:`end_run` when the process that chose the run's user exits (a Python-API run, a test session:
+    the command line ends its run itself), never in a fork of it that exits through Python: an item's
+    process must not kill the workers of the items beside it."""
+    import atexit
+
+    atexit.register(lambda: os.getpid() == pid and end_run())
 
 
 def _mapped_ids() -> list[tuple[int, int]]:
