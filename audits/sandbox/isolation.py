@@ -148,7 +148,11 @@ def _end_at_exit(pid: int) -> None:
     process must not kill the workers of the items beside it."""
     import atexit
 
-    atexit.register(lambda: os.getpid() == pid and end_run())
+    def at_exit() -> None:
+        if os.getpid() == pid:
+            end_run()
+
+    atexit.register(at_exit)
 
 
 def _mapped_ids() -> list[tuple[int, int]]:
