@@ -22,7 +22,7 @@ from .moves import Line, patterns
 from .neighbours import violation
 from .pairs import Pair, same_input
 from .rounds import Auditor
-from .views import as2d, quantile_edges
+from .views import as2d, decimals, quantile_edges
 
 LINE_KEY = 0x11AE  # the search's streams: SeedSequence(seed, spawn_key=(LINE_KEY, round, line, point))
 LINE_RUNS = 1000   # runs per grid point of a batch sampler (:func:`runs_per_point`)
@@ -45,7 +45,7 @@ def fit_cells(x: np.ndarray) -> dict:
     conts = np.flatnonzero(~integral)
     edges = [quantile_edges(x[:, j], CELL_BINS) for j in conts[:8]]
     total = quantile_edges(x[:, conts].sum(axis=1), CELL_BINS) if conts.size > 1 else None
-    weights = np.random.default_rng(0xCE11).integers(1, 2**62, size=x.shape[1] + len(edges) + 1, dtype=np.int64) | 1
+    weights = np.random.default_rng(0xCE11).integers(1, 2**62, size=x.shape[1] + 2 * len(edges) + 1, dtype=np.int64) | 1
     return {"ints": np.flatnonzero(integral), "conts": conts[:8], "edges": edges, "total": total, "weights": weights}
 
 
@@ -53,6 +53,7 @@ def cell_codes(x: np.ndarray, cells: dict) -> np.ndarray:
     """One 64-bit code per run: a hash of its integer columns' values and its continuous columns' bins."""
     parts = [np.nan_to_num(x[:, cells["ints"]].astype(float), nan=-1.5, posinf=1e300, neginf=-1e300).view(np.int64)]
     parts += [np.searchsorted(e, x[:, j], "right")[:, None] for j, e in zip(cells["conts"], cells["edges"])]
+    parts += [decimals(x[:, j])[:, None] for j in cells["conts"]]  # a grid that follows the input
     if cells["total"] is not None:
         parts.append(np.searchsorted(cells["total"], x[:, cells["conts"]].sum(axis=1), "right")[:, None])
     columns = np.concatenate([p.astype(np.int64) for p in parts], axis=1)
@@ -137,7 +138,7 @@ class _LineSampler:
 def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[float, float, float, str]]:
     """``(margin, t, u, move)`` of the line's best neighbouring pairs."""
     line = s.line
-    s.fill(line.grid + line.partners())
+    s.fill(line.grid + line.partners() + line.crossings)
     found: dict[tuple[float, float], tuple[float, str]] = {}
 
     def note(t, u, how):
@@ -146,14 +147,15 @@ def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[floa
             found[key] = (s.score(*key, n_score, alpha), how)
         return found[key][0]
 
-    points = sorted(s.samples)
+    sampled = sorted(s.samples)
+    points = [t for t in sampled if t not in line.crossings]  # the grid, whose gaps are bisected
     if not line.unit:  # every two points are neighbours
         for j, t in enumerate(points):
             for u in points[j + 1:]:
                 note(t, u, "grid")
     else:
-        for t in points:
-            for u in (t + 1, *(v for v in points if t < v <= t + 1)):
+        for t in sampled:
+            for u in (t + 1, *(v for v in sampled if t < v <= t + 1)):
                 if u in s.samples:
                     note(t, u, "grid")
         # the widest jumps of the law between grid points, bisected down to a neighbouring pair

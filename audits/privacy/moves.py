@@ -11,7 +11,8 @@ line                   D(t), and which two points are neighbours
 =====================  =================================================================================
 ``first``, ``last``,   the first entry, the last entry, or every entry moved by t sensitivities (for an
 ``all``                L1 or L2 relation ``all`` moves each entry by t s/d or t s/sqrt(d)); D(t) ~ D(t')
-                       when |t - t'| <= 1 (a *unit* line)
+                       when |t - t'| <= 1 (a *unit* line); the first and last also cross each integer
+                       wrap (WRAPS) and power of ten (DECADES) with a neighbouring pair
 ``row0_vote``,         t votes moved from the mode to the runner-up, in the first row or in every row of
 ``rows_vote``          vote counts; a unit line on whole t
 ``column0``, ...       the first column (one chunk's scores), the last and the anchor pair's moved one
@@ -30,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,9 @@ PARTNERS_UP_TO = 32.0  # grid points up to this far get their unit neighbour t +
 # where a value cast to a fixed-width integer wraps (int16, int32 and uint32 above; int16 and int32 below): the first
 # and last entries' lines also sample the two neighbouring points on either side of each
 WRAPS = (2.0 ** 15, 2.0 ** 31, 2.0 ** 32, -(2.0 ** 15) - 1, -(2.0 ** 31) - 1)
+# powers of ten, where a shortcut keyed on the answer's magnitude changes regime (a release rounded to four
+# significant digits, a relative-error path above 10^4): the two lines sample a neighbouring pair across each
+DECADES = tuple(sign * 10.0 ** k for k in range(1, 7) for sign in (1.0, -1.0))
 COLUMN_VALUES = (0.0, 0.01, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.99, 1.0)
 VOTE_KINDS = ("votes_one_move", "histogram_one_move")
 UNIT_RELATIONS = ("vector_l1", "vector_l2", "query_answers")
@@ -62,6 +66,8 @@ class Line:
     integral: bool                # t takes whole values only
     lower: float = -math.inf      # the domain's bounds on t
     upper: float = math.inf
+    crossings: list[float] = field(default_factory=list)  # pairs t, t + 1 across a bound (DECADES), scored as
+    #                                                        neighbours only: the grid's gaps stay the grid's
 
     def partners(self) -> list[float]:
         """The unit neighbours t + 1 of the near grid points (a unit line), inside the domain."""
@@ -143,15 +149,18 @@ def _vector_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
         step = s * v
         lo, hi = _bounds(flat, step, spec)
         grid = _unit_grid(integral, lo, hi)
+        crossings: list[float] = []
         if name != "all":
-            grid = sorted(set(grid) | set(_across_wraps(flat[int(np.argmax(v))], float(s), lo, hi)))
+            a = flat[int(np.argmax(v))]
+            grid = sorted(set(grid) | set(_across_wraps(a, float(s), lo, hi)))
+            crossings = sorted(set(_across(DECADES, a, float(s), lo, hi, integral)) - set(grid))
         if len(grid) < 2:
             continue
 
         def point(t, flat=flat, step=step, anchor=anchor):
             return _with_moved(spec, anchor.data, (flat + t * step).reshape(moved.shape))
 
-        out.append(Line(f"line/{name}", anchor, point, grid, True, integral, lo, hi))
+        out.append(Line(f"line/{name}", anchor, point, grid, True, integral, lo, hi, crossings))
     return out
 
 
@@ -161,9 +170,19 @@ def _across_wraps(a: float, s: float, lo: float, hi: float) -> list[float]:
     implementation that casts the answer to int32 is right below 2^31 only."""
     if not (float(a).is_integer() and float(s).is_integer() and s > 0):
         return []
+    return _across(WRAPS, a, s, lo, hi, True)
+
+
+def _across(bounds, a: float, s: float, lo: float, hi: float, whole: bool) -> list[float]:
+    """The t, t + 1 whose entries a + t s and a + (t + 1) s lie on either side of each of ``bounds`` (the lower
+    one below a positive bound, the upper one above a negative bound), inside [lo, hi]: whole t when ``whole``,
+    else the two entries half a sensitivity from the bound."""
     out = []
-    for bound in WRAPS:
-        t = math.ceil((bound - a) / s) - 1 if bound > 0 else math.floor((bound - a) / s)
+    for bound in bounds:
+        if whole:
+            t = math.ceil((bound - a) / s) - 1 if bound > 0 else math.floor((bound - a) / s)
+        else:
+            t = (bound - a) / s - 0.5
         out += [float(u) for u in (t, t + 1) if lo - 1e-9 <= u <= hi + 1e-9]
     return out
 

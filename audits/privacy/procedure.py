@@ -334,7 +334,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(_in_reference_domain(spec, widened))  # where the reference runs
             aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
             found_lines = lines(spec, anchors)
-            points = sum(len(L.grid) + len(L.partners()) for L in found_lines)
+            points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines)
             share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
             least = (points * MIN_LINE_RUNS * pace / (1 if runner.batched else runner.n_workers)
                      if o.time_budget and pace is not None else 0.0)

@@ -32,6 +32,27 @@ def as2d(x: np.ndarray) -> np.ndarray:
     return x if x.ndim == 2 else x.reshape(x.shape[0], -1)
 
 
+DECIMALS_CAP = 10  # decimal places told apart by :func:`decimals` (more: DECIMALS_CAP + 1)
+
+
+def decimals(x: np.ndarray) -> np.ndarray:
+    """The decimal places of each value (the least k <= DECIMALS_CAP with x 10^k whole to a few ulps; else
+    DECIMALS_CAP + 1): a continuous draw needs more, a release rounded to a grid of 10^-k fewer. A grid that
+    follows the input (four significant digits of the answer) has a step that changes across a power of ten."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.full(x.shape, DECIMALS_CAP + 1, dtype=np.int64)
+    todo = np.isfinite(x)
+    for k in range(DECIMALS_CAP + 1):
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = x * 10.0 ** k
+            hit = todo & (np.abs(y - np.round(y)) <= 8 * np.spacing(np.abs(y)))
+        out[hit] = k
+        todo &= ~hit
+        if not todo.any():
+            break
+    return out
+
+
 def quantile_edges(x: np.ndarray, bins: int) -> np.ndarray:
     """The distinct inner cut points of ``bins`` equal-mass bins of 1-D ``x``: np.quantile's linear
     interpolation, from one sort (np.quantile takes several times longer with this many levels)."""
