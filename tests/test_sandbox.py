@@ -226,3 +226,35 @@ def test_outputs_that_are_booleans_in_some_calls_and_numbers_in_others_break_the
     assert validate_stack([1, 0, np.int64(1)], "f").shape == (3,)
     with pytest.raises(ImplementationError, match="booleans in some calls and numbers in others.*call 3"):
         validate_stack([1, 0, True], "f")
+
+
+TYPED_RR = """
+import math
+
+E = math.exp(1.0) / (1.0 + math.exp(1.0))
+
+
+def leaks(data, *, rng, epsilon=1.0):  # a flipped bit returned as a float: the type tells the true bit
+    bit = int(data[0])
+    return bit if rng.random() < E else 1.0 - bit
+
+
+def follows(data, *, rng, epsilon=1.0):  # max(0, x) style: an int 0, a float otherwise; the type is the value's
+    bit = int(data[0])
+    out = bit if rng.random() < E else 1 - bit
+    return 0 if out == 0 else 1.0
+"""
+
+
+def test_a_type_that_tells_what_the_value_does_not_breaks_the_contract_and_one_that_follows_the_value_does_not(tmp_path):
+    """The type probe (probes.probe_types), on the sandboxed single-run function: the int 1 (kept on [1]) and the
+    float 1.0 (flipped on [0]) agree as values, so only the two inputs' calls compared value by value show it; a
+    type that is a function of the value passes."""
+    from dptestbed.audits.sandbox.probes import probe_types
+
+    (tmp_path / "typed_rr.py").write_text(TYPED_RR)
+    with Runner(f"{tmp_path / 'typed_rr.py'}:leaks", isolate=True, workers=1) as runner:
+        with pytest.raises(ImplementationError, match="type of an output carries information"):
+            probe_types(runner, np.array([1]), np.array([0]), {})
+    with Runner(f"{tmp_path / 'typed_rr.py'}:follows", isolate=True, workers=1) as runner:
+        probe_types(runner, np.array([1]), np.array([0]), {})

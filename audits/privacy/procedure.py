@@ -13,7 +13,7 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from ..base.serialize import jsonable
-from ..sandbox.probes import probe_contract
+from ..sandbox.probes import probe_contract, probe_types
 from ..sandbox.runner import (
     RANDOMNESS,
     ImplementationError,
@@ -254,6 +254,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     try:
         runner = Runner(impl, timeout=o.timeout, isolate=o.isolate, workers=o.jobs)
         width = max(1, int(np.prod(_probe(spec, runner, ref, pairs[0], o.randomness).shape[1:])))
+        probe_types(runner, pairs[0].data, pairs[0].neighbour, pairs[0].params)
         pace = None if is_trusted(impl) and not o.time_budget else _pace(runner, pairs[0], o.seed)
         replayed = 0 if runner.batched else REPLAY_CALLS  # runs a round's replay check draws again (per-call code)
     except ImplementationError as exc:

@@ -16,6 +16,7 @@ import importlib.util
 import inspect
 import sys
 import traceback
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -173,6 +174,26 @@ def validate_stack(outputs: list, where: str) -> np.ndarray:
     stacked = np.stack(arrays) if arrays else np.zeros((0,))
     _check_nan(stacked, where)
     return stacked
+
+
+def type_code(out) -> int:
+    """A code of an output's type: a Python or numpy scalar's type, an array's dtype, a list's or tuple's element
+    types (:func:`.probes.probe_types` compares them across calls)."""
+    if isinstance(out, np.ndarray):
+        sig: tuple = ("ndarray", out.dtype.str)
+    elif isinstance(out, (list, tuple)):
+        sig = (type(out).__qualname__, *sorted({type(e).__qualname__ for e in out}))
+    else:
+        sig = (type(out).__qualname__,)
+    return zlib.crc32(repr(sig).encode("utf-8", "replace"))
+
+
+def validate_typed(outputs: list, where: str) -> np.ndarray:
+    """:func:`validate_stack` of the outputs, flattened to one row each, with each output's :func:`type_code` as
+    a last column."""
+    values = validate_stack(outputs, where)
+    codes = np.array([type_code(out) for out in outputs], dtype=np.float64)
+    return np.column_stack([values.reshape(len(outputs), -1).astype(np.float64), codes])
 
 
 def validate_batch(out, n: int, where: str) -> np.ndarray:

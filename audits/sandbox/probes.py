@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .contract_checks import ImplementationError
+from .contract_checks import ImplementationError, type_code
 from .runner import RANDOMNESS, Runner, call_batch
 
-__all__ = ["probe_contract", "probe_independence", "PROBE_SEED", "PROBE_RUNS", "REPEAT_LEVEL"]
+__all__ = ["probe_contract", "probe_independence", "probe_types", "PROBE_SEED", "PROBE_RUNS", "REPEAT_LEVEL"]
 
 PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
 PROBE_RUNS = 16
@@ -65,6 +65,33 @@ def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callab
             f"output does not match the spec's encoding: the spec's outputs are integers ({expected.dtype}), "
             f"got non-integer values such as {got[got != np.round(got)].ravel()[0]!r}")
     return got
+
+
+TYPE_RUNS = 200  # calls a side of the type probe
+
+
+def probe_types(runner: Runner, data: Any, neighbour: Any, params: dict, runs: int = TYPE_RUNS) -> None:
+    """Raise :class:`ImplementationError` when the single-run function the users call returns one value with two
+    types (an int in some calls, a float or a bool in others) over ``runs`` calls on each of two neighbouring
+    inputs (on each input apart when the two inputs' own types differ): the type then carries what the value
+    does not, a flipped bit returned as ``1.0 - bit`` tells the true bit (infinite loss). A type that follows
+    the value (an int 0 from ``max(0, x)``) is no leak and passes. Sandboxed code only."""
+    rng = np.random.default_rng(PROBE_SEED)
+    a, b = (runner.typed(x, runs, rng=rng, params=params) for x in (data, neighbour))
+    if a is None or b is None or a.shape[1:] != b.shape[1:]:
+        return
+    groups = [[a, b]] if type_code(data) == type_code(neighbour) else [[a], [b]]
+    for group in groups:
+        rows: np.ndarray = np.concatenate(group)
+        values, inverse = np.unique(rows[:, :-1], axis=0, return_inverse=True)
+        seen = np.unique(np.column_stack([inverse.ravel(), rows[:, -1]]), axis=0)
+        twice = np.flatnonzero(np.bincount(seen[:, 0].astype(np.int64)) > 1)
+        if twice.size:
+            shown = ", ".join(f"{v:g}" for v in values[twice[0]][:4])
+            raise ImplementationError(
+                f"contract violation: the type of an output carries information its value does not: the output "
+                f"[{shown}] came back with two different types over {runs} calls on each of a neighbouring pair's "
+                "inputs (an int in some calls, a float or a bool in others); return one type")
 
 
 def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *, where: str = "sandboxed") -> np.ndarray:

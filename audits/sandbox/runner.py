@@ -80,6 +80,7 @@ from .contract_checks import (
     rng_optional,
     validate_batch,
     validate_stack,
+    validate_typed,
 )
 from .cpulimit import CallClock
 from .isolation import names_a_file
@@ -173,7 +174,7 @@ def _worker_main(impl, conn, counter) -> None:
                 for _ in range(n):
                     outs.append(impl(data, rng=rng, **kwargs))
                     counter.value += 1
-                result = validate_stack(outs, "single-run function")
+                result = (validate_typed if mode == "typed" else validate_stack)(outs, "single-run function")
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))
@@ -355,6 +356,21 @@ class Runner:
             self.calls += n
         return out
 
+    def typed(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> np.ndarray | None:
+        """``n`` calls of the single-run function, each output flattened to a row with its type's code as a last
+        column (:func:`.contract_checks.validate_typed`), on the sandboxed workers; None in this process (trusted
+        code, whose outputs are not what is audited)."""
+        if not self.isolate:
+            return None
+        t0 = time.perf_counter()
+        try:
+            out = self._in_workers_many([(data, int(n), rng, dict(params or {}))], None, False, mode="typed")[0]
+        finally:
+            self.charge(time.perf_counter() - t0)
+        with self._lock:
+            self.calls += int(n)
+        return out
+
     def sample_fresh(self, data, n: int, *, rng: np.random.Generator, params: dict | None = None) -> np.ndarray:
         """``n`` runs as :meth:`sample` draws them from ``rng``, by a worker process started for them alone
         and ended after them (a runner of its own): what a check of determinism compares with, so that
@@ -473,10 +489,11 @@ class Runner:
         return self._in_workers_many([(data, n, rng, params)], progress, batch)[0]
 
     def _in_workers_many(self, requests: list, progress, batch: bool,
-                         seconds: list[float] | None = None) -> list[np.ndarray]:
+                         seconds: list[float] | None = None, mode: str | None = None) -> list[np.ndarray]:
         """Every request ``(data, n, rng, params)`` cut into blocks, all blocks spread over the workers at once
-        (``seconds``: each request's wall seconds from its blocks' submissions to their results, added)."""
-        mode = "batch" if batch else "loop"
+        (``seconds``: each request's wall seconds from its blocks' submissions to their results, added; ``mode``:
+        the workers' task, "batch" or "loop" by ``batch`` unless given)."""
+        mode = mode or ("batch" if batch else "loop")
         tasks = [(k, size, seed) for k, (_, n, rng, _) in enumerate(requests)
                  for size, seed in _blocks(int(n), BATCH_BLOCK if batch else BLOCK, rng)]
         while len(self._workers) < min(self.n_workers, len(tasks)):

@@ -47,7 +47,14 @@ import numpy as np
 from ..base import sanitize
 from ..base.integrity import secret_paths
 from . import isolation
-from .contract_checks import ImplementationError, describe, load_implementation, validate_batch, validate_stack
+from .contract_checks import (
+    ImplementationError,
+    describe,
+    load_implementation,
+    validate_batch,
+    validate_stack,
+    validate_typed,
+)
 from .cpulimit import CallClock
 from .proctree import children, descendants, kill_tree
 
@@ -437,7 +444,7 @@ def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
                         if time.monotonic() - last > PROGRESS_EVERY:
                             send_frame(sock, b"P", PROGRESS.pack(i + 1))
                             last = time.monotonic()
-                    result = validate_stack(outs, "single-run function")
+                    result = (validate_typed if mode == "typed" else validate_stack)(outs, "single-run function")
                 send_array(sock, result)
             except ImplementationError as exc:
                 send_frame(sock, b"E", exc.reason.encode("utf-8"))
