@@ -243,18 +243,25 @@ def follows(data, *, rng, epsilon=1.0):  # max(0, x) style: an int 0, a float ot
     bit = int(data[0])
     out = bit if rng.random() < E else 1 - bit
     return 0 if out == 0 else 1.0
+
+
+def at_random(data, *, rng, epsilon=1.0):  # a type drawn at random whatever the input: no information
+    bit = int(data[0])
+    out = bit if rng.random() < E else 1 - bit
+    return float(out) if rng.random() < 0.5 else out
 """
 
 
 def test_a_type_that_tells_what_the_value_does_not_breaks_the_contract_and_one_that_follows_the_value_does_not(tmp_path):
     """The type probe (probes.probe_types), on the sandboxed single-run function: the int 1 (kept on [1]) and the
     float 1.0 (flipped on [0]) agree as values, so only the two inputs' calls compared value by value show it; a
-    type that is a function of the value passes."""
+    type that is a function of the value, or drawn at random alike on both inputs, passes."""
     from dptestbed.audits.sandbox.probes import probe_types
 
     (tmp_path / "typed_rr.py").write_text(TYPED_RR)
     with Runner(f"{tmp_path / 'typed_rr.py'}:leaks", isolate=True, workers=1) as runner:
         with pytest.raises(ImplementationError, match="type of an output carries information"):
             probe_types(runner, np.array([1]), np.array([0]), {})
-    with Runner(f"{tmp_path / 'typed_rr.py'}:follows", isolate=True, workers=1) as runner:
-        probe_types(runner, np.array([1]), np.array([0]), {})
+    for valid in ("follows", "at_random"):
+        with Runner(f"{tmp_path / 'typed_rr.py'}:{valid}", isolate=True, workers=1) as runner:
+            probe_types(runner, np.array([1]), np.array([0]), {})

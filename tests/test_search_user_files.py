@@ -35,6 +35,7 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("bounded_sum", "calibration/bounded_sum_subsample_large_n.py:bsum", VIOLATION),  # n > 64 only
     ("laplace_mechanism", "calibration/laplace_float32_at_zero.py:laplace", VIOLATION),  # float32 grid at f = 0
     ("randomized_response", "calibration/rr_flip_as_bool.py:rr", IMPL_ERROR),  # a bool when flipped
+    ("randomized_response", "calibration/rr_float_flip.py:randomized_response", IMPL_ERROR),  # a float when flipped
     ("private_classification_queries", "model_agnostic/pcq_runner_up_fixed_label.py:pcq", VIOLATION),  # 3+ labels
     ("geometric_mechanism", "calibration/geometric_int32_counts.py:geometric", VIOLATION),  # answers >= 2^31
     ("laplace_mechanism", "calibration/laplace_gaussian_high_epsilon.py:laplace", VIOLATION),  # epsilon >= 6

@@ -68,30 +68,47 @@ def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callab
 
 
 TYPE_RUNS = 200  # calls a side of the type probe
+TYPE_LEVEL = 1e-9  # ... its false-alarm level per (value, type) (a type drawn at random alike on both inputs)
 
 
 def probe_types(runner: Runner, data: Any, neighbour: Any, params: dict, runs: int = TYPE_RUNS) -> None:
-    """Raise :class:`ImplementationError` when the single-run function the users call returns one value with two
-    types (an int in some calls, a float or a bool in others) over ``runs`` calls on each of two neighbouring
-    inputs (on each input apart when the two inputs' own types differ): the type then carries what the value
-    does not, a flipped bit returned as ``1.0 - bit`` tells the true bit (infinite loss). A type that follows
-    the value (an int 0 from ``max(0, x)``) is no leak and passes. Sandboxed code only."""
+    """Raise :class:`ImplementationError` when the type of the single-run function's output tells two neighbouring
+    inputs apart where its value does not: over ``runs`` calls on each, one value returned with a type on one
+    input and never with it on the other, where a type that has nothing to do with the input would have fallen
+    that way with probability below TYPE_LEVEL (hypergeometric, given how often each input gave the value). A
+    flipped bit returned as ``1.0 - bit`` is the int 1 from [1] and the float 1.0 from [0] (infinite loss); a
+    type that follows the value (an int 0 from ``max(0, x)``) or is drawn at random whatever the input passes.
+    Inputs of two types of their own (an int array beside a float one) are not compared; sandboxed code only."""
+    if type_code(data) != type_code(neighbour):
+        return
     rng = np.random.default_rng(PROBE_SEED)
     a, b = (runner.typed(x, runs, rng=rng, params=params) for x in (data, neighbour))
     if a is None or b is None or a.shape[1:] != b.shape[1:]:
         return
-    groups = [[a, b]] if type_code(data) == type_code(neighbour) else [[a], [b]]
-    for group in groups:
-        rows: np.ndarray = np.concatenate(group)
-        values, inverse = np.unique(rows[:, :-1], axis=0, return_inverse=True)
-        seen = np.unique(np.column_stack([inverse.ravel(), rows[:, -1]]), axis=0)
-        twice = np.flatnonzero(np.bincount(seen[:, 0].astype(np.int64)) > 1)
-        if twice.size:
-            shown = ", ".join(f"{v:g}" for v in values[twice[0]][:4])
+    rows: np.ndarray = np.concatenate([a, b])
+    side = np.repeat([0, 1], [a.shape[0], b.shape[0]])
+    values, value = np.unique(rows[:, :-1], axis=0, return_inverse=True)
+    kinds, kind = np.unique(rows[:, -1], return_inverse=True)
+    if kinds.size < 2:
+        return
+    counts = np.zeros((values.shape[0], kinds.size, 2), dtype=np.int64)
+    np.add.at(counts, (value.ravel(), kind.ravel(), side), 1)
+    per_value = counts.sum(axis=1)
+    for v, t, one in np.argwhere(counts > 0):
+        if counts[v, t, 1 - one]:
+            continue
+        k, n_one, n_other = int(counts[v, t, one]), int(per_value[v, one]), int(per_value[v, 1 - one])
+        if n_other and _log_choose(n_one, k) - _log_choose(n_one + n_other, k) < math.log(TYPE_LEVEL):
+            shown = ", ".join(f"{x:g}" for x in values[v][:4])
             raise ImplementationError(
-                f"contract violation: the type of an output carries information its value does not: the output "
-                f"[{shown}] came back with two different types over {runs} calls on each of a neighbouring pair's "
-                "inputs (an int in some calls, a float or a bool in others); return one type")
+                f"contract violation: the type of an output carries information its value does not: over {runs} "
+                f"calls on each input of a neighbouring pair, the output [{shown}] came back {k} times with a type "
+                f"on one input and {n_other} times, never with that type, on the other (an int on one, a float or a "
+                "bool on the other); return one type")
+
+
+def _log_choose(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
 def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *, where: str = "sandboxed") -> np.ndarray:
