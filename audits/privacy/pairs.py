@@ -290,7 +290,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     (:func:`.neighbours.violation`) is dropped."""
     stress = stress_pairs(spec, params)
     pairs: list[Pair] = []
-    caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter}
+    caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
+            "length": MAX_LENGTH_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -300,10 +301,19 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             continue
         if any(same_input(p.data, q.data) and same_input(p.neighbour, q.neighbour) and p.params == q.params for q in pairs):
             continue
-        if p.source in caps and sum(q.source == p.source for q in pairs) >= caps[p.source]:
+        if _cap_key(p) in caps and sum(_cap_key(q) == _cap_key(p) for q in pairs) >= caps[_cap_key(p)]:
             continue
         pairs.append(p)
     return pairs
+
+
+MAX_LENGTH_PAIRS = 4  # searched pairs on a lengthened dataset (records.lengthened), beside max_searched
+
+
+def _cap_key(p: Pair) -> str:
+    """The cap a pair counts against: its source's, the lengthened datasets' pairs apart (so that the other
+    generators keep their max_searched)."""
+    return "length" if p.name.startswith("search/length/") else p.source
 
 
 def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
@@ -387,6 +397,21 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
                 [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
                  for move, nb in [*records.label_flips(wide), *records.position(wide)]])
+        try:
+            other = records.Dataset(specs_records, anchor.neighbour, anchor.env)
+        except (KeyError, TypeError, ValueError, IndexError):
+            other = None
+        for name, data, moved, scaled in records.lengthened(ds, specs_records, anchor.params, other):
+            try:
+                longer_env = spec.bind({**anchor.params, **scaled})
+                longer = records.Dataset(specs_records, data, longer_env)
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue
+            moves = [("anchor", moved)] if moved is not None else []
+            moves += [(move, nb) for move, nb in records.position(longer) if move.endswith(("/first", "/last"))]
+            streams.setdefault("length", []).append(
+                [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, longer_env), env=longer_env)
+                 for move, nb in moves])
         for kind, large in (("copy", records.large_copy(ds, specs_records, anchor.params)),
                             ("alike", records.large_constant(ds, specs_records, anchor.params)),
                             ("two_ends", _two_ends(ds, specs_records, anchor))):

@@ -33,6 +33,10 @@ generator                     the record replaced, and by what
                               one's noise, right on a few records, reads its window between them
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
+``length``                    the dataset with copies of its first 1 or 3 changeable records
+                              appended (a length its block counts do not divide), with the anchor's
+                              own move (the same records appended to its neighbour) and its first
+                              and last records moved
 ============================  ===========================================================
 
 Under ``add_remove`` a replacement is not a neighbour: each replacement's new record is added instead
@@ -260,6 +264,30 @@ def _labels(ds: Dataset) -> list[str]:
 
 def _other_label(domain: str, value):
     return 1 - value if domain == "binary" else -value
+
+
+LONGER_BY = (1, 3)  # records added by :func:`lengthened`
+
+
+def lengthened(ds: Dataset, records, params: dict, other: Dataset | None = None):
+    """``(name, data, neighbour, scaled)``: the dataset with copies of its first k changeable records appended, for
+    k in LONGER_BY (its ``scales`` parameters set to the new count), and ``other`` (the anchor's neighbour, of the
+    same length) with the same records appended, or None: a length the stress cases' block counts no longer
+    divide, where an implementation's blocks wrap around or take the left-over records (np.resize puts the first
+    records, the anchor's moved one among them, in a second block); none when a public flag array marks the
+    changeable records."""
+    if not len(ds.changeable) or (records.changeable and records.changeable in ds.public):
+        return
+    for k in LONGER_BY:
+        extra = ds.changeable[:k]
+        if extra.size < k:
+            return
+        fields = {key: np.concatenate([v, v[extra]]) for key, v in ds.fields.items()}
+        moved = None
+        if other is not None and other.n == ds.n:
+            moved = other.data({key: np.concatenate([v, ds.fields[key][extra]]) for key, v in other.fields.items()})
+        scaled = {name: type(params[name])(ds.n + k) for name in records.scales if name in params}
+        yield f"length/n_plus_{k}", ds.data(fields), moved, scaled
 
 
 def large_copy(ds: Dataset, records, params: dict):
