@@ -12,6 +12,7 @@ shape and, where its outputs are integers, integer values.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -67,13 +68,16 @@ def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callab
     return got
 
 
-TYPE_RUNS = 200  # calls a side of the type probe
+TYPE_RUNS = 200  # calls a side of the type probe, at most
+TYPE_FIRST = 20  # ... the first of them, timed: the rest only as many as fit in TYPE_SECONDS
+TYPE_SECONDS = 3.0
 TYPE_LEVEL = 1e-9  # ... its false-alarm level per (value, type) (a type drawn at random alike on both inputs)
 
 
 def probe_types(runner: Runner, data: Any, neighbour: Any, params: dict, runs: int = TYPE_RUNS) -> None:
     """Raise :class:`ImplementationError` when the type of the single-run function's output tells two neighbouring
-    inputs apart where its value does not: over ``runs`` calls on each, one value returned with a type on one
+    inputs apart where its value does not: over ``runs`` calls on each (TYPE_FIRST, then as many more as fit in
+    TYPE_SECONDS at their pace), one value returned with a type on one
     input and never with it on the other, where a type that has nothing to do with the input would have fallen
     that way with probability below TYPE_LEVEL (hypergeometric, given how often each input gave the value). A
     flipped bit returned as ``1.0 - bit`` is the int 1 from [1] and the float 1.0 from [0] (infinite loss); a
@@ -82,9 +86,19 @@ def probe_types(runner: Runner, data: Any, neighbour: Any, params: dict, runs: i
     if type_code(data) != type_code(neighbour):
         return
     rng = np.random.default_rng(PROBE_SEED)
-    a, b = (runner.typed(x, runs, rng=rng, params=params) for x in (data, neighbour))
+    t0 = time.perf_counter()
+    first = min(runs, TYPE_FIRST)
+    a, b = (runner.typed(x, first, rng=rng, params=params) for x in (data, neighbour))
     if a is None or b is None or a.shape[1:] != b.shape[1:]:
         return
+    per_call = (time.perf_counter() - t0) / (2 * first)
+    more = min(runs - first, int(TYPE_SECONDS / max(2 * per_call, 1e-9)))
+    if more > 0:
+        a2, b2 = (runner.typed(x, more, rng=rng, params=params) for x in (data, neighbour))
+        if a2 is None or b2 is None or a2.shape[1:] != a.shape[1:] or b2.shape[1:] != b.shape[1:]:
+            return
+        a, b = np.concatenate([a, a2]), np.concatenate([b, b2])
+    runs = a.shape[0]
     rows: np.ndarray = np.concatenate([a, b])
     side = np.repeat([0, 1], [a.shape[0], b.shape[0]])
     values, value = np.unique(rows[:, :-1], axis=0, return_inverse=True)
