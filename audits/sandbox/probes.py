@@ -69,7 +69,7 @@ def probe_contract(runner: Runner, data: Any, params: dict, *, reference: Callab
 
 
 TYPE_RUNS = 200  # calls a side of the type probe, at most
-TYPE_FIRST = 20  # ... the first of them, timed: the rest only as many as fit in TYPE_SECONDS
+TYPE_FIRST = 5  # ... the first of them, timed: the rest only as many as fit in TYPE_SECONDS
 TYPE_SECONDS = 3.0
 TYPE_LEVEL = 1e-9  # ... its false-alarm level per (value, type) (a type drawn at random alike on both inputs)
 
