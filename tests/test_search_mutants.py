@@ -23,12 +23,15 @@ CASES = [  # (spec, implementation, expected verdict)
     ("exponential_mechanism", "dptestbed.impl.calibration.mutants:exponential_losses_half_even", VIOLATION),
     ("gaussian_mechanism", "dptestbed.impl.calibration.mutants:gaussian_sigma_as_variance", VIOLATION),
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_two_candidates", VIOLATION),
+    ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_significant_digits", VIOLATION),  # decades
     ("sparse_vector", "dptestbed.impl.model_agnostic.mutants:sparse_vector_fast_path_top", VIOLATION),
     ("online_query_release", "dptestbed.impl.model_agnostic.mutants:online_query_release_zero_distance_free", VIOLATION),
     ("online_query_release", "dptestbed.impl.model_agnostic.mutants:online_query_release_rows_by_distance", VIOLATION),
     ("subsample_aggregate_corrected", "dptestbed.impl.model_agnostic.mutants:subsample_aggregate_corrected_gap_fixed_chunks",
      VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
+    ("subsample_aggregate_prediction_corrected",  # the lengthened datasets
+     "dptestbed.impl.private_prediction.mutants:soft_majority_resized_blocks", VIOLATION),
     ("stable_laplace_prediction", "dptestbed.impl.private_prediction.mutants:laplace_cached_per_input", IMPL_ERROR),
 ]
 

@@ -458,6 +458,17 @@ def _two_candidates_unnoised(out, data, rng, params):
 report_noisy_max_two_candidates = post_processed(
     report_noisy_max, _two_candidates_unnoised, "Report noisy max with no noise when there are two candidates.")
 
+def _significant_digits(out, data, rng, params):
+    """The release rounded to 4 significant digits of the answer's magnitude (a grid that follows f(D))."""
+    answer = np.abs(as_vector(data)).max(initial=0.0)
+    step = 10.0 ** (math.floor(math.log10(answer)) - 3) if answer > 0 else 1e-3
+    return np.round(np.asarray(out, dtype=float) / step) * step
+
+
+laplace_significant_digits = post_processed(
+    laplace_mechanism, _significant_digits, "Laplace rounded to 4 significant digits of the answer (f = 99.5: "
+    "steps of 0.01; f = 100.5: steps of 0.1).")
+
 _SEARCHED = [
     _mutant("laplace_mechanism", "laplace_fn_half_noise", "fn_half_noise_batch_correct", "contract",
             "the function adds Lap(gamma/(2 epsilon)) while its batch sampler is correct", (AUDIT,)),
@@ -471,6 +482,9 @@ _SEARCHED = [
             "sigma read as a variance: standard deviation sqrt(sigma), too little noise where sigma > 1", (AUDIT,)),
     _mutant("report_noisy_max", "report_noisy_max_two_candidates", "two_candidates_unnoised", "privacy",
             "no noise when there are two candidates (a shortcut on the input's length)", (AUDIT,)),
+    _mutant("laplace_mechanism", "laplace_significant_digits", "significant_digits", "privacy",
+            "the release rounded to 4 significant digits of the answer: the output grid changes across a power of ten "
+            "(found on the lines across decades, search/decade/)", (AUDIT,)),
 ]
 
 MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU + _GCAL + _GEO + _DG + _BOUNDED + _SEARCHED)

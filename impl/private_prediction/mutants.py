@@ -82,6 +82,11 @@ soft_majority_bagged_blocks = _soft_majority_with(
     lambda X, y, x, r: _nu(X, y, x, (np.arange(r)[:, None] * (X.size // r) + np.arange(2 * (X.size // r))) % X.size),
     "BUG: overlapping blocks (teacher j reads records j m .. j m + 2m - 1, cyclically): each record feeds 2 teachers.")
 
+soft_majority_resized_blocks = _soft_majority_with(
+    lambda X, y, x, r: _nu(X, y, x, np.resize(np.arange(X.size), (r, -(-X.size // r)))),
+    "BUG: blocks of ceil(n/r) records filled by np.resize (no record thrown away): when r does not divide n, the "
+    "first records wrap around into the last teachers, so one record feeds two teachers.")
+
 
 def _shared_coin_sampler(data, n, *, rng, epsilon, alpha, **_):
     if not isinstance(data, dict):
@@ -370,6 +375,9 @@ MUTANTS = (
        "q = 2: audit eps_lb 10.6 against 4)", ("privacy audit",)),
     _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
        ("privacy audit",)),
+    _m(SOFT, "soft_majority_resized_blocks", "privacy",
+       "blocks of ceil(n/r) filled by np.resize: the first records feed two teachers when r does not divide n (found on "
+       "the lengthened datasets, search/length/: audit eps_lb 7.1 against 4)", ("privacy audit",)),
     _m(SOFT, "soft_majority_memorises_training_points", "both", "a query equal to a training point gets its label",
        ("privacy audit", f"{SOFT}/Lemma 6/moment-k1", f"{SOFT}/Lemma 7/integer-k-markov",
         f"{SOFT}/Theorem 2 (instance bound)/user-algorithm-on-hard-instance")),
