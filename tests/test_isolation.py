@@ -260,3 +260,27 @@ def test_the_worker_environment_keeps_the_key_out(tmp_path, monkeypatch):
     assert key.hex() not in " ".join(cmd)
     assert json.loads(cmd[-1])["hidden"][-2:] == [os.path.realpath(tmp_path / "s"),
                                                    os.path.realpath(tmp_path / "s" / "results-key")]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="files of another user need root")
+def test_what_a_killed_run_left_is_swept_by_the_next(tmp_path):
+    """A run of root killed before its end (SIGKILL of the command line) leaves its sandbox folder and its workers'
+    files owned by its user; the next run removes them once no process has that user and nothing of it is newer than
+    a minute. A run starting beside it (a fresh entry) and anyone else's files are left alone."""
+    import fcntl
+
+    gone, starting, running = isolation.USER_BASE + 7, isolation.USER_BASE + 8, isolation.USER_BASE + 9
+    for name, uid, age in (("left", gone, 3600), ("starting", starting, 0), ("running", running, 3600),
+                           ("root", 0, 3600)):
+        (tmp_path / name / "inner").mkdir(parents=True)
+        os.chown(tmp_path / name, uid, uid)
+        os.utime(tmp_path / name, (time.time() - age, time.time() - age))
+    held = os.open(isolation.RUN_LOCK.format(uid=running), os.O_WRONLY | os.O_CREAT, 0o600)  # a live run's lock
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        assert isolation.sweep_stale([str(tmp_path)]) == [gone]
+    finally:
+        os.close(held)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["root", "running", "starting"]
+    assert isolation.sweep_stale([str(tmp_path)]) == [running]  # its run is over: the lock is free
+    assert not os.path.exists(isolation.RUN_LOCK.format(uid=running))

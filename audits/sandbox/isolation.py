@@ -68,12 +68,17 @@ READ_ENV = "DPTESTBED_SANDBOX_READ"  # further folders a worker may read, os.pat
 
 USER_BASE, USER_SPAN = 0x5D000000, 1 << 24  # the uids a run of root may take for its workers (no account's)
 WORLD_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")  # where a worker at the unprivileged-uid level may leave files
+# a run of root holds an exclusive lock on this file (root's, mode 0600) from the choice of its user to its end: the kernel
+# releases it when the run's last process dies, however it dies, so that a later run tells a live run's user from a
+# killed one's (:func:`sweep_stale`)
+RUN_LOCK = "/tmp/dptestbed-run-{uid}.lock"
 
 MODES = ("auto", "strict", "uid", "process")
 _mode = "auto"
 _hidden: list[str] = []
 _imports: list[str] = []  # folders a worker imports a module reference from (the pytest plugin's callables)
 _user: int | None = None
+_lock: int | None = None  # the file descriptor holding RUN_LOCK of this run's user
 reported: str | None = None  # the level of the last worker that started in this process
 reported_why = ""  # why it is not the strongest
 
@@ -135,11 +140,86 @@ def run_user() -> int | None:
             try:
                 pwd.getpwuid(uid)
             except KeyError:
-                if not user_processes(uid):
+                if not user_processes(uid) and _hold_lock(uid):
                     _user = uid
                     _end_at_exit(os.getpid())
+                    sweep_stale()
                     break
     return _user
+
+
+def _hold_lock(uid: int) -> bool:
+    """Create and lock :data:`RUN_LOCK` of ``uid`` (False when it exists: another run's, or a stale one's)."""
+    import fcntl
+
+    global _lock
+    try:
+        fd = os.open(RUN_LOCK.format(uid=uid), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    _lock = fd
+    return True
+
+
+def _run_alive(uid: int) -> bool:
+    """Whether a run holds the lock of ``uid`` (:data:`RUN_LOCK`); a lock file nobody holds is removed."""
+    import fcntl
+
+    path = RUN_LOCK.format(uid=uid)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return False
+
+
+STALE_SECONDS = 60.0  # what a killed run left is removed when no entry of its user is younger than this
+
+
+def sweep_stale(folders: Sequence[str] = WORLD_WRITABLE) -> list[int]:
+    """What earlier runs of root left when they were killed before :func:`end_run` (SIGKILL of the command line):
+    the entries in ``folders`` (and in the world-writable folders below them) and the System V IPC objects of a run's
+    user (:data:`USER_BASE`) that no process has, when none of its entries is younger than :data:`STALE_SECONDS` (a
+    run starting beside this one); the uids swept."""
+    import time
+
+    from .proctree import process_uids
+
+    alive = set().union(*process_uids().values())
+    newest: dict[int, float] = {}
+
+    def owners(folder: str) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if USER_BASE <= info.st_uid < USER_BASE + USER_SPAN and info.st_uid not in alive and info.st_uid != _user:
+                newest[info.st_uid] = max(newest.get(info.st_uid, 0.0), info.st_mtime)
+            elif entry.is_dir(follow_symlinks=False) and info.st_mode & 0o002:
+                owners(entry.path)
+
+    for top in folders:
+        owners(top)
+    swept = [uid for uid, when in newest.items() if time.time() - when > STALE_SECONDS and not _run_alive(uid)]
+    for uid in swept:
+        for top in folders:
+            _remove_owned(top, uid)
+        _remove_ipc(uid)
+    return swept
 
 
 def _end_at_exit(pid: int) -> None:
@@ -179,6 +259,8 @@ def end_run() -> None:
     for top in WORLD_WRITABLE:
         _remove_owned(top, _user)
     _remove_ipc(_user)
+    with contextlib.suppress(OSError):
+        os.unlink(RUN_LOCK.format(uid=_user))
 
 
 def _remove_ipc(uid: int) -> None:

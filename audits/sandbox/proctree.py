@@ -172,20 +172,24 @@ def kill_tree(pid: int, include_root: bool = True) -> int:
     return _stop_then_kill([pid] if include_root else [], lambda: descendants(pid))
 
 
-def user_processes(uid: int) -> list[int]:
-    """The processes whose real or effective uid is ``uid`` (as this process's /proc shows them)."""
-    found = []
+def process_uids() -> dict[int, set[int]]:
+    """Each process (as this process's /proc shows them) with its real and effective uids."""
+    found = {}
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/status") as fh:
                 row = next(line for line in fh if line.startswith("Uid:"))
-        except (OSError, StopIteration):
+            found[int(entry)] = {int(u) for u in row.split()[1:3]}
+        except (OSError, StopIteration, ValueError):
             continue
-        if str(uid) in row.split()[1:3]:
-            found.append(int(entry))
     return found
+
+
+def user_processes(uid: int) -> list[int]:
+    """The processes whose real or effective uid is ``uid``."""
+    return [pid for pid, uids in process_uids().items() if uid in uids]
 
 
 def kill_user(uid: int) -> int:
