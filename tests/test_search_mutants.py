@@ -24,6 +24,10 @@ CASES = [  # (spec, implementation, expected verdict)
     ("gaussian_mechanism", "dptestbed.impl.calibration.mutants:gaussian_sigma_as_variance", VIOLATION),
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_two_candidates", VIOLATION),
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_significant_digits", VIOLATION),  # decades
+    ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_tournament", VIOLATION),  # 33 answers
+    ("geometric_mechanism", "dptestbed.impl.calibration.mutants:geometric_integer_scale", VIOLATION),  # epsilon x 0.7
+    ("subsample_aggregate_prediction_corrected",  # the unanimous many-vote line
+     "dptestbed.impl.private_prediction.mutants:soft_majority_naive_logistic", VIOLATION),
     ("sparse_vector", "dptestbed.impl.model_agnostic.mutants:sparse_vector_fast_path_top", VIOLATION),
     ("online_query_release", "dptestbed.impl.model_agnostic.mutants:online_query_release_zero_distance_free", VIOLATION),
     ("online_query_release", "dptestbed.impl.model_agnostic.mutants:online_query_release_rows_by_distance", VIOLATION),

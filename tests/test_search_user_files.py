@@ -51,6 +51,14 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("laplace_mechanism", "calibration/laplace_three_significant_digits.py:laplace", VIOLATION),
     # blocks of ceil(n/r) filled by np.resize: the first records in two teachers when r does not divide n
     ("subsample_aggregate_prediction", "private_prediction/sap_resize_pad.py:sap_resize", VIOLATION),
+    # a soft majority computed as w / (1 + w): NaN where exp(epsilon nu / 2) overflows (the unanimous many-vote line)
+    ("subsample_aggregate_prediction_corrected", "private_prediction/soft_majority_overflow.py:predict", VIOLATION),
+    # a tournament of blocks of 16 answers: exact on 5 answers (the stress cases repeated to 33)
+    ("report_noisy_max", "calibration/rnm_tournament.py:report_noisy_max", VIOLATION),
+    # the scale truncated to int(sensitivity / epsilon): exact wherever that ratio is whole (epsilon 0.7)
+    ("geometric_mechanism", "calibration/geom_intscale.py:geometric", VIOLATION),
+    # the shifted test reading the larger of the two histograms' distances: rows whose chunks are tied between two bins
+    ("soft_label_queries_corrected", "model_agnostic/slq_second_test_best_gap.py:sl_queries", VIOLATION),
 ]
 
 
@@ -61,3 +69,25 @@ def test_the_search_finds_where_a_users_file_leaks(spec_id, implementation, verd
     assert result.verdict == verdict, (result.verdict, result.to_json()["best"])
     if verdict == VIOLATION:
         assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
+
+
+@pytest.mark.slow
+def test_a_mean_of_block_means_leaks_where_the_blocks_do_not_divide_n():
+    """Block means of 1,024 records averaged unweighted: at n = 1,100 the last record weighs 1/152 (loss 7.24 against
+    1); the dataset is all zeros in [0, 1], where a record moved down would be clipped back (the move goes up)."""
+    impl = INDEPENDENT / "calibration" / "mean_blocks.py"
+    result = audit(CATALOGUE["bounded_mean"], f"{impl}:bounded_mean", {"n": 1100}, seed=0)
+    assert result.verdict == VIOLATION, result.to_json()["best"]
+    assert result.counterexample["epsilon_lower_bound"] > 4
+
+
+@pytest.mark.slow
+def test_a_correct_prediction_of_q_queries_is_not_audited_on_more_queries_than_its_claim_covers():
+    """A correct per-call Laplace prediction (valid, tests/independent) at the two-query point (claim 2 epsilon): the
+    stress case repeated to 33 queries moves every one of them, a loss of 33 epsilon for the spec's own mechanism, so the
+    repeated pair is left out (its exact profile exceeds the claim) and the audit passes; it was claim violated at 8.63."""
+    impl = INDEPENDENT / "private_prediction" / "laplace_log_ratio.py"
+    point = {"epsilon": 1.0, "gamma": 1.0, "L_l": 1.0, "sigma": 0.25, "q": 2}
+    result = audit(CATALOGUE["stable_laplace_prediction_corrected"], f"{impl}:predict", point, seed=0)
+    assert result.verdict != VIOLATION, result.to_json()["best"]
+    assert not any("@repeated_" in p["name"] for p in result.to_json()["pairs"])

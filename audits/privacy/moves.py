@@ -253,23 +253,48 @@ def _column_lines(spec: Spec, anchor, moved: np.ndarray) -> list[Line]:
 MAX_ANCHORS = 6  # distinct anchors a search draws lines through (distinct inputs first)
 
 
-SHORT_LENGTHS = (1, 2)  # an answer vector of free length is also tried this short
+SHORT_LENGTHS = (1, 2)  # an answer vector of free length is also tried this short ...
+LONG_LENGTHS = (33,)  # ... and this long (past blocks of 16 and 32 that the length does not fill)
 
 
 def shortened(spec: Spec, anchor) -> list:
     """The anchor cut to its first SHORT_LENGTHS entries (both sides), when its input is a vector whose length
     the spec leaves free (no ``[input] length``): a shortcut an implementation takes on short inputs (no noise
     for two candidates) lies where the spec's stress cases never are. The cut pairs keep the relation's moves."""
-    if (spec.neighbours["relation"] not in UNIT_RELATIONS or spec.input.get("length") is not None
-            or spec.input.get("rows") is not None or spec.neighbours.get("moves")):
+    if not _free_length(spec, anchor):
         return []
     data, neighbour = anchor.data, anchor.neighbour
-    if not (isinstance(data, np.ndarray) and isinstance(neighbour, np.ndarray) and data.ndim == 1
-            and data.shape == neighbour.shape):
-        return []
     return [anchor.derived(name=f"{anchor.name}@first_{k}", data=data[:k].copy(), neighbour=neighbour[:k].copy(),
                     source="search", description=f"{anchor.description} Cut to its first {k} entries.".strip())
             for k in SHORT_LENGTHS if k < data.size]
+
+
+def repeated(spec: Spec, anchor) -> list:
+    """The anchor repeated to LONG_LENGTHS entries, when its input is a vector of free length: the same move in
+    every copy under query answers (each answer moves at most one sensitivity), in the first copy only under an
+    L1 or L2 relation. An implementation that works in blocks of 16 queries (a fresh threshold noise for each,
+    a noisy max per block, then a noisy max of the winners) is exact on the stress cases' 5 and 10 answers."""
+    if not _free_length(spec, anchor):
+        return []
+    data, neighbour = anchor.data, anchor.neighbour
+    out = []
+    for k in (k for k in LONG_LENGTHS if k > data.size):
+        long = np.resize(data, k)
+        moved = np.resize(neighbour, k) if spec.neighbours["relation"] == "query_answers" else long.copy()
+        moved[:data.size] = neighbour
+        out.append(anchor.derived(name=f"{anchor.name}@repeated_{k}", data=long, neighbour=moved, source="search",
+                                  description=f"{anchor.description} Repeated to {k} entries.".strip()))
+    return out
+
+
+def _free_length(spec: Spec, anchor) -> bool:
+    """The anchor's input is a numeric vector whose length the spec leaves free (no ``[input] length``)."""
+    if (spec.neighbours["relation"] not in UNIT_RELATIONS or spec.input.get("length") is not None
+            or spec.input.get("rows") is not None or spec.neighbours.get("moves")):
+        return False
+    data, neighbour = anchor.data, anchor.neighbour
+    return (isinstance(data, np.ndarray) and isinstance(neighbour, np.ndarray) and data.ndim == 1
+            and data.shape == neighbour.shape)
 
 
 FEW_VOTES = 10  # vote rows are also tried with about this many votes in all
@@ -293,18 +318,76 @@ def with_few_votes(spec: Spec, anchor):
     small[:, 0] += FEW_VOTES - small.sum(axis=1)  # every row holds FEW_VOTES votes
     if small.min() < 0:
         return None
-    order = np.argsort(-small, axis=1, kind="stable")
-    r = np.arange(small.shape[0])
-    neighbour = small.copy()
+    return _one_vote_moved(spec, anchor, small, moved.shape, f"{FEW_VOTES}_votes",
+                           f"Its votes scaled to {FEW_VOTES} a row.")
+
+
+MANY_VOTES = 2 ** 16  # ... and unanimous with this many a row
+
+
+def with_many_votes(spec: Spec, anchor):
+    """The anchor's vote rows made unanimous with MANY_VOTES votes a row (each on the row's mode), one vote of each
+    row moved to its runner-up on the other side; None when not a vote input. A line through it (:func:`lines`)
+    walks each gap down from MANY_VOTES to 0, across where a weight exp(epsilon nu / 2) computed as written
+    overflows (nu = 1,420 at epsilon = 1: a soft majority w / (1 + w) turns NaN, its label 0 where it was 1), which
+    rows of the stress cases' sizes never reach."""
+    if spec.neighbours["relation"] not in VOTE_KINDS:
+        return None
+    moved, _ = moved_part(spec, anchor.data)
+    if moved is None or moved.ndim not in (1, 2) or moved.size < 2:
+        return None
+    rows = np.atleast_2d(moved)
+    many = np.zeros(rows.shape, dtype=np.int64)
+    many[np.arange(rows.shape[0]), np.argmax(rows, axis=1)] = MANY_VOTES
+    return _one_vote_moved(spec, anchor, many, moved.shape, "many_votes",
+                           f"Its votes made unanimous, {MANY_VOTES:,} a row.")
+
+
+def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, what: str):
+    """The pair of ``rows`` (the anchor's moved part replaced) and the same with one vote of each row moved from its
+    mode to its runner-up; None when a count would go negative."""
+    order = np.argsort(-rows, axis=1, kind="stable")
+    r = np.arange(rows.shape[0])
+    neighbour = rows.copy()
     neighbour[r, order[:, 0]] -= 1   # one vote from each row's mode to its runner-up
     neighbour[r, order[:, 1]] += 1
     if neighbour.min() < 0:
         return None
-    shape = moved.shape
-    return anchor.derived(name=f"{anchor.name}@{FEW_VOTES}_votes", source="search",
-                          data=_with_moved(spec, anchor.data, small.reshape(shape)),
+    return anchor.derived(name=f"{anchor.name}@{suffix}", source="search",
+                          data=_with_moved(spec, anchor.data, rows.reshape(shape)),
                           neighbour=_with_moved(spec, anchor.data, neighbour.reshape(shape)),
-                          description=f"{anchor.description} Its votes scaled to {FEW_VOTES} a row.".strip())
+                          description=f"{anchor.description} {what}".strip())
+
+
+def tied_halves(spec: Spec, anchors: list) -> list:
+    """Pairs of one-chunk score rows with a tie (scores_one_move): from the stress case with the most chunks, every row's
+    first half of the columns (rounded up) at its most common value a and the rest at t, for each t of COLUMN_VALUES,
+    against the same with one more column at t (the mode moves from a to t). Two bins holding half the chunks each is where a histogram's two partitions
+    (regular and shifted) disagree about the mode while its other bin is far from it: a shifted test that reads the
+    wrong histogram's distance releases the tied bin's midpoint on one side only (0.24 of the time against never,
+    claim 8), which no stress case (every row at one value with one or two apart) reaches."""
+    if spec.neighbours["relation"] != "scores_one_move":
+        return []
+    found = [(a, moved) for a in anchors for moved in [moved_part(spec, a.data)[0]]
+             if moved is not None and np.ndim(moved) == 2 and np.shape(moved)[1] >= 4]
+    if not found:
+        return []
+    anchor, moved = max(found, key=lambda f: f[1].shape[1])
+    rows = np.asarray(moved, dtype=float)
+    values, counts = np.unique(rows, return_counts=True)
+    a, half = float(values[np.argmax(counts)]), (rows.shape[1] + 1) // 2  # a tie, or a's majority of one
+    out = []
+    for t in (t for t in COLUMN_VALUES if t != a):
+        tied = np.full(rows.shape, a)
+        tied[:, half:] = t
+        broken = tied.copy()
+        broken[:, half - 1] = t
+        out.append(anchor.derived(name=f"{anchor.name}@tied_halves/{a:g}_{t:g}", source="search",
+                                  data=_with_moved(spec, anchor.data, tied),
+                                  neighbour=_with_moved(spec, anchor.data, broken),
+                                  description=f"{anchor.description} Every row's chunks half at {a:g}, half at {t:g}; "
+                                              f"one more at {t:g} on the other side.".strip()))
+    return out
 
 
 def with_more_labels(spec: Spec, anchor) -> list:
@@ -484,6 +567,9 @@ SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger a
 # "epsilon >= 5: Gaussian noise", lies beyond 4x; far above, a pure claim's loss is past what samples can show),
 # the claim's delta also at 10^-4 of it ("delta < 1e-9: ...")
 FAR_EPSILON_FACTORS = (8.0, 1 / 8, 1 / 16)
+# ... and once off the powers of two (every other point keeps sensitivity / epsilon a whole number when it was one: a
+# noise scale truncated to an integer, int(sensitivity / epsilon) for an exact integer sampler, is right on all of them)
+OFF_GRID_EPSILON = 0.7
 FAR_EPSILON_MAX = 16.0  # ... up to this epsilon: beyond it no round we draw (10^7 a side: ln(10^7 / 3) = 15) shows a loss
 FAR_DELTA_FACTOR = 1e-4
 MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow with counts)
@@ -493,7 +579,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     """Parameter points beside ``params`` (the audit point): each parameter the user did not fix moved,
     one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
     SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
-    FAR_EPSILON_FACTORS; the claim's delta divided by 100 and 10^4;
+    FAR_EPSILON_FACTORS and OFF_GRID_EPSILON; the claim's delta divided by 100 and 10^4;
     a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records), inside its domain. ``(name, point)`` pairs, each point binding (the search
     re-centres its stress cases and lines on it)."""
     base = {**spec.defaults(), **params}
@@ -518,7 +604,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
                 if min(values) >= 1:
                     values.append(0.5)
                 if name in claim_epsilons:
-                    values += [v * f for f in FAR_EPSILON_FACTORS if v * f <= FAR_EPSILON_MAX]
+                    values += [v * f for f in FAR_EPSILON_FACTORS if v * f <= FAR_EPSILON_MAX] + [v * OFF_GRID_EPSILON]
         else:  # a count: only larger (an input sized by it is padded; a smaller one could not hold the input)
             if not (isinstance(v, int) and v >= 1) or name in scales:
                 continue

@@ -33,7 +33,17 @@ from .estimation import REPLAY_CALLS
 from .events import Candidate
 from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
-from .moves import lines, patterns, shortened, with_all_rows, with_few_votes, with_more_labels
+from .moves import (
+    lines,
+    patterns,
+    repeated,
+    shortened,
+    tied_halves,
+    with_all_rows,
+    with_few_votes,
+    with_many_votes,
+    with_more_labels,
+)
 from .neighbours import violation
 from .options import AuditOptions
 from .pairs import Pair, candidate_pairs, parameter_pairs, same_input
@@ -99,17 +109,30 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
     return probe_contract(runner, pair.data, pair.params, reference=reference, randomness=randomness)
 
 
-def _shortened_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
-    """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, inside the
-    spec's domain (the reference runs on them) and checked to be neighbours."""
+def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
+    """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, and repeated
+    long (moves.repeated), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
     out = []
     for anchor in anchors:
         for short in shortened(spec, anchor):
             out.append(short)
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)]
+        out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
+
+
+def _keeps_claim(spec: Spec, pair: Pair) -> bool:
+    """The spec's own mechanism keeps the claim on ``pair`` by its exact profile (False when none is known): a vector
+    repeated long moves every copy, which a claim for a fixed number of answers (q epsilon for q queries, one answer of
+    a Laplace or Gaussian mechanism) does not cover, while a sparse vector's or a noisy max's covers any number."""
+    claim = pair_claim(spec, pair.env)
+    try:
+        value = exact_profiles.exact_bound(spec, pair, claim)
+    except (ValueError, TypeError, IndexError, ArithmeticError):  # (a profile that cannot take this input)
+        return False
+    return value is not None and value <= claim.value * (1 + 1e-9)
 
 
 def _in_reference_domain(spec: Spec, pairs: list[Pair], skipped: list[str] | None = None) -> list[Pair]:
@@ -332,9 +355,18 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 anchors.append(p)
                 if len(widened) < WIDENED:
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
-            aud.add_pairs(_in_reference_domain(spec, widened))  # where the reference runs
-            aud.add_pairs(_shortened_pairs(spec, [p for p in pairs if p.source == "stress"]))
-            found_lines = lines(spec, anchors)
+            # chunk scores tied between two values; one anchor of unanimous rows of many votes (the first stress
+            # case's) and one of the first stress case repeated long, their lines beside the others'
+            stress = [p for p in pairs if p.source == "stress"]
+            many = next((e for e in (with_many_votes(spec, p) for p in stress)
+                         if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
+            tied = [e for e in tied_halves(spec, stress) if not violation(spec, e.data, e.neighbour, e.env)]
+            checked = _in_reference_domain(spec, widened + tied + ([many] if many is not None else []))
+            aud.add_pairs(checked)  # where the reference runs
+            resized = _resized_pairs(spec, stress)
+            aud.add_pairs(resized)
+            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
+            found_lines = lines(spec, anchors) + lines(spec, far)
             points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines)
             share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
             least = (points * MIN_LINE_RUNS * pace / (1 if runner.batched else runner.n_workers)

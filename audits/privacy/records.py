@@ -188,7 +188,9 @@ def _flip(ds: Dataset, i: int) -> dict:
         if domain in ("binary", "sign", "item") or domain.startswith("index<"):
             out[key] = ds.moved(key, value, not (np.asarray(value) >= np.median(ds.fields[key])).all())
         else:
-            out[key] = ds.moved(key, value, float(np.mean(value)) < float(np.mean(ds.fields[key])))
+            # a record at the mean (a dataset of equal records) moves up: down from the lower bound of a clipped
+            # range (records of zeros in [0, 1]) the move would be clipped away, and the pair would change nothing
+            out[key] = ds.moved(key, value, float(np.mean(value)) <= float(np.mean(ds.fields[key])))
     return out
 
 

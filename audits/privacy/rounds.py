@@ -292,8 +292,8 @@ class Auditor:
                              showable: float) -> list[int]:
         """The best-scored pair at the parameter point whose (epsilon, delta) claim is the largest below ``showable``
         (about the largest epsilon the round's estimation size can show, ln(n / 3)), if that claim is above every claim at the
-        audit's own point and no kept pair has it, and beside it the pair there with the most runs of an output its
-        neighbour never showed (``only``): under a large epsilon a pilot cannot tell a structural zero from
+        audit's own point and no kept pair has it, and the pair there with the most runs of an output its neighbour never
+        showed (``only``; kept or not, the best-scored or not: its event is estimated, :attr:`one_sided_far`): under a large epsilon a pilot cannot tell a structural zero from
         e^-epsilon (a distance to instability answering without noise from Gamma + 10/epsilon on: at epsilon 8,
         bottom w.p. 0.058 on [0, 2] and never on [0, 3], where the spec's law is e^8 times rarer; the best-scored
         pair there is another). ``[]``, ``[index]`` or ``[index, index]``."""
@@ -303,15 +303,17 @@ class Auditor:
         if not own or not far:
             return []
         top = max(self.claims[i].value for i in far)
-        if top <= max(own) or any(self.claims[i].value == top for i in kept):
+        if top <= max(own):
             return []
         there = [i for i in far if self.claims[i].value == top]
-        best = max(there, key=lambda i: scores[i])
-        zero = max((i for i in there if i != best and only.get(i, 0) > 0), key=lambda i: only[i], default=None)
-        if zero is None:
-            return [best]
-        self.one_sided_far = {zero}
-        return [best, zero]
+        # (a pair kept at that point on its score does not replace the one-sided pair: that one goes beside it, and its
+        # event is estimated, kept already, the best-scored one or neither)
+        out = [] if any(self.claims[i].value == top for i in kept) else [max(there, key=lambda i: scores[i])]
+        zero = max((i for i in there if only.get(i, 0) > 0), key=lambda i: only[i], default=None)
+        if zero is not None:
+            self.one_sided_far = {zero}
+            out += [] if zero in kept or zero in out else [zero]
+        return out
 
     def train_pair(self, r: int, i: int, n: int, pilot: tuple | None, score_n: int, alpha_pred: float):
         """Pair i's training runs (its pilot runs and fresh ones) and their candidates: ``(width, candidates)``."""

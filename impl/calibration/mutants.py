@@ -469,6 +469,32 @@ laplace_significant_digits = post_processed(
     laplace_mechanism, _significant_digits, "Laplace rounded to 4 significant digits of the answer (f = 99.5: "
     "steps of 0.01; f = 100.5: steps of 0.1).")
 
+def _tournament_batch(data, n, *, rng, epsilon):
+    q = as_vector(data)
+    if q.size <= 16:
+        return report_noisy_max.batch(q, n, rng=rng, epsilon=epsilon)
+    starts = np.arange(0, q.size, 16)
+    winners = np.stack([s + report_noisy_max.batch(q[s:s + 16], n, rng=rng, epsilon=epsilon) for s in starts], axis=1)
+    final = np.argmax(q[winners] + laplace(rng, 2.0 / epsilon, winners.shape), axis=1)  # fresh noise on the winners
+    return winners[np.arange(int(n)), final].astype(np.int64)
+
+
+@batched(_tournament_batch)
+def report_noisy_max_tournament(data, *, rng, epsilon):
+    """Report noisy max as a tournament for more than 16 answers: a noisy max in each block of 16, then a noisy max
+    of the winners' answers with fresh noise (each winner's answer counts twice)."""
+    return int(_tournament_batch(data, 1, rng=rng, epsilon=epsilon)[0])
+
+
+def _integer_scale(params: dict) -> dict:
+    # the exact sampler takes a whole scale: sensitivity / epsilon truncated, and epsilon recomputed from it
+    params["epsilon"] = params["sensitivity"] / max(1, int(params["sensitivity"] / params["epsilon"]))
+    return params
+
+
+geometric_integer_scale = with_params(geometric_mechanism, _integer_scale,
+                                      "Geometric mechanism whose scale sensitivity/epsilon is truncated to an integer.")
+
 _SEARCHED = [
     _mutant("laplace_mechanism", "laplace_fn_half_noise", "fn_half_noise_batch_correct", "contract",
             "the function adds Lap(gamma/(2 epsilon)) while its batch sampler is correct", (AUDIT,)),
@@ -485,6 +511,12 @@ _SEARCHED = [
     _mutant("laplace_mechanism", "laplace_significant_digits", "significant_digits", "privacy",
             "the release rounded to 4 significant digits of the answer: the output grid changes across a power of ten "
             "(found on the lines across decades, search/decade/)", (AUDIT,)),
+    _mutant("report_noisy_max", "report_noisy_max_tournament", "tournament", "privacy",
+            "a tournament of blocks of 16 answers (a noisy max per block, then of the winners with fresh noise): exact "
+            "on up to 16 answers (found on the stress cases repeated to 33 answers)", (AUDIT,)),
+    _mutant("geometric_mechanism", "geometric_integer_scale", "integer_scale", "privacy",
+            "the scale sensitivity/epsilon truncated to an integer: exact where it is whole (found at the parameter "
+            "point epsilon x 0.7: loss 1 against 0.7)", (AUDIT,)),
 ]
 
 MUTANTS = tuple(_LAP + _GAU + _EM + _RR + _RNM + _LYU + _GCAL + _GEO + _DG + _BOUNDED + _SEARCHED)

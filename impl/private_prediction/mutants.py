@@ -88,6 +88,24 @@ soft_majority_resized_blocks = _soft_majority_with(
     "first records wrap around into the last teachers, so one record feeds two teachers.")
 
 
+def _naive_logistic_sampler(data, n, *, rng, epsilon, alpha, **_):
+    if isinstance(data, dict):
+        return soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon,
+                                                                            alpha=alpha)
+    c = np.asarray(data, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = np.exp(epsilon * (c[1] - c[0]) / 2)   # BUG: inf past nu = 1,420 at epsilon 1; inf / inf is NaN
+        p = w / (1 + w)
+    return (rng.random(int(n)) < p).astype(np.int8)   # a comparison with NaN is False: the label 0
+
+
+@batched(_naive_logistic_sampler)
+def soft_majority_naive_logistic(data, *, rng, epsilon, alpha, **_):
+    """BUG: the soft majority's probability computed as w / (1 + w), w = exp(epsilon nu / 2): exact until w overflows,
+    then NaN and the label 0 where it was 1."""
+    return int(_naive_logistic_sampler(data, 1, rng=rng, epsilon=epsilon, alpha=alpha)[0])
+
+
 def _shared_coin_sampler(data, n, *, rng, epsilon, alpha, **_):
     if not isinstance(data, dict):
         return soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon,
@@ -375,6 +393,9 @@ MUTANTS = (
        "q = 2: audit eps_lb 10.6 against 4)", ("privacy audit",)),
     _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
        ("privacy audit",)),
+    _m(SOFT, "soft_majority_naive_logistic", "privacy",
+       "the probability computed as w / (1 + w), w = exp(epsilon nu / 2): NaN, so the label 0, from nu = 1,420 on at "
+       "epsilon 1 where the label was 1 (found on the unanimous many-vote line)", ("privacy audit",)),
     _m(SOFT, "soft_majority_resized_blocks", "privacy",
        "blocks of ceil(n/r) filled by np.resize: the first records feed two teachers when r does not divide n (found on "
        "the lengthened datasets, search/length/: audit eps_lb 7.1 against 4)", ("privacy audit",)),
