@@ -115,8 +115,11 @@ def _run_killing_a_busy_worker(cluster, plan_, out, seed):
 
 
 def test_a_worker_killed_mid_run_is_survived_with_nothing_lost(cluster, tmp_path):
-    plan_ = planning.plan(CATALOGUE, "quick", ["report_noisy_max", "svt_lyu_4", "svt_lyu_5"], theorems=False)
-    plan_.items = [i for i in plan_.items if i.params is None]  # 4 audits of 1-3 s (svt_lyu_1 to 3 take 5-8 s now)
+    # audits of a few seconds whose every round is sized in samples: a confirmation round (confirm.py) draws what fits
+    # in its seconds, so an audit that runs one (the noisy max's reference at seed 3, since its stress cases are also
+    # repeated to 33 answers) differs from run to run by design
+    plan_ = planning.plan(CATALOGUE, "quick", ["laplace_mechanism", "svt_lyu_4", "svt_lyu_5"], theorems=False)
+    plan_.items = [i for i in plan_.items if i.params is None]
     reference = suite.run(plan_, CATALOGUE, tmp_path / "ref", seed=3, isolate=False)
     document = _run_killing_a_busy_worker(cluster, plan_, tmp_path / "dask", seed=3)
     # the killed worker's items ran again elsewhere: every item done, the same results, no error
