@@ -404,13 +404,15 @@ LONG_ANSWERS = (-8.0,) * 40  # 40 answers far below the threshold: tops spread o
 
 def _lyu_transcript(alg: int, ref: str, control: str, answers=(0.0, 1.0, -1.0, 0.0), c: int = 2,
                     name: str = "transcript", where: str = "near the threshold"):
+    shown = (f"{answers[0]:g} x {len(answers)}" if len(set(answers)) == 1
+             else "(" + ", ".join(f"{a:g}" for a in answers) + ")")
+
     @experiment(
         f"svt_lyu_{alg}", ref, name, "calibration",
         title=f"exact law of {len(answers)}-query transcripts of Lyu et al. Algorithm {alg} (quadrature over the "
               "threshold noise)",
-        instance=f"epsilon = 1, threshold = 0, c = {c}, answers "
-                 f"{'(' + ', '.join(f'{a:g}' for a in answers) + ')' if len(set(answers)) > 1 else f'{answers[0]:g} x {len(answers)}'}"
-                 f" ({where}); alternatives: both noise scales x 1.3 and x 0.7",
+        instance=f"epsilon = 1, threshold = 0, c = {c}, answers {shown} ({where}); alternatives: both noise scales "
+                 "x 1.3 and x 0.7",
         predicate="event per cell: the transcript (T top, B bottom, - aborted)",
         trials={"quick": 120_000, "full": 2_000_000},
         params={"epsilon": 1.0, "threshold": 0.0, "c": c},

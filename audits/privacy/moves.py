@@ -360,12 +360,13 @@ def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, wh
 
 
 def tied_halves(spec: Spec, anchors: list) -> list:
-    """Pairs of one-chunk score rows with a tie (scores_one_move): from the stress case with the most chunks, every row's
-    first half of the columns (rounded up) at its most common value a and the rest at t, for each t of COLUMN_VALUES,
-    against the same with one more column at t (the mode moves from a to t). Two bins holding half the chunks each is where a histogram's two partitions
-    (regular and shifted) disagree about the mode while its other bin is far from it: a shifted test that reads the
-    wrong histogram's distance releases the tied bin's midpoint on one side only (0.24 of the time against never,
-    claim 8), which no stress case (every row at one value with one or two apart) reaches."""
+    """Pairs of one-chunk score rows with a tie (scores_one_move): from the stress case with the most chunks, every
+    row's first half of the columns (rounded up) at its most common value a and the rest at t, for each t of
+    COLUMN_VALUES, against the same with one more column at t (the mode moves from a to t). Two bins holding half the
+    chunks each is where a histogram's two partitions (regular and shifted) disagree about the mode while its other
+    bin is far from it: a shifted test that reads the wrong histogram's distance releases the tied bin's midpoint on
+    one side only (0.24 of the time against never, claim 8), which no stress case (every row at one value with one
+    or two apart) reaches."""
     if spec.neighbours["relation"] != "scores_one_move":
         return []
     found = [(a, moved) for a in anchors for moved in [moved_part(spec, a.data)[0]]

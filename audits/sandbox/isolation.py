@@ -162,6 +162,17 @@ def _hold_lock(uid: int) -> bool:
     return True
 
 
+def _has_account(uid: int) -> bool:
+    """Whether ``uid`` is an account's (a run never takes one: its files are never a run's leftovers)."""
+    import pwd
+
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
 def _run_alive(uid: int) -> bool:
     """Whether a run holds the lock of ``uid`` (:data:`RUN_LOCK`); a lock file nobody holds is removed."""
     import fcntl
@@ -188,7 +199,7 @@ STALE_SECONDS = 60.0  # what a killed run left is removed when no entry of its u
 def sweep_stale(folders: Sequence[str] = WORLD_WRITABLE) -> list[int]:
     """What earlier runs of root left when they were killed before :func:`end_run` (SIGKILL of the command line):
     the entries in ``folders`` (and in the world-writable folders below them) and the System V IPC objects of a run's
-    user (:data:`USER_BASE`) that no process has, when none of its entries is younger than :data:`STALE_SECONDS` (a
+    user (:data:`USER_BASE`, no account's) that no process has, when none of its entries is younger than :data:`STALE_SECONDS` (a
     run starting beside this one); the uids swept."""
     import time
 
@@ -214,7 +225,8 @@ def sweep_stale(folders: Sequence[str] = WORLD_WRITABLE) -> list[int]:
 
     for top in folders:
         owners(top)
-    swept = [uid for uid, when in newest.items() if time.time() - when > STALE_SECONDS and not _run_alive(uid)]
+    swept = [uid for uid, when in newest.items()
+             if time.time() - when > STALE_SECONDS and not _has_account(uid) and not _run_alive(uid)]
     for uid in swept:
         for top in folders:
             _remove_owned(top, uid)
