@@ -74,7 +74,7 @@ def _normal_quantile(q: float) -> float:
     return float(special.ndtri(q))  # without loading scipy.stats
 
 
-SELECTION_SHRINK = 0.16  # one-sided level (about one sigma) of the shrunk selection estimates of curve claims
+SELECTION_SHRINK = 0.16  # one-sided level (about one sigma) of the shrunk selection estimates
 
 
 def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4, n_est: int | None = None) -> list[tuple[int, float]]:
@@ -84,12 +84,14 @@ def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4, n_est: int | N
     exactly, all groups in one exact call. (The exact bound costs 2-3 us a candidate at n = 10^6; over
     10 audits' 2,282 groups the best of the Wilson top 4 was the best of its top 8 every time.)
 
-    ``n_est``: the runs the probabilities were estimated on. A claim whose bound stretches small
-    probabilities (``claim.stretches_tails``: mu's Phi^-1, the Renyi cell's ln p / (a - 1)) then has them
-    shrunk to their one-sigma Wilson bounds first, so that among a thousand thresholds the one whose few
-    tail counts fell luckily does not win (a Gaussian's mu-bound is mu at every threshold)."""
+    ``n_est``: the runs the probabilities were estimated on. They are then shrunk to their one-sigma Wilson
+    bounds first, so that among a thousand thresholds the one whose few tail counts fell luckily does not win:
+    a bound predicted for ``n`` runs takes an estimate as exact, and a tail of 5 runs against 0 predicts a loss
+    that no other threshold reaches (a Gaussian's mu-bound is mu at every threshold; a mean on a subsample of
+    1,000 of 2,048 records, loss 1.46 on a threshold with 6% of the runs, lost to a tail 4.6 scales out that
+    predicted 2.6 from 65,452 runs a side and showed nothing on fresh ones)."""
     groups = [(np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)) for p1, p2 in groups]
-    if n_est and claim.stretches_tails:
+    if n_est:
         groups = [(wilson_bounds(p1, n_est, SELECTION_SHRINK)[0], wilson_bounds(p2, n_est, SELECTION_SHRINK)[1])
                   for p1, p2 in groups]
     big = [g for g in groups if g[0].size > screen]

@@ -89,13 +89,6 @@ class Claim:
         return {"dp": "ε", "gdp": "μ", "zcdp": "ρ"}.get(self.kind, "s")
 
     @property
-    def stretches_tails(self) -> bool:
-        """The bound magnifies a small probability's noise (mu's Phi^-1, the Renyi cell's ln p / (a - 1), a curve's
-        1/eps_i): events
-        are chosen on shrunk estimates (:func:`..base.stats.best_predicted`)."""
-        return self.kind in ("gdp", "zcdp", "renyi", "curve")
-
-    @property
     def resolution(self) -> float:
         return QUADRATIC_RESOLUTION if self.kind in ("zcdp", "renyi") else RESOLUTION
 
