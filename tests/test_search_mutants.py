@@ -33,6 +33,8 @@ CASES = [  # (spec, implementation, expected verdict)
     ("online_query_release", "dptestbed.impl.model_agnostic.mutants:online_query_release_rows_by_distance", VIOLATION),
     ("subsample_aggregate_corrected", "dptestbed.impl.model_agnostic.mutants:subsample_aggregate_corrected_gap_fixed_chunks",
      VIOLATION),
+    ("soft_label_queries_corrected",  # rows whose chunks are tied between two bins
+     "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_shifted_best_gap", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # the lengthened datasets
      "dptestbed.impl.private_prediction.mutants:soft_majority_resized_blocks", VIOLATION),

@@ -414,6 +414,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                  for move, nb in moves])
         for kind, large in (("copy", records.large_copy(ds, specs_records, anchor.params)),
                             ("alike", records.large_constant(ds, specs_records, anchor.params)),
+                            ("huge", records.large_constant(ds, specs_records, anchor.params, records.HUGE_N)),
                             ("two_ends", _two_ends(ds, specs_records, anchor))):
             if large is None:
                 continue
@@ -423,7 +424,13 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             except ValueError:
                 continue
             big = records.Dataset(specs_records, data, large_env)
-            moves = records.two_ends_moves(big) if kind == "two_ends" else records.large_moves(big, kind == "alike")
+            if kind == "two_ends":
+                moves = records.two_ends_moves(big)
+            elif kind == "huge":  # the one move up, renamed
+                moves = [("large_n/huge/last_record_up", nb) for name, nb in records.large_moves(big, True)
+                         if name.endswith("_up")]
+            else:
+                moves = records.large_moves(big, kind == "alike")
             streams.setdefault("large_n", []).extend(  # one list per pair: an anchor's large-n pairs are taken together
                 [pair(name, nb, data=data, params=_param_values(spec, large_env), env=large_env)] for name, nb in moves)
     out: list[Pair] = []

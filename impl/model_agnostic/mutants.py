@@ -761,6 +761,24 @@ def subsample_aggregate_corrected_gap_fixed_chunks(data, *, rng, **params):
     return _sa_fixed_chunks_batch(data, 1, rng=rng, **params)[0]
 
 
+def _best_gap_tests(S, gamma):
+    reg_mode, reg_dist, sh_mode, sh_dist = _sl.histogram_tests(S, gamma)
+    return reg_mode, reg_dist, sh_mode, np.maximum(reg_dist, sh_dist)   # BUG: the shifted test reads the larger gap
+
+
+def _slq_best_gap_batch(data, n, /, *, rng, epsilon, delta, T, m, gamma):
+    return _sl._queries_batch(data, n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m, gamma=gamma, corrected=True,
+                              tests_of=_best_gap_tests)
+
+
+@batched(_slq_best_gap_batch)
+def soft_label_queries_corrected_shifted_best_gap(data, *, rng, epsilon, delta, T, m, gamma):
+    """Alg 6 (corrected) whose shifted test compares the larger of the two histograms' distances with the threshold:
+    a row whose chunks are tied between two regular bins has regular distance 0 and a large shifted one, or the
+    reverse, and one chunk moved turns the shifted test's input from one to the other."""
+    return _slq_best_gap_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m, gamma=gamma)[0]
+
+
 _SEARCHED = [
     _mutant("sparse_vector", "fast_path_top", "privacy",
             "top without noise when an answer is more than 5 lam above w (a fast path)", (AUDIT,)),
@@ -770,6 +788,9 @@ _SEARCHED = [
             "rows processed by decreasing distance (a data-dependent order)", (AUDIT,)),
     _mutant("subsample_aggregate_corrected", "gap_fixed_chunks", "privacy",
             "the vote gap rescaled to 100 votes a row whatever the number of chunks", (AUDIT,)),
+    _mutant("soft_label_queries_corrected", "shifted_best_gap", "privacy",
+            "the shifted test reads the larger of the regular and shifted distances (found on rows whose chunks are "
+            "tied between two bins, search/tied_halves)", (AUDIT,)),
 ]
 
 MUTANTS = tuple(_SV + _OQR + _SA + _PCQ + _LPL + _SL + _DTI + _SEARCHED)

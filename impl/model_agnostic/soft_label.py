@@ -143,12 +143,13 @@ def _soft_predictions(data, name):
     return np.clip(S, 0.0, 1.0)
 
 
-def _queries_batch(data, n, *, rng, epsilon, delta, T, m, gamma, corrected):
+def _queries_batch(data, n, *, rng, epsilon, delta, T, m, gamma, corrected, tests_of=histogram_tests):
+    """Alg 6 on ``n`` runs; ``tests_of(S, gamma)``: the four histogram tests (a mutant's may differ)."""
     name = "soft_label_queries_corrected" if corrected else "soft_label_queries"
     T, m = _cutoff(T), declared_queries(m)
     S = _soft_predictions(data, name)
     check_rows(len(S), m, name)
-    tests = histogram_tests(S, gamma)                                  # Alg 8 steps 1-3, 7-8 per query
+    tests = tests_of(S, gamma)                                         # Alg 8 steps 1-3, 7-8 per query
     lam = soft_label_lambda(epsilon, delta, T)                         # step 1
     svt = new_core(rng, n, lam=lam, w=soft_label_threshold(lam, m, delta, corrected), T=T)  # c <- 0; E3
     out = np.empty((svt.n, len(S), 2))
