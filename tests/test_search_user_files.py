@@ -67,6 +67,10 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     # geometric noise when every record is whole, Laplace otherwise (a record moved by half a unit)
     ("bounded_mean", "calibration/bm_integer_data_geometric.py:bounded_mean", VIOLATION),
     ("bounded_sum", "calibration/bs_integer_data_geometric.py:bounded_sum", VIOLATION),
+    # a label already released re-released for free: its dist-0 row after a stable copy of it (moves.after_stable_rows)
+    ("online_query_release", "model_agnostic/oqr_free_rerelease.py:online_query_release", VIOLATION),
+    # a distance of 0 answered bottom without its test: mass delta e^epsilon / 2 on one side, shown at delta = 0.05
+    ("distance_to_instability", "model_agnostic/dti_unstable_shortcut.py:distance_to_instability", VIOLATION),
 ]
 
 

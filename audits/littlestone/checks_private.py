@@ -187,15 +187,18 @@ def _generic_accuracy(ctx: Context) -> dict:
 @experiment(GEN, "Lemma 16 (privacy)", "exact-softmax", "calibration",
             title="(conformance: the reference's exponential mechanism; Lemma 16's privacy is tested by the privacy "
                   "audit) output law = softmax of -epsilon err_S(h)/2",
-            instance="the many_rivals stress case (4 hypotheses, 5 examples)",
+            instance="the many_rivals stress case (4 hypotheses, 5 examples) with its first row repeated as a fifth "
+                     "(rows may repeat: each row is a candidate, and a learner over the distinct rows never outputs "
+                     "the copy)",
             predicate="event per cell: row j is chosen",
-            trials={"quick": 100_000, "full": 2_000_000}, params={"n": 5, "H_size": 4},
+            trials={"quick": 100_000, "full": 2_000_000}, params={"n": 5, "H_size": 5},
             controls=(_mut("generic_missing_half", "weights exp(-epsilon err) (the 1/2 dropped)"),), tests="conformance")
 def _generic_exact(ctx: Context) -> dict:
     pair = next(p for p in stress_pairs(ctx.spec) if p.name == "many_rivals")
     H, x, y = (np.asarray(pair.data[k]) for k in ("H", "x", "y"))
+    H = np.concatenate([H, H[:1]])
     eps = _f(ctx.env["epsilon"])
-    out = np.asarray(ctx.sample(pair.data, ctx.trials)).reshape(-1)
+    out = np.asarray(ctx.sample({**pair.data, "H": H}, ctx.trials)).reshape(-1)
     exact = probabilities(H, x, y, eps)
     alts = [probabilities(H, x, y, eps / f) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE)]
     return {"cells": [Cell(f"row {j}", ctx.trials, int(np.sum(out == j)), float(exact[j]),

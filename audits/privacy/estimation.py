@@ -166,8 +166,12 @@ def count_batch(sample, pair: Pair, side: int, seed: int, key: tuple, n: int, wi
         x = sample(data, min(chunk, n - start), rng=rng, params=pair.params)
         if start == 0:
             digest = _digest(x if digested is None else x[:digested])
+        stats: dict = {}  # each view's statistic once a chunk (a trade-off curve counts many thresholds on one)
         for j, (featurizer, event) in enumerate(events):
-            counts[j] += event.count(featurizer.stat(event.view, x))
+            key = (id(featurizer), event.view)
+            if key not in stats:
+                stats[key] = featurizer.stat(event.view, x)
+            counts[j] += event.count(stats[key])
     return counts, digest
 
 

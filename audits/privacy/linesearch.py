@@ -3,7 +3,7 @@
 outputs predict (the pair search's own pilot selection); the widest jumps of the output law between
 grid points bisected down to a neighbouring pair; and a climb from the best pair toward a worse one.
 The pairs found join the round's pair search, named by the move that found them (``grid``, ``bisection``,
-``climb``), each checked to be a neighbour under the relation (:func:`.neighbours.violation`).
+``climb``; and ``edge``: the first pairs at the lower edge of a line's domain, whatever their score), each checked to be a neighbour under the relation (:func:`.neighbours.violation`).
 
 Level. Every sample here is a pilot sample from streams of its own: it only chooses pairs, as the pair
 search's pilot does, and no bound is ever computed from it; the verdict's estimates are drawn afresh, so
@@ -33,6 +33,7 @@ CLIMB_STEPS = 6    # pairs tried by the climb per line
 KEEP_PER_LINE = 2  # neighbouring pairs a line contributes (its best ones)
 MAX_FOUND = 12     # pairs the search adds to the round's pair search
 PATTERN_ANCHORS = 3  # of them, the best whose first input gets the relation's mixed-direction patterns
+EDGE_PAIRS = 2     # pairs at the edge of the domain (a distance 0 against 1), beside them whatever their score
 
 
 CELL_BINS = 16  # quantile bins of a continuous column's (and the row sum's) cells
@@ -223,9 +224,44 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
             extra={"move": how, "line": line.name, "pilot_margin": margin}))
         if len(out) == MAX_FOUND:
             break
+    out += _edge_pairs(aud, lines, out)
     out += _patterns_at(aud, out[:PATTERN_ANCHORS], record)
     record["found"] = [p.name for p in out]
     return out, record
+
+
+def _edge_pairs(aud: Auditor, lines: list[Line], found: list[Pair]) -> list[Pair]:
+    """The first EDGE_PAIRS distinct pairs at the lower edge of a unit line's domain (t at its bound against t + 1: a
+    distance to instability of 0 against 1), not among ``found``, whatever their pilot score: an implementation that
+    answers the edge apart (a distance of 0 answered bottom without its noisy test) releases on one side only with a
+    mass a little above delta (delta e^epsilon / 2), which a pilot of a few hundred runs does not score, while the
+    round's estimate shows it wherever delta is not tiny (at delta 0.01, epsilon 1: 0.0137 against never)."""
+    out: list[Pair] = []
+    for line in lines:
+        if len(out) == EDGE_PAIRS:
+            break
+        t = line.lower
+        if not (line.unit and math.isfinite(t) and t + 1 <= line.upper):
+            continue
+        data, neighbour = line.point(t), line.point(t + 1)
+        if violation(aud.spec, data, neighbour, line.anchor.env) or any(
+                same_input(data, p.data) and same_input(neighbour, p.neighbour) and p.params == line.anchor.params
+                for p in found + out):
+            continue
+        out.append(Pair(name=f"search/{line.name}/{line.anchor.name}/{t:g}_to_{t + 1:g}", data=data,
+                        neighbour=neighbour, params=line.anchor.params, env=line.anchor.env, source="search",
+                        description=f"implementation-guided line search ({line.name[5:]}, the domain's edge) from "
+                                    f"stress case {line.anchor.name}: moved {t:g} and {t + 1:g} sensitivities from it",
+                        extra={"move": "edge", "line": line.name}))
+    # ... and the same inputs at the parameter point of the largest delta (moves.LARGE_DELTA), where that mass shows
+    home = [c.delta for p, c in zip(aud.pairs, aud.claims) if p.source != "parameter" and c.kind == "dp"]
+    far = [(c.delta, p) for p, c in zip(aud.pairs, aud.claims)
+           if p.source == "parameter" and c.kind == "dp" and home and c.delta > max(home)]
+    if far:
+        point = max(far, key=lambda f: f[0])[1]
+        out += [e.derived(name=f"{e.name}@{point.name.rsplit('@', 1)[-1]}", params=point.params, env=point.env)
+                for e in out]
+    return out
 
 
 def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:

@@ -34,6 +34,7 @@ from .events import Candidate
 from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
 from .moves import (
+    after_stable_rows,
     lines,
     patterns,
     repeated,
@@ -361,6 +362,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             many = next((e for e in (with_many_votes(spec, p) for p in stress)
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
             tied = [e for e in tied_halves(spec, stress) if not violation(spec, e.data, e.neighbour, e.env)]
+            tied += after_stable_rows(spec, stress)  # (checked against the relation as they are built)
             checked = _in_reference_domain(spec, widened + tied + ([many] if many is not None else []))
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)

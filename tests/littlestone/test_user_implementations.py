@@ -73,3 +73,21 @@ def test_independent_soa_agrees_with_the_reference_off_ties():
         keep = np.setdiff1d(np.arange(7), tied)
         assert keep.size and np.array_equal(mine[keep], ref[keep])
         assert np.all(mine[tied] == -1) and np.all(ref[tied] == 1)
+
+
+@pytest.mark.parametrize("file, differs", [
+    ("gpl_dedup_rows.py:generic_private_learner", True),       # the exponential mechanism over H's distinct rows: the copy is never output
+    ("gpl_gumbel_valid.py:generic_private_learner", False),    # valid: Gumbel-max, the same law
+])
+def test_the_generic_learners_law_counts_every_row_of_h(file, differs):
+    """Users' files (tests/independent): rows of H may repeat and each one is a candidate; the exact-softmax check
+    repeats the many_rivals case's first row, where a learner over the distinct rows gives the copy probability 0."""
+    from dptestbed.audits.checks import theorems as thm
+    from dptestbed.audits.checks.experiments import load_registry, run_check
+    from dptestbed.spec import load_catalogue
+
+    exp = next(e for (s, _), es in load_registry().items() if s == "generic_private_learner" for e in es
+               if e.name == "exact-softmax")
+    impl = Path(__file__).parents[1] / "independent" / "littlestone" / file
+    r = run_check(load_catalogue()["generic_private_learner"], exp, str(impl), seed=1, isolate=False, trials=60_000)
+    assert (r["p_value"] <= thm.FAMILY_ALPHA / 30) == differs, r["p_value"]
