@@ -102,14 +102,14 @@ misconfigured_laplace_half_sensitivity.batch = (
     lambda data, n, *, rng, epsilon, gamma: laplace_batch(data, n, rng=rng, epsilon=epsilon, gamma=gamma / 2))
 
 
-# the library calibrated to a delta 10^4 times larger than the one claimed
+# the library calibrated to a delta 10^4 times larger than the one claimed (at most 0.5: the library takes no more)
 def misconfigured_gaussian_delta_understated(data, *, rng, epsilon, delta, sensitivity):
-    return gaussian(data, rng=rng, epsilon=epsilon, delta=delta * 1e4, sensitivity=sensitivity)
+    return gaussian(data, rng=rng, epsilon=epsilon, delta=min(delta * 1e4, 0.5), sensitivity=sensitivity)
 
 
 misconfigured_gaussian_delta_understated.batch = (
     lambda data, n, *, rng, epsilon, delta, sensitivity:
-    gaussian_batch(data, n, rng=rng, epsilon=epsilon, delta=delta * 1e4, sensitivity=sensitivity))
+    gaussian_batch(data, n, rng=rng, epsilon=epsilon, delta=min(delta * 1e4, 0.5), sensitivity=sensitivity))
 
 
 # bounds left out: diffprivlib takes them from the data (and warns with a PrivacyLeakWarning)

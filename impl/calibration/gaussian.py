@@ -69,6 +69,9 @@ def analytic_sigma(epsilon, delta, sensitivity):
     then found by Brent's method to a relative 1e-12."""
     from scipy import optimize, special
 
+    if not 0 < delta < 1:  # B+ and B- stay below 1: no root to bracket
+        raise ValueError(f"analytic_sigma: delta must be in (0, 1), got {delta}")
+
     def b(sign, v):  # B+ (sign = +1) or B- (sign = -1), e^eps Phi(.) in log space
         return special.ndtr(sign * math.sqrt(epsilon * v)) - math.exp(
             epsilon + special.log_ndtr(-math.sqrt(epsilon * (v + 2))))
