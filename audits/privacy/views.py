@@ -23,7 +23,7 @@ GROUP_SPAN = 1 << 22  # row codes spanning fewer values are grouped by a direct 
 MAX_COORD_VIEWS = 16
 BIT_COLUMNS = 4  # continuous columns whose low bits are a view of their own
 FLOAT32_DROPPED = (1 << 29) - 1  # the float64 mantissa bits a float32 lacks
-SUMMARY_VIEWS = ("meandiff", "fisher", "nb", "rowbin")  # a continuous summary of the row: float64 is precision enough
+SUMMARY_VIEWS = ("meandiff", "fisher", "nb")  # continuous summaries of the row: float64 is precision enough
 
 
 def as2d(x: np.ndarray) -> np.ndarray:

@@ -102,7 +102,7 @@ misconfigured_laplace_half_sensitivity.batch = (
     lambda data, n, *, rng, epsilon, gamma: laplace_batch(data, n, rng=rng, epsilon=epsilon, gamma=gamma / 2))
 
 
-# the library calibrated to a delta 10^4 times larger than the one claimed (at most 0.5: the library takes no more)
+# the library calibrated to a delta 10^4 times larger than the one claimed (at most 0.5: a delta of 1 calibrates nothing)
 def misconfigured_gaussian_delta_understated(data, *, rng, epsilon, delta, sensitivity):
     return gaussian(data, rng=rng, epsilon=epsilon, delta=min(delta * 1e4, 0.5), sensitivity=sensitivity)
 

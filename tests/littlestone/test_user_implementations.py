@@ -11,7 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dptestbed.audits.checks import theorems as thm
+from dptestbed.audits.checks.experiments import load_registry, run_check
 from dptestbed.audits.cli.main import main
+from dptestbed.spec import load_catalogue
 
 IMPLS = Path(__file__).with_name("independent_impls.py")
 
@@ -82,10 +85,6 @@ def test_independent_soa_agrees_with_the_reference_off_ties():
 def test_the_generic_learners_law_counts_every_row_of_h(file, differs):
     """Users' files (tests/independent): rows of H may repeat and each one is a candidate; the exact-softmax check
     repeats the many_rivals case's first row, where a learner over the distinct rows gives the copy probability 0."""
-    from dptestbed.audits.checks import theorems as thm
-    from dptestbed.audits.checks.experiments import load_registry, run_check
-    from dptestbed.spec import load_catalogue
-
     exp = next(e for (s, _), es in load_registry().items() if s == "generic_private_learner" for e in es
                if e.name == "exact-softmax")
     impl = Path(__file__).parents[1] / "independent" / "littlestone" / file
