@@ -35,6 +35,8 @@ CASES = [  # (spec, implementation, expected verdict)
      VIOLATION),
     ("soft_label_queries_corrected",  # rows whose chunks are tied between two bins
      "dptestbed.impl.model_agnostic.mutants:soft_label_queries_corrected_shifted_best_gap", VIOLATION),
+    ("label_private_learner",  # stable labels that no threshold fits, one row's margin moved
+     "dptestbed.impl.model_agnostic.mutants:label_private_learner_margin_weighted", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # the lengthened datasets
      "dptestbed.impl.private_prediction.mutants:soft_majority_resized_blocks", VIOLATION),

@@ -71,6 +71,9 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("online_query_release", "model_agnostic/oqr_free_rerelease.py:online_query_release", VIOLATION),
     # a distance of 0 answered bottom without its test: mass delta e^epsilon / 2 on one side, shown at delta = 0.05
     ("distance_to_instability", "model_agnostic/dti_unstable_shortcut.py:distance_to_instability", VIOLATION),
+    # the final ERM weighting each point by its private vote margin: stable labels that no threshold fits, one row's
+    # margin moved (moves.with_mixed_modes)
+    ("label_private_learner", "model_agnostic/lpl_margin_weighted.py:label_private", VIOLATION),
 ]
 
 

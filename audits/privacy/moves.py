@@ -343,14 +343,38 @@ def with_many_votes(spec: Spec, anchor):
                            f"Its votes made unanimous, {MANY_VOTES:,} a row.")
 
 
-def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, what: str):
-    """The pair of ``rows`` (the anchor's moved part replaced) and the same with one vote of each row moved from its
-    mode to its runner-up; None when a count would go negative."""
+def with_mixed_modes(spec: Spec, anchor):
+    """The anchor's vote rows made unanimous (each row's total kept) on alternating labels, the second label in
+    the first row, the first in the second, and so on, with one vote of the first row moved to its runner-up on
+    the other side; None when not a vote input of at least three rows. Every label is then stable (each row far
+    from a tie) and the pattern 1, 0, 1, ... fits no threshold, so a post-processing that weighs a row by its
+    private margin (an ERM over thresholds trusting confident labels more) breaks its tie between the first two
+    rows' errors differently on the two sides: the spec's output reads the labels only, the same on both sides
+    but for a noise event of probability about e^-(gap - w) / lambda. No stress case has stable labels that no
+    threshold fits."""
+    if spec.neighbours["relation"] not in VOTE_KINDS:
+        return None
+    moved, _ = moved_part(spec, anchor.data)
+    if moved is None or moved.ndim != 2 or moved.shape[0] < 3 or moved.shape[1] < 2:
+        return None
+    n_rows, n_labels = int(moved.shape[0]), int(moved.shape[1])
+    rows = np.zeros((n_rows, n_labels), dtype=np.int64)
+    r = np.arange(n_rows)
+    rows[r, (r + 1) % 2] = moved.sum(axis=1)
+    return _one_vote_moved(spec, anchor, rows, moved.shape, "mixed_modes",
+                           "Its rows made unanimous on alternating labels, one vote of the first row moved.",
+                           only_first=True)
+
+
+def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, what: str,
+                    only_first: bool = False):
+    """The pair of ``rows`` (the anchor's moved part replaced) and the same with one vote of each row (of the first
+    row only) moved from its mode to its runner-up; None when a count would go negative."""
     order = np.argsort(-rows, axis=1, kind="stable")
-    r = np.arange(rows.shape[0])
+    r = np.arange(1 if only_first else rows.shape[0])
     neighbour = rows.copy()
-    neighbour[r, order[:, 0]] -= 1   # one vote from each row's mode to its runner-up
-    neighbour[r, order[:, 1]] += 1
+    neighbour[r, order[r, 0]] -= 1   # one vote from each row's mode to its runner-up
+    neighbour[r, order[r, 1]] += 1
     if neighbour.min() < 0:
         return None
     return anchor.derived(name=f"{anchor.name}@{suffix}", source="search",

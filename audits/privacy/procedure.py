@@ -43,6 +43,7 @@ from .moves import (
     with_all_rows,
     with_few_votes,
     with_many_votes,
+    with_mixed_modes,
     with_more_labels,
 )
 from .neighbours import violation
@@ -363,6 +364,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
             tied = [e for e in tied_halves(spec, stress) if not violation(spec, e.data, e.neighbour, e.env)]
             tied += after_stable_rows(spec, stress)  # (checked against the relation as they are built)
+            tied += [e for e in (with_mixed_modes(spec, p) for p in stress[:1])
+                     if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
             checked = _in_reference_domain(spec, widened + tied + ([many] if many is not None else []))
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)

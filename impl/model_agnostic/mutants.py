@@ -779,6 +779,28 @@ def soft_label_queries_corrected_shifted_best_gap(data, *, rng, epsilon, delta, 
     return _slq_best_gap_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m, gamma=gamma)[0]
 
 
+def _lpl_margin_weighted_batch(data, n, /, *, rng, epsilon, delta, T, m):
+    x, y = _lpl_labels(data, n, rng, dict(epsilon=epsilon, delta=delta, T=T, m=m))
+    _, votes = _public_points_and_votes(data)
+    top2 = np.sort(np.asarray(votes, dtype=np.int64), axis=-1)[..., -2:]
+    weight = top2[..., 1] - top2[..., 0] + 1          # BUG: the private vote margin of each point weighs its label
+    order = np.argsort(x, kind="stable")
+    ys, ws = y[:, order], weight[order]
+    # cut j predicts 0 on the j smallest points: weighted ones before it plus weighted zeros from it on
+    ones = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(ys * ws, axis=1)], axis=1)
+    zeros = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum((1 - ys) * ws, axis=1)], axis=1)
+    errors = ones + (zeros[:, -1:] - zeros)
+    return np.concatenate([x[order], [np.inf]])[np.argmin(errors, axis=1)]   # ties: the smallest threshold
+
+
+@batched(_lpl_margin_weighted_batch)
+def label_private_learner_margin_weighted(data, *, rng, epsilon, delta, T, m):
+    """A_Priv whose final ERM weighs each public point by its vote margin |ct0 - ct1| + 1 ("trust confident labels
+    more"): the margins are private, so on stable labels that no threshold fits one vote moved in one row breaks the
+    ERM's tie the other way."""
+    return float(_lpl_margin_weighted_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m)[0])
+
+
 _SEARCHED = [
     _mutant("sparse_vector", "fast_path_top", "privacy",
             "top without noise when an answer is more than 5 lam above w (a fast path)", (AUDIT,)),
@@ -791,6 +813,9 @@ _SEARCHED = [
     _mutant("soft_label_queries_corrected", "shifted_best_gap", "privacy",
             "the shifted test reads the larger of the regular and shifted distances (found on rows whose chunks are "
             "tied between two bins, search/tied_halves)", (AUDIT,)),
+    _mutant("label_private_learner", "margin_weighted", "privacy",
+            "the final ERM weighs each point by its private vote margin (found on stable labels that no threshold "
+            "fits, search/mixed_modes)", (AUDIT,)),
 ]
 
 MUTANTS = tuple(_SV + _OQR + _SA + _PCQ + _LPL + _SL + _DTI + _SEARCHED)
