@@ -38,6 +38,10 @@ CASES = [  # (spec, implementation, expected verdict)
     ("label_private_learner",  # stable labels that no threshold fits, one row's margin moved
      "dptestbed.impl.model_agnostic.mutants:label_private_learner_margin_weighted", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
+    ("convex_erm_prediction",  # a label -1 record's features moved (records.one_sided_labels)
+     "dptestbed.impl.private_prediction.mutants:erm_labels_reencoded", VIOLATION),
+    ("subsample_aggregate_prediction_corrected",  # one record the only positive (records.one_sided_labels)
+     "dptestbed.impl.private_prediction.mutants:soft_majority_fallback_smallest_positive", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # the lengthened datasets
      "dptestbed.impl.private_prediction.mutants:soft_majority_resized_blocks", VIOLATION),
     ("stable_laplace_prediction", "dptestbed.impl.private_prediction.mutants:laplace_cached_per_input", IMPL_ERROR),

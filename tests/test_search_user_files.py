@@ -74,6 +74,9 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     # the final ERM weighting each point by its private vote margin: stable labels that no threshold fits, one row's
     # margin moved (moves.with_mixed_modes)
     ("label_private_learner", "model_agnostic/lpl_margin_weighted.py:label_private", VIOLATION),
+    # a teacher whose block holds no positive falls back to the whole sample's smallest positive: one record the only
+    # positive (records.one_sided_labels)
+    ("subsample_aggregate_prediction", "private_prediction/subagg_fallback.py:predict", VIOLATION),
 ]
 
 
@@ -106,3 +109,14 @@ def test_a_correct_prediction_of_q_queries_is_not_audited_on_more_queries_than_i
     result = audit(CATALOGUE["stable_laplace_prediction_corrected"], f"{impl}:predict", point, seed=0)
     assert result.verdict != VIOLATION, result.to_json()["best"]
     assert not any("@repeated_" in p["name"] for p in result.to_json()["pairs"])
+
+
+@pytest.mark.slow
+def test_a_label_re_encoded_for_one_label_only_leaks_where_every_label_is_the_other():
+    """Labels in {-1, 1} mapped by y -> 2y - 1 (right for {0, 1}): -1 weighs 3. At c_gamma = 4 every label flip of the
+    stress cases loses exactly the claim (their labels are all +1); a record of label -1 whose features move loses 1.5
+    against 1: the dataset of labels all -1 (records.one_sided_labels). It was "differs" at 0.99."""
+    impl = INDEPENDENT / "private_prediction" / "erm_label_reencode.py"
+    result = audit(CATALOGUE["convex_erm_prediction"], f"{impl}:predict", {"c_gamma": 4.0}, seed=0)
+    assert result.verdict == VIOLATION, result.to_json()["best"]
+    assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value

@@ -291,7 +291,7 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     stress = stress_pairs(spec, params)
     pairs: list[Pair] = []
     caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
-            "length": MAX_LENGTH_PAIRS if max_searched else 0}
+            "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -308,12 +308,16 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
 
 
 MAX_LENGTH_PAIRS = 4  # searched pairs on a lengthened dataset (records.lengthened), beside max_searched
+MAX_LABEL_PAIRS = 3  # ... and on datasets of one-sided labels (records.one_sided_labels)
 
 
 def _cap_key(p: Pair) -> str:
-    """The cap a pair counts against: its source's, the lengthened datasets' pairs apart (so that the other
-    generators keep their max_searched)."""
-    return "length" if p.name.startswith("search/length/") else p.source
+    """The cap a pair counts against: its source's, the lengthened datasets' and the one-sided labels' pairs apart
+    (so that the other generators keep their max_searched)."""
+    for key in ("length", "labels"):
+        if p.name.startswith(f"search/{key}/"):
+            return key
+    return p.source
 
 
 def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
@@ -325,13 +329,25 @@ def _interleaved(per_anchor: list[list[Pair]]) -> list[Pair]:
     return out
 
 
-def _two_ends(ds, specs_records, anchor: Pair):
-    """:func:`.records.large_two_ends` of the anchor's two datasets, or None when its neighbour is not one."""
+def _dataset(specs_records, anchor: Pair):
+    """The anchor's neighbour as a dataset of the declared records, or None when it is not one."""
     try:
-        other = records.Dataset(specs_records, anchor.neighbour, anchor.env)
+        return records.Dataset(specs_records, anchor.neighbour, anchor.env)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    return records.large_two_ends(ds, other, specs_records, anchor.params)
+
+
+def _rotated(found: list, k: int) -> list:
+    """``found`` started at its k-th move (k modulo its length): the k-th anchor's first pair is another move than
+    the first anchor's, so that the cap's first pairs of a generator cover its moves."""
+    k = k % len(found) if found else 0
+    return found[k:] + found[:k]
+
+
+def _two_ends(ds, specs_records, anchor: Pair):
+    """:func:`.records.large_two_ends` of the anchor's two datasets, or None when its neighbour is not one."""
+    other = _dataset(specs_records, anchor)
+    return None if other is None else records.large_two_ends(ds, other, specs_records, anchor.params)
 
 
 def _float32_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
@@ -386,7 +402,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("remove", [pair(name, nb) for name, nb in records.removals(ds)] if adding else []),
                            ("tie", [pair(name, nb) for name, nb in records.tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in records.position(ds)]),
-                           ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)])):
+                           ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)]),
+                           ("labels", _rotated([pair(name, nb, data=d) for name, d, nb
+                                                in records.one_sided_labels(ds, _dataset(specs_records, anchor))],
+                                               len(streams.get("labels", []))))):
             streams.setdefault(gen, []).append([p for p in found if p.neighbour is not None])
         for name, data, params in records.public_rows(ds, anchor.params):
             try:
@@ -397,10 +416,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
                 [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
                  for move, nb in [*records.label_flips(wide), *records.position(wide)]])
-        try:
-            other = records.Dataset(specs_records, anchor.neighbour, anchor.env)
-        except (KeyError, TypeError, ValueError, IndexError):
-            other = None
+        other = _dataset(specs_records, anchor)
         for name, data, moved, scaled in records.lengthened(ds, specs_records, anchor.params, other):
             try:
                 longer_env = spec.bind({**anchor.params, **scaled})

@@ -212,7 +212,23 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
         "predicted_bound": c.rank_score,
         "minimum_detectable_epsilon": claim.minimum_detectable((c.k1 if c.orient == 1 else c.k2) / n, n, c.alpha)
         if n else math.inf,
+        "point_claim": _point_claim(aud.spec, pair, claim, c),
     }
+
+
+def _point_claim(spec: Spec, pair: Pair, claim: Claim, c: Candidate) -> dict | None:
+    """Where the audited claim is a curve (``[privacy.profile]``: GDP, zCDP, a profile, Renyi), the spec's stated
+    (epsilon, delta) point on the same event and its confident probabilities: a curve can be broken where the point
+    is not (Laplace noise of the Gaussian's variance breaks mu-GDP, not the paper's (epsilon, delta)), and the verdict
+    says which. None for a point claim."""
+    if claim.kind == "dp" or spec.privacy is None:
+        return None
+    try:
+        eps, delta = float(spec.privacy.epsilon.evaluate(pair.env)), float(spec.privacy.delta.evaluate(pair.env))
+    except (KeyError, TypeError, ValueError):
+        return None
+    bound = max(0.0, float(Claim("dp", eps, delta).bound(c.p_lo, c.p_hi)))
+    return {"epsilon": eps, "delta": delta, "epsilon_lower_bound": bound, "broken": bound > eps + TOLERANCE}
 
 
 

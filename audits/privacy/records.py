@@ -34,6 +34,10 @@ generator                     the record replaced, and by what
                               changes is on one side and half as on the other, one moved from one
                               end to the other: a trimmed or winsorised estimate with the plain
                               one's noise, right on a few records, reads its window between them
+``labels``                    every label one value but the record the anchor's pair moves (on the side
+                              where its first real field is lower), flipped on the other side (each value
+                              alone in turn); every label the value the data hold fewer of, a record's
+                              features moved as ``sort_order`` moves them
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ``length``                    the dataset with copies of its first 1 or 3 changeable records
@@ -242,6 +246,56 @@ def label_flips(ds: Dataset):
         return
     for i, where in {int(ds.changeable[0]): "first", int(ds.changeable[-1]): "last"}.items():
         yield f"label/{where}", ds.replaced(i, {k: _other_label(ds.domains[k][0], ds.fields[k][i]) for k in labels})
+
+
+def one_sided_labels(ds: Dataset, other: Dataset | None = None):
+    """Datasets whose labels (binary, sign) are all one value but for one record, and all one value. The lone
+    record is the one the anchor's pair moves (``other`` its neighbour; else the first changeable one), taken from
+    the side where its first real field is lower (a threshold learner's smallest positive sits below the queries):
+    alone with each label, flipped on the other side (every label then the same). Then every label set to the value
+    the data hold fewer of, with the first two moves of :func:`sort_order` (a record's features moved, its label
+    kept). ``(name, data, neighbour)``. An implementation that reads the label mix (a teacher whose block holds no
+    positive falls back to the whole sample's smallest positive, where one record is the only one; a label
+    re-encoded by a rule that is right for one label only) is right wherever both labels are common, as in every
+    stress case."""
+    found = _labels(ds)
+    if not found or not len(ds.changeable):
+        return
+    ds, i = _lone_record(ds, other)
+    domain = ds.domains[found[0]][0]
+    labels = [k for k in found if ds.domains[k][0] == domain]  # (the label fields of the first one's domain)
+    values = (1, 0) if domain == "binary" else (1, -1)
+
+    def with_labels(v) -> Dataset:
+        return Dataset(ds.spec_records, ds.data({k: np.full_like(c, v) if k in labels else c.copy()
+                                                 for k, c in ds.fields.items()}), ds.env)
+
+    for v in values:
+        other = _other_label(domain, v)
+        lone = Dataset(ds.spec_records, with_labels(other).replaced(i, {k: v for k in labels}), ds.env)
+        yield f"labels/lone_{v}", lone.data(lone.fields), lone.replaced(i, {k: other for k in labels})
+    first = np.asarray(ds.fields[labels[0]])
+    fewer = min(values, key=lambda v: (int(np.sum(first == v)), v))
+    same = with_labels(fewer)
+    for (name, nb), _ in zip(sort_order(same), range(2)):
+        yield f"labels/all_{fewer}/{name}", same.data(same.fields), nb
+
+
+def _lone_record(ds: Dataset, other: Dataset | None) -> tuple[Dataset, int]:
+    """(the side, the record): the first changeable record the anchor's two sides differ in, on the side where its
+    first real field is lower; the first changeable record of ``ds`` when they differ in none (or in length)."""
+    first = int(ds.changeable[0])
+    if other is None or other.n != ds.n or set(other.fields) != set(ds.fields):
+        return ds, first
+    differ = [int(i) for i in ds.changeable if any(not np.array_equal(ds.fields[k][i], other.fields[k][i])
+                                                   for k in ds.fields)]
+    if not differ:
+        return ds, first
+    i = differ[0]
+    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    if reals and other.changeable.size and np.ravel(other.fields[reals[0]][i])[0] < np.ravel(ds.fields[reals[0]][i])[0]:
+        return other, i
+    return ds, i
 
 
 def random_dataset(ds: Dataset, rng: np.random.Generator):

@@ -186,6 +186,11 @@ def item_rows(document: dict) -> list[dict]:
         measured = f"{stated.symbol}_lb = {fmt_num(eps_lb)}"
         if eps_lb is not None and eps_claim:
             measured += f" ({fmt_num(eps_lb / eps_claim)} × the claim)"
+        point = (r.get("counterexample") or {}).get("point_claim")
+        if point:
+            measured += (f"; on the same event the stated point ε = {fmt_num(point['epsilon'])}, "
+                         f"δ = {fmt_num(point['delta'])}: ε_lb = {fmt_num(point['epsilon_lower_bound'])}, "
+                         + ("broken too" if point["broken"] else "not shown broken"))
         if r.get("exact_epsilon") is not None:
             whose = "the reference's " if r.get("target") not in (None, "reference") else ""
             measured += f"; {whose}exact {stated.symbol} on that pair = {fmt_num(as_float(r.get('exact_epsilon')))}"

@@ -10,6 +10,7 @@ import numpy as np
 
 from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
+from dptestbed.impl.noise import laplace
 
 from . import convex_erm, lower_bound, soft_majority, stable
 from .teachers import threshold_min_positive
@@ -86,6 +87,22 @@ soft_majority_resized_blocks = _soft_majority_with(
     lambda X, y, x, r: _nu(X, y, x, np.resize(np.arange(X.size), (r, -(-X.size // r)))),
     "BUG: blocks of ceil(n/r) records filled by np.resize (no record thrown away): when r does not divide n, the "
     "first records wrap around into the last teachers, so one record feeds two teachers.")
+
+
+def _fallback_nu(X, y, x, r):
+    blocks = _positional(X.size, r)
+    t = threshold_min_positive(X[blocks], y[blocks])
+    used = blocks.ravel()
+    positives = X[used][y[used] == 1]
+    if positives.size:  # BUG: a block without a positive reads the other blocks' records
+        t = np.where(np.isinf(t), positives.min(), t)
+    return 2 * (x[None, :] >= t[:, None]).sum(axis=0) - r
+
+
+soft_majority_fallback_smallest_positive = _soft_majority_with(
+    _fallback_nu,
+    "BUG: 'a teacher never abstains': a block without a positive label takes the smallest positive of the whole "
+    "sample as its threshold, so one record can move every teacher's vote.")
 
 
 def _naive_logistic_sampler(data, n, *, rng, epsilon, alpha, **_):
@@ -335,6 +352,23 @@ def erm_negated_labels(data, *, rng, **params):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _reencoded_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    X, y, x = convex_erm._dataset(data, n, L_f)
+    y = 2 * y - 1                     # BUG: the {0, 1} -> {-1, 1} map applied to labels already in {-1, 1}
+    w = convex_erm.fit(X, y, loss=loss, lam=lam, R=R, L_f=L_f)
+    a = np.atleast_1d(np.atleast_2d(x) @ w)
+    gamma = convex_erm.certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=n, c_gamma=c_gamma)
+    out = a[None, :] + laplace(rng, gamma / epsilon, (int(N), a.size))
+    return out[:, 0] if x.ndim == 1 else out
+
+
+@batched(_reencoded_batch)
+def erm_labels_reencoded(data, *, rng, **params):
+    """BUG: labels mapped by y -> 2y - 1 although they are in {-1, 1}: -1 becomes -3 and weighs three times."""
+    out = _reencoded_batch(data, 1, rng=rng, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 # --------------------------------------------------------------------------- Theorem 2 harness
 
 
@@ -393,6 +427,9 @@ MUTANTS = (
        "q = 2: audit eps_lb 10.6 against 4)", ("privacy audit",)),
     _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
        ("privacy audit",)),
+    _m(SOFT, "soft_majority_fallback_smallest_positive", "privacy",
+       "a block without a positive label falls back to the whole sample's smallest positive: one record moves every "
+       "vote where it is the only positive (found on search/labels/lone_1)", ("privacy audit",)),
     _m(SOFT, "soft_majority_naive_logistic", "privacy",
        "the probability computed as w / (1 + w), w = exp(epsilon nu / 2): NaN, so the label 0, from nu = 1,420 on at "
        "epsilon 1 where the label was 1 (found on the unanimous many-vote line)", ("privacy audit",)),
@@ -455,6 +492,9 @@ MUTANTS = (
        ("convex_erm_prediction/Corollary 2/ridge-regularised-benchmark", "convex_erm_prediction/Corollary 3/ridge-lam-cor3")),
     _m("convex_erm_prediction", "erm_local_sensitivity", "privacy",
        "Laplace scale from a local sensitivity at S instead of the global gamma", ("privacy audit",)),
+    _m("convex_erm_prediction", "erm_labels_reencoded", "privacy",
+       "labels mapped by y -> 2y - 1 although in {-1, 1}: a record of label -1 weighs 3 (at c_gamma = 4 only a label "
+       "-1 record's features moved shows it: search/labels/all_-1)", ("privacy audit",)),
     _m("budgeted_prediction_session", "session_never_refuses", "privacy",
        "answers past the budget (stress case all_predictions_move: three answers, exact loss 3 against a budget of 2; "
        "audit eps_lb 2.90)", ("privacy audit",)),
