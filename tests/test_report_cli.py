@@ -108,3 +108,16 @@ def test_a_no_power_line_gives_the_samples_and_seconds_that_would_reach_power():
     assert power_remedy(result) == ("no power; about 2,334,137 samples per side would reach it (about 2 min at this "
                                     "audit's pace): give --samples 2334137 or --time-budget 187")
     assert "invisible" in power_remedy({"power": {}})
+
+
+def test_an_erratums_row_shows_the_references_audit_never_a_users(tmp_path):
+    """A user's check of a printed spec: the errata table gives the reference's audit of each variant, and says the
+    reference was not audited in the run when only the user's was (the user's violation is not the erratum's)."""
+    path = _results(tmp_path)
+    doc = json.loads(path.read_text())
+    doc["specs"][0]["erratum"] = {"id": "E9", "description": "a printed constant", "printed": "n = 1", "corrected": "n = 2"}
+    doc["privacy"][0].update(target="user", verdict="violation", **{"class": "claim violated"}, epsilon_lower_bound=7.75)
+    path.write_text(json.dumps(integrity.seal(doc)))
+    assert main(["report", str(path), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "laplace_mechanism: reference not audited in this run" in page and "ε_lb 7.75" not in page

@@ -192,6 +192,7 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
     pair = aud.pairs[c.pair_index]
     claim = aud.claims[c.pair_index]
     n = c.n
+    point = _point_claim(aud.spec, pair, claim, c)
     return {
         "pair": {**pair.to_json(), "params": pair.params},
         "event": c.event.describe(c.featurizer),
@@ -212,7 +213,7 @@ def _candidate_json(aud: Auditor, c: Candidate) -> dict:
         "predicted_bound": c.rank_score,
         "minimum_detectable_epsilon": claim.minimum_detectable((c.k1 if c.orient == 1 else c.k2) / n, n, c.alpha)
         if n else math.inf,
-        "point_claim": _point_claim(aud.spec, pair, claim, c),
+        **({"point_claim": point} if point else {}),
     }
 
 

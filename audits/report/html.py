@@ -203,7 +203,11 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
              "<b>claim violated</b> iff the lower bound exceeds the claim at the audit's confidence.</li></ul></details>")
 
     # errata: one row per erratum, the printed spec beside the corrected one
-    audits = {a["spec"]: a for a in document.get("privacy", [])}
+    # the reference's audit at the spec's own point (a user's or a control's audit says nothing about the erratum)
+    audits: dict[str, dict] = {}
+    for a in document.get("privacy", []):
+        if a.get("target") in (None, "reference") and a["spec"] not in audits:
+            audits[a["spec"]] = a
     ran = {r["spec"] for r in document.get("privacy", []) + document.get("theorems", [])}
     errata: dict[str, list[dict]] = {}
     for s in document.get("specs", []):
@@ -228,7 +232,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
                 out = f"<code>{esc(formula)}</code>"
                 for s in specs:
                     a = audits.get(s["id"])
-                    out += f"<br>{esc(s['id'])}: " + ("not audited" if a is None else
+                    out += f"<br>{esc(s['id'])}: " + ("reference not audited in this run" if a is None else
                         f"{_badge(a.get('class'), a.get('verdict'))} ε_lb {fmt_num(as_float(a.get('epsilon_lower_bound')))} vs claim "
                         f"{fmt_num(as_float((a.get('claim') or {}).get('epsilon')))}")
                 return out
