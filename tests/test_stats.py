@@ -85,6 +85,15 @@ def test_best_predicted_screening(pairs, n):
         assert value == exact.max()
 
 
+def test_a_group_without_candidates_shows_nothing_and_leaves_the_others_scored():
+    """A view whose values are all infinite has no threshold to try: its group is empty (an audit stopped there on an
+    empty argmax)."""
+    empty = np.array([])
+    p = np.array([0.5, 0.01])
+    out = best_predicted([(empty, empty), (p, p[::-1])], 10_000, Claim("dp", 1.0), 0.05)
+    assert out[0] == (0, -math.inf) and out[1][0] == 0 and out[1][1] > 1
+
+
 def test_bonferroni_and_false_alarm_limit():
     assert bonferroni(0.05, 4) == pytest.approx(0.0125)
     assert bonferroni(0.05, 0) == 0.05

@@ -19,6 +19,7 @@ Contract
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -112,6 +113,9 @@ def best_predicted(groups, n, claim, alpha=0.05, screen: int = 4, n_est: int | N
     for idx, _, _ in picked:
         mine = exact[start:start + idx.size]
         start += idx.size
+        if not idx.size:  # a group without candidates (a view whose values are all infinite) shows nothing
+            out.append((0, -math.inf))
+            continue
         j = int(np.argmax(mine))
         out.append((int(idx[j]), float(mine[j])))
     return out

@@ -188,7 +188,7 @@ def view_events(search: ViewSearch, scored: list, n_test: int, claim: Claim, alp
     for orient in (1, -1):
         best = None
         for (o, kind, _), (i, pred) in zip(search.shapes, scored):
-            if o == orient and kind != "in" and (best is None or pred > best[1]):
+            if o == orient and kind != "in" and pred > -np.inf and (best is None or pred > best[1]):
                 best = (Event(view, kind, threshold=float(grid[i])), pred)
         if best and np.isfinite(best[1]):
             out.append((orient, "threshold", best[0], best[1]))
