@@ -214,3 +214,11 @@ def test_the_pair_searchs_one_sided_evidence_counts_rows_exactly():
         assert one_sided_evidence(x1, x2, claim) == pytest.approx(expected, abs=1e-12)
         shown += expected > 0
     assert shown > 100
+
+
+@pytest.mark.parametrize("spec_id", ["agnostic_private_prediction", "agnostic_private_prediction_corrected"])
+def test_pairs_found_on_lines_lie_where_the_reference_runs(spec_id):
+    """The lines through the other gap parity add a vote to a row (21 votes where r = 20); an edge pair found there,
+    kept whatever its score, made the reference's own audit an implementation error (the quick suite's two errors)."""
+    result = audit(CATALOGUE[spec_id], seed=0)
+    assert result.verdict == NO_VIOLATION, result.to_json().get("error")

@@ -403,7 +403,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             else:
                 n_line = runs_per_point(points, pace if o.time_budget else None, runner, share)
                 found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
-                aud.add_pairs(found)
+                # where the reference runs: an edge pair is kept whatever its score, and a line through the other
+                # gap parity leaves a vote count that must sum to r (its reference refuses 21 votes of 20)
+                aud.add_pairs(_in_reference_domain(spec, found))
         if not runner.batched:  # each pair's cost a run: a slow pair draws what fits (rounds.Auditor.runs)
             aud.measure_costs()
             slow = sorted((i for i in aud.cost if aud.slow(i)), key=lambda i: -aud.cost[i])
