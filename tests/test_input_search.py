@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from dptestbed.audits.privacy import VIOLATION, audit
-from dptestbed.audits.privacy.pairs import MAX_LENGTH_PAIRS, candidate_pairs, searched_pairs, stress_pairs
+from dptestbed.audits.privacy.pairs import (
+    MAX_CONSTANT_PAIRS,
+    MAX_LENGTH_PAIRS,
+    candidate_pairs,
+    searched_pairs,
+    stress_pairs,
+)
 from dptestbed.audits.privacy.records import LARGE_N
 from dptestbed.spec import SpecError, load_catalogue, load_spec
 
@@ -33,8 +39,9 @@ def test_the_search_is_capped_and_reproducible():
     spec = CATALOGUE["bounded_mean"]
     one, two = candidate_pairs(spec, max_searched=5), candidate_pairs(spec, max_searched=5)
     lengthened = [p for p in one if p.name.startswith("search/length/")]  # capped apart (pairs.MAX_LENGTH_PAIRS)
-    assert sum(p.source == "search" for p in one) - len(lengthened) == 5
-    assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS
+    constant = [p for p in one if p.name.startswith("search/constant/")]  # ... (pairs.MAX_CONSTANT_PAIRS)
+    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) == 5
+    assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS and 0 < len(constant) <= MAX_CONSTANT_PAIRS
     assert [p.name for p in one] == [p.name for p in two]
     assert all(np.array_equal(a.neighbour, b.neighbour) for a, b in zip(one, two))
     assert not any(p.source == "search" for p in candidate_pairs(spec))  # off unless asked

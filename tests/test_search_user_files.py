@@ -83,6 +83,8 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     # refusals as +-inf (noise times an infinite mask): a view of infinite values only had no events and the audit
     # stopped on an empty argmax (run error)
     ("budgeted_prediction_session", "private_prediction/session_inf_mask.py:session", VIOLATION),
+    # alike records summed as n times the first, unclipped: alike records far outside the data (records.far_constant)
+    ("bounded_sum", "calibration/bs_constant_fastpath.py:bounded_sum", VIOLATION),
 ]
 
 

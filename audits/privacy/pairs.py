@@ -291,7 +291,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     stress = stress_pairs(spec, params)
     pairs: list[Pair] = []
     caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
-            "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0}
+            "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
+            "constant": MAX_CONSTANT_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -308,13 +309,14 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
 
 
 MAX_LENGTH_PAIRS = 4  # searched pairs on a lengthened dataset (records.lengthened), beside max_searched
-MAX_LABEL_PAIRS = 3  # ... and on datasets of one-sided labels (records.one_sided_labels)
+MAX_LABEL_PAIRS = 3  # ... on datasets of one-sided labels (records.one_sided_labels)
+MAX_CONSTANT_PAIRS = 2  # ... and on datasets of alike records far outside the data (records.far_constant)
 
 
 def _cap_key(p: Pair) -> str:
-    """The cap a pair counts against: its source's, the lengthened datasets' and the one-sided labels' pairs apart
-    (so that the other generators keep their max_searched)."""
-    for key in ("length", "labels"):
+    """The cap a pair counts against: its source's, the lengthened datasets', the one-sided labels' and the far
+    constant datasets' pairs apart (so that the other generators keep their max_searched)."""
+    for key in ("length", "labels", "constant"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -403,6 +405,8 @@ def searched_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
                            ("tie", [pair(name, nb) for name, nb in records.tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in records.position(ds)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)]),
+                           ("constant", _rotated([pair(name, nb, data=d) for name, d, nb in records.far_constant(ds)],
+                                                 len(streams.get("constant", [])))),
                            ("labels", _rotated([pair(name, nb, data=d) for name, d, nb
                                                 in records.one_sided_labels(ds, _dataset(specs_records, anchor))],
                                                len(streams.get("labels", []))))):

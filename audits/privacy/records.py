@@ -38,6 +38,8 @@ generator                     the record replaced, and by what
                               where its first real field is lower), flipped on the other side (each value
                               alone in turn); every label the value the data hold fewer of, a record's
                               features moved as ``sort_order`` moves them
+``constant``                  every changeable record far outside the data (MAGNITUDE times its scale, up
+                              and down), the last one back at the first record's value on the other side
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ``length``                    the dataset with copies of its first 1 or 3 changeable records
@@ -279,6 +281,25 @@ def one_sided_labels(ds: Dataset, other: Dataset | None = None):
     same = with_labels(fewer)
     for (name, nb), _ in zip(sort_order(same), range(2)):
         yield f"labels/all_{fewer}/{name}", same.data(same.fields), nb
+
+
+def far_constant(ds: Dataset):
+    """Every changeable record's real fields at MAGNITUDE times the data's scale, above and below (a dataset of alike
+    records far outside any clipping range), against the same with its last changeable record back at the first
+    one's values. ``(name, data, neighbour)``; none with label fields. An implementation that takes a shortcut for
+    alike records (n times the first, unclipped) is right on the stress cases' alike records, which sit inside the
+    range."""
+    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    if not reals or _labels(ds) or len(ds.changeable) < 2:
+        return
+    first, last = int(ds.changeable[0]), int(ds.changeable[-1])
+    for sign, name in ((1.0, "up"), (-1.0, "down")):
+        fields = {k: v.astype(float) if k in reals else v.copy() for k, v in ds.fields.items()}
+        for key in reals:
+            scale = max(float(np.max(np.abs(fields[key]))), 1.0)
+            fields[key][ds.changeable] = ds._within(key, np.full(fields[key].shape[1:], sign * MAGNITUDE * scale))
+        far = Dataset(ds.spec_records, ds.data(fields), ds.env)
+        yield f"constant/far_{name}", far.data(far.fields), far.replaced(last, {k: ds.fields[k][first] for k in reals})
 
 
 def _lone_record(ds: Dataset, other: Dataset | None) -> tuple[Dataset, int]:
