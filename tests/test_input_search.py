@@ -12,6 +12,7 @@ import pytest
 from dptestbed.audits.privacy import VIOLATION, audit
 from dptestbed.audits.privacy.pairs import (
     MAX_CONSTANT_PAIRS,
+    MAX_COVER_PAIRS,
     MAX_LENGTH_PAIRS,
     candidate_pairs,
     searched_pairs,
@@ -152,3 +153,12 @@ def test_a_linear_space_softmax_that_underflows_is_found_by_the_large_n_search()
     assert result.counterexample["pair"]["source"] == "search"
     assert result.counterexample["pair"]["name"].startswith("search/large_n/balanced_label_")
     assert audit(spec, samples=20_000, seed=1).verdict != VIOLATION  # the reference samples in log space
+
+
+def test_every_stress_dataset_is_searched_even_past_the_cap():
+    """ppm's stress datasets number 14; the generators, taking them in turn within the cap, reached the first four
+    only, and its case without public rows (where a guard made private rows supports) was never searched."""
+    pairs = candidate_pairs(CATALOGUE["ppm_halfspace_learner"], max_searched=24)
+    searched = {p.name.rsplit("/", 1)[-1] for p in pairs if p.source == "search"}
+    assert "N5_no_public_points" in searched
+    assert sum(p.name.startswith("search/cover/") for p in pairs) <= MAX_COVER_PAIRS
