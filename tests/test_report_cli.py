@@ -121,3 +121,12 @@ def test_an_erratums_row_shows_the_references_audit_never_a_users(tmp_path):
     assert main(["report", str(path), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "index.html").read_text()
     assert "laplace_mechanism: reference not audited in this run" in page and "ε_lb 7.75" not in page
+
+
+def test_a_curve_claims_counterexample_names_the_stated_point_on_the_same_event():
+    c = {"pair": {"name": "p", "data": 0.0, "neighbour": 1.0}, "event": "value >= 0.5", "numerator": "neighbour",
+         "p_lo": 0.568, "p_hi": 0.436, "count_data": 1, "count_neighbour": 2, "n_per_side": 3,
+         "epsilon_lower_bound": 0.334, "claim": {"kind": "gdp", "mu": 0.204},
+         "point_claim": {"epsilon": 0.99, "delta": 1e-5, "epsilon_lower_bound": 0.266, "broken": False}}
+    text = counterexample_text({"counterexample": c, "verdict": "violation"})
+    assert "the stated point epsilon = 0.99, delta = 1e-05 gives epsilon >= 0.266: not shown broken" in text

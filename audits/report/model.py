@@ -152,6 +152,11 @@ def counterexample_text(result: dict) -> str | None:
                      f"{g(c.get('exact_epsilon'))}): the implementation differs from the spec.")
     else:
         lines.append(f"> the claimed {claim.name} {g(claim.value)}.")
+    point = c.get("point_claim")
+    if point:  # a curve claim: the spec's stated (epsilon, delta) point on the same event
+        lines.append(f"On the same event the stated point epsilon = {g(point['epsilon'])}, delta = {g(point['delta'])} "
+                     f"gives epsilon >= {g(point['epsilon_lower_bound'])}: "
+                     + ("broken too." if point["broken"] else "not shown broken (the curve is, the point is not)."))
     return "\n".join(lines)
 
 
