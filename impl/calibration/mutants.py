@@ -377,6 +377,18 @@ def _renoised(statistic, *, clip=True, data_bounds=False, range_of=lambda lower,
     return post
 
 
+def _alike_unclipped(statistic):
+    """Records all alike taken as they are, unclipped (a shortcut: n times the first record for the sum)."""
+
+    def post(out, data, rng, params):
+        x = as_vector(data)
+        if not x.size or not np.all(x == x[0]):
+            return out
+        return out - statistic(clipped(x, params["lower"], params["upper"])) + statistic(x)
+
+    return post
+
+
 _BOUNDED = []
 for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact BM2 (law of the released mean)"),
                                  (np.sum, bounded_sum, "bounded_sum", "Fact BS2 (law of the released sum)")):
@@ -392,6 +404,9 @@ for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact B
                                               "half the sensitivity"), (_tail, AUDIT)),
         "noise_for_2eps": ("privacy", "noise calibrated for 2 epsilon",
                            with_params(_ref, _scale("epsilon", 2.0), "calibrated for 2 epsilon"), (_tail, AUDIT)),
+        "alike_unclipped": ("privacy", "records all alike taken unclipped (found on alike records far outside the "
+                            "data, search/constant)", post_processed(_ref, _alike_unclipped(_stat), "alike unclipped"),
+                            (AUDIT,)),
     }
     if _spec == "bounded_sum":
         _bugs["add_remove_sensitivity"] = (
