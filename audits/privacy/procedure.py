@@ -34,7 +34,6 @@ from .events import Candidate
 from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
 from .moves import (
-    LONG_LENGTHS,
     after_stable_rows,
     lines,
     patterns,
@@ -388,9 +387,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)
             aud.add_pairs(resized)
-            far = [e for e in checked if e is many] + [  # and the first stress case repeated to each length
-                next(e for e in resized if e.name.endswith(f"@repeated_{k}")) for k in LONG_LENGTHS
-                if any(e.name.endswith(f"@repeated_{k}") for e in resized)]
+            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
             found_lines = lines(spec, anchors) + lines(spec, far)
             points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines)
             share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
