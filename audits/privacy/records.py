@@ -168,7 +168,7 @@ def sort_order(ds: Dataset):
 
 
 def magnitude(ds: Dataset):
-    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    reals = _reals(ds)
     if not reals or not len(ds.changeable):
         return
     i = int(ds.changeable[len(ds.changeable) // 2])
@@ -273,9 +273,9 @@ def one_sided_labels(ds: Dataset, other: Dataset | None = None):
                                                  for k, c in ds.fields.items()}), ds.env)
 
     for v in values:
-        other = _other_label(domain, v)
-        lone = Dataset(ds.spec_records, with_labels(other).replaced(i, {k: v for k in labels}), ds.env)
-        yield f"labels/lone_{v}", lone.data(lone.fields), lone.replaced(i, {k: other for k in labels})
+        flipped = _other_label(domain, v)
+        lone = Dataset(ds.spec_records, with_labels(flipped).replaced(i, {k: v for k in labels}), ds.env)
+        yield f"labels/lone_{v}", lone.data(lone.fields), lone.replaced(i, {k: flipped for k in labels})
     first = np.asarray(ds.fields[labels[0]])
     fewer = min(values, key=lambda v: (int(np.sum(first == v)), v))
     same = with_labels(fewer)
@@ -289,7 +289,7 @@ def far_constant(ds: Dataset):
     one's values. ``(name, data, neighbour)``; none with label fields. An implementation that takes a shortcut for
     alike records (n times the first, unclipped) is right on the stress cases' alike records, which sit inside the
     range."""
-    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    reals = _reals(ds)
     if not reals or _labels(ds) or len(ds.changeable) < 2:
         return
     first, last = int(ds.changeable[0]), int(ds.changeable[-1])
@@ -313,7 +313,7 @@ def _lone_record(ds: Dataset, other: Dataset | None) -> tuple[Dataset, int]:
     if not differ:
         return ds, first
     i = differ[0]
-    reals = [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
+    reals = _reals(ds)
     if reals and other.changeable.size and np.ravel(other.fields[reals[0]][i])[0] < np.ravel(ds.fields[reals[0]][i])[0]:
         return other, i
     return ds, i
@@ -341,6 +341,11 @@ def random_dataset(ds: Dataset, rng: np.random.Generator):
     if len(base.changeable):
         i = int(rng.choice(base.changeable))
         yield "random", ds.data(fields), base.replaced(i, _flip(base, i))
+
+
+def _reals(ds: Dataset) -> list[str]:
+    """The record's real fields (real, or vectors of bounded norm)."""
+    return [k for k, (d, _) in ds.domains.items() if d == "real" or d.startswith("norm<=")]
 
 
 def _labels(ds: Dataset) -> list[str]:
