@@ -36,7 +36,9 @@ by moving one changeable record (:mod:`.records`: each generator named in the pa
 ``source``), as the relation allows: a replacement under replace-one relations, an addition or a
 removal under add/remove. The search yields at most ``max_searched`` pairs, taking the generators in
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
-one; an anchor's two large-n pairs are taken together); the auditor ranks every pair by its pilot
+one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
+lengthened datasets' pairs, the one-sided labels', the far constant datasets' and a cover pair (its first
+sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
 sample and keeps the best (selection on training data: the family-wise accounting of the estimation is
 unchanged).
 """
