@@ -16,22 +16,25 @@ from __future__ import annotations
 import numpy as np
 
 
-def threshold_erm(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+def threshold_erm(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """Empirical risk minimisers t (shape (k,)) for h_t(x) = 1[x >= t], one per row.
 
     Ties go to the smallest threshold. The threshold is a training point (or +inf when
     predicting 0 everywhere is best), so the ERM is consistent on realizable data.
+    ``weights``: an integer weight per point (broadcast against X), each mistake counted that many times.
     """
     X, y = np.atleast_2d(X), np.atleast_2d(y).astype(np.int64)
     order = np.argsort(X, axis=1, kind="stable")
     xs = np.take_along_axis(X, order, axis=1)
     ys = np.take_along_axis(y, order, axis=1)
     k, n = xs.shape
+    ws = (np.ones_like(ys) if weights is None
+          else np.take_along_axis(np.broadcast_to(np.asarray(weights, dtype=np.int64), X.shape), order, axis=1))
     # Cut j predicts 0 on the j smallest points and 1 on the rest:
-    # errors(j) = (ones among the first j) + (zeros among the last n - j).
-    ones_before = np.concatenate([np.zeros((k, 1), np.int64), np.cumsum(ys, axis=1)], axis=1)
-    zeros_after = (n - np.arange(n + 1)) - (ones_before[:, -1:] - ones_before)
-    errors = ones_before + zeros_after
+    # errors(j) = (ones among the first j) + (zeros among the last n - j), each weighed.
+    ones_before = np.concatenate([np.zeros((k, 1), np.int64), np.cumsum(ys * ws, axis=1)], axis=1)
+    zeros_before = np.concatenate([np.zeros((k, 1), np.int64), np.cumsum((1 - ys) * ws, axis=1)], axis=1)
+    errors = ones_before + (zeros_before[:, -1:] - zeros_before)
     # A cut between equal x values is not realisable by any threshold: forbid it.
     tied = np.concatenate([np.zeros((k, 1), bool), xs[:, 1:] == xs[:, :-1], np.zeros((k, 1), bool)], axis=1)
     errors = np.where(tied, np.iinfo(np.int64).max, errors)

@@ -25,6 +25,7 @@ CASES = [  # (spec, implementation, expected verdict)
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_two_candidates", VIOLATION),
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_significant_digits", VIOLATION),  # decades
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_tournament", VIOLATION),  # 33 answers
+    ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_long_noiseless", VIOLATION),  # 65
     ("geometric_mechanism", "dptestbed.impl.calibration.mutants:geometric_integer_scale", VIOLATION),  # epsilon x 0.7
     ("subsample_aggregate_prediction_corrected",  # the unanimous many-vote line
      "dptestbed.impl.private_prediction.mutants:soft_majority_naive_logistic", VIOLATION),

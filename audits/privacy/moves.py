@@ -254,8 +254,7 @@ MAX_ANCHORS = 6  # distinct anchors a search draws lines through (distinct input
 
 
 SHORT_LENGTHS = (1, 2)  # an answer vector of free length is also tried this short ...
-LONG_LENGTHS = (33, 65)  # ... and this long (past blocks of 16, 32 and 64 that the length does not fill; a path
-#                                  taken above 64 answers)
+LONG_LENGTHS = (33, 65)  # ... and this long (past blocks of 16, 32 and 64 the length does not fill, and paths above 64)
 
 
 def shortened(spec: Spec, anchor) -> list:

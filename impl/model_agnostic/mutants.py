@@ -780,17 +780,13 @@ def soft_label_queries_corrected_shifted_best_gap(data, *, rng, epsilon, delta, 
 
 
 def _lpl_margin_weighted_batch(data, n, /, *, rng, epsilon, delta, T, m):
+    from dptestbed.impl import learners
+
     x, y = _lpl_labels(data, n, rng, dict(epsilon=epsilon, delta=delta, T=T, m=m))
     _, votes = _public_points_and_votes(data)
     top2 = np.sort(np.asarray(votes, dtype=np.int64), axis=-1)[..., -2:]
-    weight = top2[..., 1] - top2[..., 0] + 1          # BUG: the private vote margin of each point weighs its label
-    order = np.argsort(x, kind="stable")
-    ys, ws = y[:, order], weight[order]
-    # cut j predicts 0 on the j smallest points: weighted ones before it plus weighted zeros from it on
-    ones = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum(ys * ws, axis=1)], axis=1)
-    zeros = np.concatenate([np.zeros((n, 1), np.int64), np.cumsum((1 - ys) * ws, axis=1)], axis=1)
-    errors = ones + (zeros[:, -1:] - zeros)
-    return np.concatenate([x[order], [np.inf]])[np.argmin(errors, axis=1)]   # ties: the smallest threshold
+    margin = top2[..., 1] - top2[..., 0] + 1          # BUG: the private vote margin of each point weighs its label
+    return learners.threshold_erm(np.broadcast_to(x, y.shape), y, weights=margin)
 
 
 @batched(_lpl_margin_weighted_batch)

@@ -90,6 +90,11 @@ def answers(data, N, *, rng, epsilon, lam, R, L_f, n, loss, gamma) -> np.ndarray
     X, y, x = _dataset(data, n, L_f)
     if loss in ("linear", "logistic") and not np.all(np.isin(y, (-1.0, 1.0))):
         raise ValueError(f"labels must be -1 or +1 for the {loss} loss")
+    return released(X, y, x, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, loss=loss, gamma=gamma)
+
+
+def released(X, y, x, N, *, rng, epsilon, lam, R, L_f, loss, gamma) -> np.ndarray:
+    """:func:`answers` on a dataset already read (labels not checked)."""
     w = fit(X, y, loss=loss, lam=lam, R=R, L_f=L_f)
     a = np.atleast_1d(np.atleast_2d(x) @ w)
     out = a[None, :] + laplace(rng, gamma / epsilon, (int(N), a.size))   # Theorem 3: Lap(gamma/eps)

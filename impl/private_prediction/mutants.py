@@ -10,7 +10,6 @@ import numpy as np
 
 from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
-from dptestbed.impl.noise import laplace
 
 from . import convex_erm, lower_bound, soft_majority, stable
 from .teachers import threshold_min_positive
@@ -355,11 +354,8 @@ def erm_negated_labels(data, *, rng, **params):
 def _reencoded_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
     X, y, x = convex_erm._dataset(data, n, L_f)
     y = 2 * y - 1                     # BUG: the {0, 1} -> {-1, 1} map applied to labels already in {-1, 1}
-    w = convex_erm.fit(X, y, loss=loss, lam=lam, R=R, L_f=L_f)
-    a = np.atleast_1d(np.atleast_2d(x) @ w)
     gamma = convex_erm.certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=n, c_gamma=c_gamma)
-    out = a[None, :] + laplace(rng, gamma / epsilon, (int(N), a.size))
-    return out[:, 0] if x.ndim == 1 else out
+    return convex_erm.released(X, y, x, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, loss=loss, gamma=gamma)
 
 
 @batched(_reencoded_batch)
