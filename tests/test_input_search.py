@@ -18,7 +18,7 @@ from dptestbed.audits.privacy.pairs import (
     searched_pairs,
     stress_pairs,
 )
-from dptestbed.audits.privacy.records import LARGE_N
+from dptestbed.audits.privacy.records import DISTINCT_COUNTS, LARGE_N
 from dptestbed.spec import SpecError, load_catalogue, load_spec
 
 CATALOGUE = load_catalogue()
@@ -162,3 +162,16 @@ def test_every_stress_dataset_is_searched_even_past_the_cap():
     searched = {p.name.rsplit("/", 1)[-1] for p in pairs if p.source == "search"}
     assert "N5_no_public_points" in searched
     assert sum(p.name.startswith("search/cover/") for p in pairs) <= MAX_COVER_PAIRS
+
+
+def test_lists_of_many_distinct_ids_cross_the_counts_where_code_switches_paths():
+    """A histogram that prunes its singletons above 64 distinct ids passed: no searched list held more than 10."""
+    pairs = [p for p in candidate_pairs(CATALOGUE["stable_histogram"], max_searched=24)
+             if p.name.startswith("search/distinct/")]
+    assert sorted(len(p.data) for p in pairs) == sorted(DISTINCT_COUNTS)
+    for p in pairs:
+        d, nb = np.asarray(p.data), np.asarray(p.neighbour)
+        assert int(np.sum(d != nb)) == 1 and p.params["n"] == d.size, p.name
+        assert np.unique(d).size == d.size and np.unique(nb).size == d.size - 1
+    bounded = [p for p in candidate_pairs(CATALOGUE["bounded_mean"], max_searched=24)]
+    assert not any(p.name.startswith("search/distinct/") for p in bounded)  # real records have no ids

@@ -12,6 +12,7 @@ import pytest
 from dptestbed.audits.adhoc import adhoc_spec
 from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
 from dptestbed.audits.privacy.moves import (
+    TINY_VOTES,
     lines,
     parameter_points,
     patterns,
@@ -34,7 +35,8 @@ def test_every_generated_searched_and_moved_pair_is_a_neighbour(spec):
     anchors = stress_pairs(spec)
     made = [p for p in candidate_pairs(spec, max_searched=24) if p.source != "stress"]
     for anchor in anchors:
-        made += [e for e in (with_all_rows(spec, anchor), with_few_votes(spec, anchor)) if e is not None]
+        made += [e for e in (with_all_rows(spec, anchor), with_few_votes(spec, anchor),
+                             *(with_few_votes(spec, anchor, votes) for votes in TINY_VOTES)) if e is not None]
         made += shortened(spec, anchor) + with_more_labels(spec, anchor)
         for name, nb in patterns(spec, anchor.data, anchor.env):
             assert violation(spec, anchor.data, nb, anchor.env) is None, (spec.id, anchor.name, name)
@@ -222,3 +224,15 @@ def test_pairs_found_on_lines_lie_where_the_reference_runs(spec_id):
     kept whatever its score, made the reference's own audit an implementation error (the quick suite's two errors)."""
     result = audit(CATALOGUE[spec_id], seed=0)
     assert result.verdict == NO_VIOLATION, result.to_json().get("error")
+
+
+def test_vote_rows_are_also_tried_with_a_few_votes_a_row():
+    """A path for small ensembles (rows of fewer than 10 votes answered with their mode) passed: the fewest votes a
+    row any pair held was 10."""
+    spec = CATALOGUE["subsample_aggregate_corrected"]
+    for votes in TINY_VOTES:
+        pair = with_few_votes(spec, stress_pairs(spec)[0], votes)
+        assert pair is not None and pair.name.endswith(f"@{votes}_votes")
+        rows, moved = np.asarray(pair.data), np.asarray(pair.neighbour)
+        assert set(rows.sum(axis=1)) == {votes} and set(moved.sum(axis=1)) == {votes}
+        assert np.all(np.abs(rows - moved).sum(axis=1) <= 2)  # one vote moved a row

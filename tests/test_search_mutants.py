@@ -39,6 +39,9 @@ CASES = [  # (spec, implementation, expected verdict)
     ("label_private_learner",  # stable labels that no threshold fits, one row's margin moved
      "dptestbed.impl.model_agnostic.mutants:label_private_learner_margin_weighted", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
+    ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_prune_long_tail", VIOLATION),  # search/distinct
+    ("subsample_aggregate_corrected",  # rows of 3 votes (moves.TINY_VOTES)
+     "dptestbed.impl.model_agnostic.mutants:subsample_aggregate_corrected_small_ensemble", VIOLATION),
     ("bounded_sum", "dptestbed.impl.calibration.mutants:bounded_sum_alike_unclipped", VIOLATION),  # search/constant
     ("bounded_mean", "dptestbed.impl.calibration.mutants:bounded_mean_alike_unclipped", VIOLATION),
     ("convex_erm_prediction",  # a label -1 record's features moved (records.one_sided_labels)

@@ -297,11 +297,14 @@ def _free_length(spec: Spec, anchor) -> bool:
             and data.shape == neighbour.shape)
 
 
-FEW_VOTES = 10  # vote rows are also tried with about this many votes in all
+FEW_VOTES = 10  # vote rows are also tried with about this many votes in all (an anchor of lines)
+# ... and with this many (pairs only): a path for small ensembles (rows of fewer than 10 votes answered with their
+# exact mode) lies below the 10-vote anchor, and a row of 1 vote is below every such count
+TINY_VOTES = (3, 1)
 
 
-def with_few_votes(spec: Spec, anchor):
-    """The anchor's vote rows scaled down to about FEW_VOTES votes a row (rounded, each row's total kept equal to
+def with_few_votes(spec: Spec, anchor, votes: int = FEW_VOTES):
+    """The anchor's vote rows scaled down to about ``votes`` votes a row (rounded, each row's total kept equal to
     the others'), both sides by the same move: an implementation that reads the votes relative to a fixed number
     of chunks leaks where there are few, far from the stress cases' hundreds. None when not a vote input or
     already small."""
@@ -312,14 +315,13 @@ def with_few_votes(spec: Spec, anchor):
         return None
     rows = np.atleast_2d(moved.astype(float))
     total = float(rows.sum(axis=1).max())
-    if total <= 2 * FEW_VOTES:
+    if total <= 2 * votes:
         return None
-    small = np.atleast_2d(np.round(rows * FEW_VOTES / total)).astype(np.int64)
-    small[:, 0] += FEW_VOTES - small.sum(axis=1)  # every row holds FEW_VOTES votes
+    small = np.atleast_2d(np.round(rows * votes / total)).astype(np.int64)
+    small[:, 0] += votes - small.sum(axis=1)  # every row holds ``votes`` votes
     if small.min() < 0:
         return None
-    return _one_vote_moved(spec, anchor, small, moved.shape, f"{FEW_VOTES}_votes",
-                           f"Its votes scaled to {FEW_VOTES} a row.")
+    return _one_vote_moved(spec, anchor, small, moved.shape, f"{votes}_votes", f"Its votes scaled to {votes} a row.")
 
 
 MANY_VOTES = 2 ** 16  # ... and unanimous with this many a row

@@ -37,8 +37,8 @@ by moving one changeable record (:mod:`.records`: each generator named in the pa
 removal under add/remove. The search yields at most ``max_searched`` pairs, taking the generators in
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
 one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
-lengthened datasets' pairs, the one-sided labels', the far constant datasets' and a cover pair (its first
-sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
+lengthened datasets' pairs, the one-sided labels', the far constant datasets', the lists of many distinct item
+ids' and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
 sample and keeps the best (selection on training data: the family-wise accounting of the estimation is
 unchanged).
 """
@@ -295,7 +295,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     pairs: list[Pair] = []
     caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
-            "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0}
+            "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
+            "distinct": MAX_DISTINCT_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -315,12 +316,13 @@ MAX_LENGTH_PAIRS = 4  # searched pairs on a lengthened dataset (records.lengthen
 MAX_LABEL_PAIRS = 3  # ... on datasets of one-sided labels (records.one_sided_labels)
 MAX_CONSTANT_PAIRS = 2  # ... on datasets of alike records far outside the data (records.far_constant)
 MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets that the others leave unsearched
+MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, the lengthened datasets', the one-sided labels', the far
     constant datasets' and the cover pairs apart (so that the other generators keep their max_searched)."""
-    for key in ("length", "labels", "constant", "cover"):
+    for key in ("length", "labels", "constant", "cover", "distinct"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -426,6 +428,13 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
             streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
                 [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
                  for move, nb in [*records.label_flips(wide), *records.position(wide)]])
+        for name, data, nb, scaled in records.distinct_ids(ds, specs_records, anchor.params):
+            try:
+                wide_env = spec.bind({**anchor.params, **scaled})
+            except ValueError:
+                continue
+            streams.setdefault("distinct", []).append(
+                [pair(name, nb, data=data, params=_param_values(spec, wide_env), env=wide_env)])
         other = _dataset(specs_records, anchor)
         for name, data, moved, scaled in records.lengthened(ds, specs_records, anchor.params, other):
             try:

@@ -34,6 +34,7 @@ from .events import Candidate
 from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
 from .moves import (
+    TINY_VOTES,
     after_stable_rows,
     lines,
     patterns,
@@ -363,15 +364,18 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     try:
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             # anchors: each stress case, after its rows extended to all the input may hold and its votes scaled
-            # down to a few (moves.py); the first two stress cases' vote rows widened to more labels are pairs only,
-            # not anchors (each added pair thins the pair search's pilot)
-            anchors, widened = [], []
+            # down to a few (moves.py); the first two stress cases' vote rows widened to more labels, and every stress
+            # case's scaled to 3 and 1 votes a row, are pairs only, not anchors (each added pair thins the pair
+            # search's pilot)
+            anchors, widened, tiny = [], [], []
             for p in (p for p in pairs if p.source == "stress"):
                 for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
                     if e is not None and not violation(spec, e.data, e.neighbour, e.env):
                         aud.add_pairs([e])
                         anchors.append(e)
                 anchors.append(p)
+                tiny += [e for e in (with_few_votes(spec, p, votes) for votes in TINY_VOTES)
+                         if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
                 if len(widened) < WIDENED:
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
             # chunk scores tied between two values; one anchor of unanimous rows of many votes (the first stress
@@ -383,7 +387,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             tied += after_stable_rows(spec, stress)  # (checked against the relation as they are built)
             tied += [e for e in (with_mixed_modes(spec, p) for p in stress[:1])
                      if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
-            checked = _in_reference_domain(spec, widened + tied + ([many] if many is not None else []))
+            checked = _in_reference_domain(spec, widened + tiny + tied + ([many] if many is not None else []))
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)
             aud.add_pairs(resized)

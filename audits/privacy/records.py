@@ -40,6 +40,10 @@ generator                     the record replaced, and by what
                               features moved as ``sort_order`` moves them
 ``constant``                  every changeable record far outside the data (MAGNITUDE times its scale, up
                               and down), the last one back at the first record's value on the other side
+``distinct``                  k records of distinct item ids, the last one moved onto the first one's id
+                              (k - 1 distinct), for k at and just above the counts where code switches paths
+                              (DISTINCT_COUNTS: 64, 100, 128 and 256; no more: the output is as wide as the list, and
+                              a per-call implementation's audit grows with it); the ``scales`` set to k
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id)
 ``length``                    the dataset with copies of its first 1 or 3 changeable records
@@ -302,6 +306,28 @@ def far_constant(ds: Dataset):
         yield f"constant/far_{name}", far.data(far.fields), far.replaced(last, {k: ds.fields[k][first] for k in reals})
 
 
+DISTINCT_COUNTS = (64, 65, 100, 101, 128, 129, 256, 257)
+
+
+def distinct_ids(ds: Dataset, records, params: dict):
+    """``(name, data, neighbour, scaled)``: k copies of the first changeable record with distinct item ids 0..k-1,
+    against the last one's id moved onto the first's (k - 1 distinct ids), for k in DISTINCT_COUNTS, the ``scales``
+    parameters set to k; none without an item field, scales or changeable records. A path chosen by the number of
+    distinct ids (singletons pruned from long-tailed lists, a dense array up to some size) switches between the
+    two sides at a count in the list ("> T" at k = T + 1, ">= T" at k = T)."""
+    keys = ds.keys_of("item")
+    if not keys or not records.scales or not len(ds.changeable) or (records.changeable and records.changeable in ds.public):
+        return
+    first = int(ds.changeable[0])
+    for k in DISTINCT_COUNTS:
+        fields = {key: np.repeat(v[first:first + 1], k, axis=0) for key, v in ds.fields.items()}
+        for key in keys:
+            fields[key] = np.arange(k, dtype=np.int64)
+        wide = Dataset(ds.spec_records, ds.data(fields), ds.env)
+        yield (f"distinct/{k}_ids", wide.data(wide.fields), wide.replaced(k - 1, {key: 0 for key in keys}),
+               {name: type(params[name])(k) for name in records.scales if name in params})
+
+
 def _lone_record(ds: Dataset, other: Dataset | None) -> tuple[Dataset, int]:
     """(the side, the record): the first changeable record the anchor's two sides differ in, on the side where its
     first real field is lower; the first changeable record of ``ds`` when they differ in none (or in length)."""
@@ -381,6 +407,18 @@ def lengthened(ds: Dataset, records, params: dict, other: Dataset | None = None)
         yield f"length/n_plus_{k}", ds.data(fields), moved, scaled
 
 
+def _replicable(ds: Dataset, records, size: int) -> bool:
+    """Whether the large-n datasets are made of ``ds``: ``scales`` declared, fewer records than ``size``, records that
+    may change and no public flag array (it cannot be replicated with the records it describes). A list of item
+    ids alone is not: its output has a row per record, so a 2,048-record copy costs seconds of audit for counts
+    that only grow in proportion (its wide datasets are :func:`distinct_ids`)."""
+    if not records.scales or ds.n >= size or not len(ds.changeable):
+        return False
+    if records.changeable and records.changeable in ds.public:
+        return False
+    return not all(domain == "item" for domain, _ in ds.domains.values())
+
+
 def large_copy(ds: Dataset, records, params: dict):
     """The dataset with its changeable records replicated to about LARGE_N records in all (the others
     kept once), its ``scales`` parameters (counts of all records) set to the new count; or None. With
@@ -388,12 +426,10 @@ def large_copy(ds: Dataset, records, params: dict):
     with its labels and as often with the other ones (about 2 LARGE_N changeable records), so that
     every hypothesis errs on about half of them: mistake counts in the thousands, and ties between
     the hypotheses that a single label moves."""
+    if not _replicable(ds, records, LARGE_N):
+        return None
     changeable = np.zeros(ds.n, dtype=bool)
     changeable[ds.changeable] = True
-    if not records.scales or ds.n >= LARGE_N or not changeable.any():
-        return None
-    if records.changeable and records.changeable in ds.public:
-        return None  # a public flag array cannot be replicated with the records it describes
     labels = _labels(ds)
     k = int(math.ceil((LARGE_N - (ds.n - changeable.sum())) / changeable.sum()))
     if labels:
@@ -414,9 +450,7 @@ def large_constant(ds: Dataset, records, params: dict, size: int = LARGE_N):
     """Without label fields: ``size`` copies of the first changeable record alone (its ``scales`` parameters set),
     or None: every record alike, so that an implementation whose estimate varies with which records it reads (a
     subsample of a large dataset) shows its one moved record on a sum that does not vary otherwise."""
-    if not records.scales or ds.n >= size or not len(ds.changeable) or _labels(ds):
-        return None
-    if records.changeable and records.changeable in ds.public:
+    if not _replicable(ds, records, size) or _labels(ds):
         return None
     first = int(ds.changeable[0])
     fields = {key: np.repeat(v[first:first + 1], size, axis=0) for key, v in ds.fields.items()}

@@ -761,6 +761,24 @@ def subsample_aggregate_corrected_gap_fixed_chunks(data, *, rng, **params):
     return _sa_fixed_chunks_batch(data, 1, rng=rng, **params)[0]
 
 
+SMALL_ENSEMBLE = 5  # rows of fewer votes answered with their exact mode by the small-ensemble mutant
+
+
+def _sa_small_ensemble_batch(data, n, /, *, rng, **params):
+    out = call_batch(subsample_aggregate_corrected, data, n, rng, params)
+    rows = np.asarray(data)
+    small = rows.sum(axis=-1) < SMALL_ENSEMBLE  # BUG: a row of few votes released as its mode, no test, no charge
+    modes = np.argmax(rows, axis=-1)
+    return np.where(small[None, :], modes[None, :], out)
+
+
+@batched(_sa_small_ensemble_batch)
+def subsample_aggregate_corrected_small_ensemble(data, *, rng, **params):
+    """A_subSamp (corrected) answering a row of fewer than 5 votes with its exact mode (a shortcut for small
+    ensembles, where the noisy test would rarely pass): one vote moved flips a row of 3 votes."""
+    return _sa_small_ensemble_batch(data, 1, rng=rng, **params)[0]
+
+
 def _best_gap_tests(S, gamma):
     reg_mode, reg_dist, sh_mode, sh_dist = _sl.histogram_tests(S, gamma)
     return reg_mode, reg_dist, sh_mode, np.maximum(reg_dist, sh_dist)   # BUG: the shifted test reads the larger gap
@@ -806,6 +824,9 @@ _SEARCHED = [
             "rows processed by decreasing distance (a data-dependent order)", (AUDIT,)),
     _mutant("subsample_aggregate_corrected", "gap_fixed_chunks", "privacy",
             "the vote gap rescaled to 100 votes a row whatever the number of chunks", (AUDIT,)),
+    _mutant("subsample_aggregate_corrected", "small_ensemble", "privacy",
+            "rows of fewer than 5 votes answered with their exact mode (found on rows of 3 votes, search/tiny votes)",
+            (AUDIT,)),
     _mutant("soft_label_queries_corrected", "shifted_best_gap", "privacy",
             "the shifted test reads the larger of the regular and shifted distances (found on rows whose chunks are "
             "tied between two bins, search/tied_halves)", (AUDIT,)),
