@@ -175,3 +175,18 @@ def test_lists_of_many_distinct_ids_cross_the_counts_where_code_switches_paths()
         assert np.unique(d).size == d.size and np.unique(nb).size == d.size - 1
     bounded = [p for p in candidate_pairs(CATALOGUE["bounded_mean"], max_searched=24)]
     assert not any(p.name.startswith("search/distinct/") for p in bounded)  # real records have no ids
+
+
+@pytest.mark.parametrize("spec_id, n", [("stable_histogram", 100), ("bounded_mean", 3), ("ppm_halfspace_learner", 40)])
+def test_a_record_count_the_user_sets_resizes_the_stress_datasets(spec_id, n):
+    """``--param n=100`` ran stable_histogram's reference on its 51-item list: "implementation error"."""
+    from dptestbed.audits.privacy.neighbours import violation
+
+    spec = CATALOGUE[spec_id]
+    pairs = stress_pairs(spec, {"n": n})
+    assert pairs
+    for p in pairs:
+        for side in (p.data, p.neighbour):
+            assert {np.shape(v)[0] for k, v in (side.items() if isinstance(side, dict) else [(".", side)])
+                    if k in ("X", "y", "p", ".")} == {n}, p.name
+        assert violation(spec, p.data, p.neighbour, p.env) is None, p.name

@@ -165,6 +165,7 @@ def stress_pairs_where(spec: Spec, params: dict | None = None, skip: str | None 
         try:
             data, neighbour = (_fit_length(spec, case.name, _as_data(resolve_stress_values(side, env)), env)
                                for side in (case.data, case.neighbour))
+            data, neighbour = _fit_records(spec, case.name, data, neighbour, env, params or {})
         except ValueError:
             if strict:
                 raise
@@ -197,6 +198,28 @@ def _fit_length(spec: Spec, case: str, data, env: dict):
         raise ValueError(f"{spec.id}: stress case {case!r} has {data.size} entries, but the input length "
                          f"{formula.source} is {length} at this parameter point")
     return np.concatenate([data, np.zeros(length - data.size, dtype=data.dtype)]) if data.size < length else data
+
+
+def _fit_records(spec: Spec, case: str, data, neighbour, env: dict, given: dict):
+    """A stress dataset at the record count the audit point sets (a ``scales`` parameter in ``given``, the user's
+    or a suite's): its records resized to it (:func:`.records.resized`); an error naming the case and the parameter
+    when they cannot be. The case as it is when no count is given or it already has that many records."""
+    spec_records = spec.input.get("records")
+    names = [name for name in (spec_records.scales if spec_records is not None else ()) if name in given]
+    if not names:
+        return data, neighbour
+    try:
+        ds, other = records.Dataset(spec_records, data, env), records.Dataset(spec_records, neighbour, env)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return data, neighbour  # not a dataset of the declared records (e.g. the vote form of the same spec)
+    size = int(env[names[0]])
+    if ds.n == size and other.n == size:
+        return data, neighbour
+    fitted = records.resized(ds, other, size)
+    if fitted is None:
+        raise ValueError(f"{spec.id}: stress case {case!r} has {ds.n} records and cannot be resized to "
+                         f"{names[0]} = {size} (its two datasets are not one replaced record apart)")
+    return fitted
 
 
 def _moves(relation: str, base: np.ndarray):

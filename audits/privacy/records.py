@@ -528,6 +528,34 @@ def item_id(ds: Dataset):
             yield f"item_id/{name}", ds.replaced(i, {key: value})
 
 
+def resized(ds: Dataset, other: Dataset, size: int):
+    """``(data, neighbour)``: the pair ``ds``, ``other`` (one record apart) with ``size`` records, for a count of
+    the records (a ``scales`` parameter) the user set: the record they differ in kept once (the neighbour's version
+    only there), the records that may not change all kept, the other changeable ones kept in order and, to grow,
+    repeated in turn; None when the two are not one replaced record apart, there are too few changeable records to
+    shrink, or a public flag array marks the changeable records (it cannot follow them)."""
+    if other.n != ds.n or set(other.fields) != set(ds.fields) or size < 1 or (
+            ds.spec_records.changeable and ds.spec_records.changeable in ds.public):
+        return None
+    differ = [i for i in range(ds.n) if any(not np.array_equal(ds.fields[k][i], other.fields[k][i]) for k in ds.fields)]
+    if len(differ) != 1:
+        return None
+    i = differ[0]
+    fixed = sorted(set(range(ds.n)) - set(int(j) for j in ds.changeable))
+    others = [int(j) for j in ds.changeable if j != i]
+    if size >= ds.n:
+        index = list(range(ds.n)) + [others[t % len(others)] if others else i for t in range(size - ds.n)]
+    elif size > len(fixed):
+        index = sorted(fixed + [i] + others[:size - 1 - len(fixed)])
+    else:
+        return None
+    fields = {k: v[index] for k, v in ds.fields.items()}
+    moved = {k: v.copy() for k, v in fields.items()}
+    for k in moved:
+        moved[k][index.index(i)] = other.fields[k][i]
+    return ds.data(fields), ds.data(moved)
+
+
 def as_addition(ds: Dataset, neighbour) -> object | None:
     """The dataset with the record a replacement brought (its one changed record in ``neighbour``) added at the
     end instead: the add/remove neighbour of the same move; None when nothing changed."""
