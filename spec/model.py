@@ -259,7 +259,9 @@ class Records:
     itself the array of records); every other key is public and identical on both sides.
     ``changeable``: a field of 0/1 flags, only records flagged 1 may change (and the flag never
     does). ``scales``: parameters equal to the number of records (``n``): the search may
-    replicate the changeable records and set these to the new count. ``public_rows``: public arrays of
+    replicate the changeable records and set these to the new count. ``fixed``: parameters equal to the
+    number of records that may not change (``n_pub``: those flagged 0): a value the user sets keeps the
+    stress datasets that hold that many. ``public_rows``: public arrays of
     candidate rows (rows may repeat), each with the parameter equal to its row count: the search may widen
     them by repeating rows (identical on both sides) and set that parameter."""
 
@@ -267,3 +269,4 @@ class Records:
     changeable: str | None = None
     scales: tuple[str, ...] = ()
     public_rows: tuple[tuple[str, str], ...] = ()  # (public key, parameter equal to its row count)
+    fixed: tuple[str, ...] = ()

@@ -69,10 +69,13 @@ def _read_records(file: str, table: dict, known: set) -> Records:
     if not fields:
         raise reader.error("fields", "must name at least one field")
     changeable = reader.text("changeable") or None
-    scales = reader.text_list("scales")
-    for name in scales:
-        if name not in known:
-            raise reader.error("scales", f"{name!r} is not a parameter")
+    scales, fixed = reader.text_list("scales"), reader.text_list("fixed")
+    for key, names in (("scales", scales), ("fixed", fixed)):
+        for name in names:
+            if name not in known:
+                raise reader.error(key, f"{name!r} is not a parameter")
+    if fixed and not changeable:
+        raise reader.error("fixed", "counts the records that may not change: it needs `changeable`")
     public_rows = reader.get("public_rows", dict, default={})
     for key, name in public_rows.items():
         if any(key == f[0] for f in fields):
@@ -80,7 +83,7 @@ def _read_records(file: str, table: dict, known: set) -> Records:
         if not isinstance(name, str) or name not in known:
             raise reader.error(f"public_rows.{key}", f"must name the parameter equal to its row count, got {name!r}")
     reader.finish()
-    return Records(tuple(fields), changeable, scales, tuple(public_rows.items()))
+    return Records(tuple(fields), changeable, scales, tuple(public_rows.items()), fixed)
 
 
 def _read_profile(reader: _Reader, known: set) -> Profile:

@@ -190,3 +190,15 @@ def test_a_record_count_the_user_sets_resizes_the_stress_datasets(spec_id, n):
             assert {np.shape(v)[0] for k, v in (side.items() if isinstance(side, dict) else [(".", side)])
                     if k in ("X", "y", "p", ".")} == {n}, p.name
         assert violation(spec, p.data, p.neighbour, p.env) is None, p.name
+
+
+def test_a_count_of_fixed_records_the_user_sets_keeps_the_cases_that_hold_it():
+    """``--param n_pub=0`` audited ppm's cases with three public rows and printed "at n_pub=0"."""
+    from dptestbed.audits.privacy.moves import parameter_points
+
+    spec = CATALOGUE["ppm_halfspace_learner"]
+    kept = stress_pairs(spec, {"n_pub": 0})
+    assert kept and all(not np.any(np.asarray(p.data["p"]) == 0) for p in kept)
+    with pytest.raises(ValueError, match="no stress case holds n_pub = 5"):
+        stress_pairs(spec, {"n_pub": 5})
+    assert not any("n_pub" in name for name, _ in parameter_points(spec, {}))  # the data sets it

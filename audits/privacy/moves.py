@@ -669,7 +669,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
     claim_epsilons = spec.privacy.epsilon.names if spec.privacy is not None else set()
     records = spec.input.get("records")
-    scales = set(records.scales) if records is not None else set()
+    scales = set(records.scales + records.fixed) if records is not None else set()
     out = []
     for name, p in spec.parameters.items():
         if name in params or p.type not in ("real", "integer") or name not in base:

@@ -165,10 +165,14 @@ def stress_pairs_where(spec: Spec, params: dict | None = None, skip: str | None 
         try:
             data, neighbour = (_fit_length(spec, case.name, _as_data(resolve_stress_values(side, env)), env)
                                for side in (case.data, case.neighbour))
-            data, neighbour = _fit_records(spec, case.name, data, neighbour, env, params or {})
         except ValueError:
             if strict:
                 raise
+            continue
+        try:
+            data, neighbour = _fit_records(spec, case.name, data, neighbour, env, params or {})
+        except ValueError as exc:  # a case of another count than the user's: the others may hold it
+            errors.append(exc)
             continue
         out.append(Pair(
             name=case.name,
@@ -201,17 +205,24 @@ def _fit_length(spec: Spec, case: str, data, env: dict):
 
 
 def _fit_records(spec: Spec, case: str, data, neighbour, env: dict, given: dict):
-    """A stress dataset at the record count the audit point sets (a ``scales`` parameter in ``given``, the user's
-    or a suite's): its records resized to it (:func:`.records.resized`); an error naming the case and the parameter
-    when they cannot be. The case as it is when no count is given or it already has that many records."""
+    """A stress dataset at the record counts the audit point sets (``given``, the user's or a suite's): its records
+    resized to a ``scales`` parameter (:func:`.records.resized`), and a ``fixed`` parameter (the records that may not
+    change) equal to the number it holds; an error naming the case and the parameter otherwise. The case as it is
+    when no count is given or it already has that many records."""
     spec_records = spec.input.get("records")
-    names = [name for name in (spec_records.scales if spec_records is not None else ()) if name in given]
-    if not names:
+    if spec_records is None or not any(name in given for name in spec_records.scales + spec_records.fixed):
         return data, neighbour
     try:
         ds, other = records.Dataset(spec_records, data, env), records.Dataset(spec_records, neighbour, env)
     except (KeyError, TypeError, ValueError, IndexError):
         return data, neighbour  # not a dataset of the declared records (e.g. the vote form of the same spec)
+    for name in (name for name in spec_records.fixed if name in given):
+        if ds.n - len(ds.changeable) != int(env[name]):
+            raise ValueError(f"{spec.id}: no stress case holds {name} = {int(env[name])} records that may not change "
+                             f"({case!r} holds {ds.n - len(ds.changeable)})")
+    names = [name for name in spec_records.scales if name in given]
+    if not names:
+        return data, neighbour
     size = int(env[names[0]])
     if ds.n == size and other.n == size:
         return data, neighbour
