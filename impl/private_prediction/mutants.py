@@ -10,6 +10,7 @@ import numpy as np
 
 from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
+from dptestbed.impl.noise import laplace
 
 from . import convex_erm, lower_bound, soft_majority, stable
 from .teachers import threshold_min_positive
@@ -296,6 +297,20 @@ def session_never_refuses(data, *, rng, epsilon_total, epsilon, gamma, **_):
     return _never_refuses_batch(data, 1, rng=rng, epsilon_total=epsilon_total, epsilon=epsilon, gamma=gamma)[0]
 
 
+def _signed_refusals_batch(data, n, *, rng, epsilon_total, epsilon, gamma, **_):
+    a = np.atleast_1d(np.asarray(data, dtype=float))
+    answered = min(a.size, int(np.floor(epsilon_total / epsilon + 1e-12)))
+    noisy = a[None, :] + laplace(rng, gamma / epsilon, (int(n), a.size))  # every query noised, refused ones too
+    noisy[:, answered:] = np.copysign(np.inf, noisy[:, answered:])      # BUG: the refusal marker keeps the sign
+    return noisy
+
+
+@batched(_signed_refusals_batch)
+def session_signed_refusals(data, *, rng, epsilon_total, epsilon, gamma, **_):
+    """BUG: a refused query's slot is its noisy answer times infinity: the marker's sign is the answer's."""
+    return _signed_refusals_batch(data, 1, rng=rng, epsilon_total=epsilon_total, epsilon=epsilon, gamma=gamma)[0]
+
+
 # --------------------------------------------------------------------------- convex ERM
 
 
@@ -494,6 +509,9 @@ MUTANTS = (
     _m("budgeted_prediction_session", "session_never_refuses", "privacy",
        "answers past the budget (stress case all_predictions_move: three answers, exact loss 3 against a budget of 2; "
        "audit eps_lb 2.90)", ("privacy audit",)),
+    _m("budgeted_prediction_session", "session_signed_refusals", "privacy",
+       "a refused query's slot is +-infinity with the sign of its noisy answer (three signs on all_predictions_move: "
+       "exact loss 3 against a budget of 2)", ("privacy audit",)),
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),

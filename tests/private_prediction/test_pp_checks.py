@@ -58,6 +58,7 @@ def test_mutants_name_existing_checks(catalogue):
     ("subsample_aggregate_prediction_corrected", "soft_majority_label_sorted_partition"),
     ("stable_laplace_prediction_corrected", "laplace_noise_reused_across_queries"),
     ("budgeted_prediction_session", "session_never_refuses"),
+    ("budgeted_prediction_session", "session_signed_refusals"),  # an all-infinite view has events (the signs)
     # issue 26: one coin for both answers of a two-query call (the joint law of the transcript)
     ("subsample_aggregate_prediction_corrected", "soft_majority_shared_coin"),
 ])
