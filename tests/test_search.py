@@ -236,3 +236,13 @@ def test_vote_rows_are_also_tried_with_a_few_votes_a_row():
         rows, moved = np.asarray(pair.data), np.asarray(pair.neighbour)
         assert set(rows.sum(axis=1)) == {votes} and set(moved.sum(axis=1)) == {votes}
         assert np.all(np.abs(rows - moved).sum(axis=1) <= 2)  # one vote moved a row
+
+
+def test_the_relation_s_sensitivity_is_also_audited_far_above_its_default():
+    """A discrete Gaussian whose sigma is searched on a bracket [0.1, 100] is exact up to sensitivity 26."""
+    from dptestbed.audits.privacy.moves import FAR_SENSITIVITY_FACTOR
+
+    for spec_id, name in (("discrete_gaussian_mechanism", "sensitivity"), ("laplace_mechanism", "gamma")):
+        spec = CATALOGUE[spec_id]
+        far = spec.defaults()[name] * FAR_SENSITIVITY_FACTOR
+        assert any(point.get(name) == far for _, point in parameter_points(spec, {})), spec_id

@@ -656,6 +656,10 @@ FAR_DELTA_FACTOR = 1e-4
 # shows, and a claim of 0.05 by 0.018 against a structural zero, which a pilot of 2,000 runs scores (136 against 0)
 LARGE_DELTA = 0.05
 MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow with counts)
+# ... and the relation's sensitivity (a parameter, real or whole) also this many times larger, whatever the cap: a
+# noise scale found by bisection on a fixed bracket ([0.1, 100]) or read from a table tops out only far above the
+# stress cases' scales (a discrete Gaussian's sigma at sensitivity 100 is 373: capped at 100, delta(1) = 0.13)
+FAR_SENSITIVITY_FACTOR = 100
 
 
 def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
@@ -663,10 +667,13 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
     SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
     FAR_EPSILON_FACTORS and OFF_GRID_EPSILON; the claim's delta divided by 100 and 10^4 and set to LARGE_DELTA;
-    a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records), inside its domain. ``(name, point)`` pairs, each point binding (the search
+    a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records; the relation's sensitivity
+    also FAR_SENSITIVITY_FACTOR times larger), inside its domain. ``(name, point)`` pairs, each point binding (the search
     re-centres its stress cases and lines on it)."""
     base = {**spec.defaults(), **params}
     claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
+    moved_by = spec.neighbours.get("sensitivity")
+    sensitivities = moved_by.names if moved_by is not None else set()
     claim_epsilons = spec.privacy.epsilon.names if spec.privacy is not None else set()
     records = spec.input.get("records")
     scales = set(records.scales + records.fixed) if records is not None else set()
@@ -692,6 +699,8 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
             if not (isinstance(v, int) and v >= 1) or name in scales:
                 continue
             values = [x for x in (2 * v, 4 * v) if x <= max(MAX_COUNT, v)]
+        if name in sensitivities:
+            values.append(v * FAR_SENSITIVITY_FACTOR)
         for x in dict.fromkeys(values):
             x = type(v)(x)
             if x == v or p.violation(x):

@@ -19,6 +19,7 @@ from dptestbed.impl.noise import as_vector, laplace
 from . import svt_lyu as _lyu
 from .bounded import bounded_mean, bounded_sum, clipped
 from .discrete import (
+    discrete_gaussian,
     discrete_gaussian_mechanism,
     discrete_gaussian_sigma,
     discrete_laplace,
@@ -362,10 +363,28 @@ def discrete_gaussian_laplace_proposal(data, *, rng, epsilon, delta, sensitivity
     return int(_laplace_proposal_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, sensitivity=sensitivity)[0])
 
 
+SIGMA_CAP = 100.0  # the top of the capped-bracket mutant's search for sigma
+
+
+def _sigma_capped_batch(data, n, *, rng, epsilon, delta, sensitivity):
+    sigma = min(discrete_gaussian_sigma(epsilon, delta, sensitivity), SIGMA_CAP)  # BUG: a bracket [0.1, 100]
+    return int(round(float(as_vector(data)[0]))) + discrete_gaussian(rng, sigma, int(n))
+
+
+@batched(_sigma_capped_batch)
+def discrete_gaussian_sigma_capped(data, *, rng, epsilon, delta, sensitivity):
+    """The discrete Gaussian with sigma searched on a fixed bracket [0.1, 100]: exact wherever the calibrated sigma
+    is at most 100 (sensitivity below 27 at epsilon 1, delta 1e-5), too little noise above."""
+    return int(_sigma_capped_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, sensitivity=sensitivity)[0])
+
+
 _DGP = "discrete_gaussian_mechanism/Fact DG1 (discrete Gaussian law)/exact-pmf"
 _DG = (_calibration_mutants("discrete_gaussian_mechanism", "discrete_gaussian", discrete_gaussian_mechanism, _DGP)
        + [_mutant("discrete_gaussian_mechanism", "discrete_gaussian_laplace_proposal", "laplace_proposal", "utility",
-                  "Algorithm 3's acceptance step left out: discrete Laplace noise of scale floor(sigma) + 1", (_DGP,))])
+                  "Algorithm 3's acceptance step left out: discrete Laplace noise of scale floor(sigma) + 1", (_DGP,)),
+          _mutant("discrete_gaussian_mechanism", "discrete_gaussian_sigma_capped", "sigma_capped", "privacy",
+                  "sigma searched on a fixed bracket [0.1, 100] (found at sensitivity 100: moves.FAR_SENSITIVITY_FACTOR)",
+                  (AUDIT,))])
 
 # =========================================================================== bounded mean and sum (diffprivlib)
 
