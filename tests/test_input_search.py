@@ -41,7 +41,8 @@ def test_the_search_is_capped_and_reproducible():
     one, two = candidate_pairs(spec, max_searched=5), candidate_pairs(spec, max_searched=5)
     lengthened = [p for p in one if p.name.startswith("search/length/")]  # capped apart (pairs.MAX_LENGTH_PAIRS)
     constant = [p for p in one if p.name.startswith("search/constant/")]  # ... (pairs.MAX_CONSTANT_PAIRS)
-    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) == 5
+    zero = [p for p in one if p.name.startswith("search/zero/")]  # ... (pairs.MAX_ZERO_PAIRS)
+    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) - len(zero) == 5
     assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS and 0 < len(constant) <= MAX_CONSTANT_PAIRS
     assert [p.name for p in one] == [p.name for p in two]
     assert all(np.array_equal(a.neighbour, b.neighbour) for a, b in zip(one, two))
@@ -202,3 +203,13 @@ def test_a_count_of_fixed_records_the_user_sets_keeps_the_cases_that_hold_it():
     with pytest.raises(ValueError, match="no stress case holds n_pub = 5"):
         stress_pairs(spec, {"n_pub": 5})
     assert not any("n_pub" in name for name, _ in parameter_points(spec, {}))  # the data sets it
+
+
+def test_records_of_zero_features_are_searched():
+    """An ERM dropping records of zero features (n counted after them) passed: no searched record was all zero."""
+    pairs = [p for p in candidate_pairs(CATALOGUE["convex_erm_prediction"], max_searched=24)
+             if p.name.startswith("search/zero/")]
+    assert {p.name.split("/")[2] for p in pairs} == {"all_but_last", "middle_record"}
+    for p in pairs:
+        X, nb = np.asarray(p.data["X"]), np.asarray(p.neighbour["X"])
+        assert int(np.sum(np.any(X != nb, axis=1))) == 1 and np.any(np.all(X == 0, axis=1) != np.all(nb == 0, axis=1))

@@ -246,3 +246,5 @@ def test_the_relation_s_sensitivity_is_also_audited_far_above_its_default():
         spec = CATALOGUE[spec_id]
         far = spec.defaults()[name] * FAR_SENSITIVITY_FACTOR
         assert any(point.get(name) == far for _, point in parameter_points(spec, {})), spec_id
+    # ... and a vector's length past 64 (one noise draw broadcast over a long vector)
+    assert any(point.get("p") == 65 for _, point in parameter_points(CATALOGUE["laplace_mechanism"], {}))

@@ -19,6 +19,7 @@ CATALOGUE = load_catalogue()
 CASES = [  # (spec, implementation, expected verdict)
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_fn_half_noise", IMPL_ERROR),
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_parity_bit", VIOLATION),
+    ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_long_shared_noise", VIOLATION),  # p = 65
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_exact_atom", VIOLATION),
     ("exponential_mechanism", "dptestbed.impl.calibration.mutants:exponential_losses_half_even", VIOLATION),
     ("gaussian_mechanism", "dptestbed.impl.calibration.mutants:gaussian_sigma_as_variance", VIOLATION),
@@ -46,6 +47,8 @@ CASES = [  # (spec, implementation, expected verdict)
      "dptestbed.impl.model_agnostic.mutants:subsample_aggregate_corrected_small_ensemble", VIOLATION),
     ("bounded_sum", "dptestbed.impl.calibration.mutants:bounded_sum_alike_unclipped", VIOLATION),  # search/constant
     ("bounded_mean", "dptestbed.impl.calibration.mutants:bounded_mean_alike_unclipped", VIOLATION),
+    ("convex_erm_prediction",  # records zeroed but one (records.zeroed)
+     "dptestbed.impl.private_prediction.mutants:erm_empty_rows_dropped", VIOLATION),
     ("convex_erm_prediction",  # a label -1 record's features moved (records.one_sided_labels)
      "dptestbed.impl.private_prediction.mutants:erm_labels_reencoded", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # one record the only positive (records.one_sided_labels)

@@ -667,11 +667,14 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
     SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
     FAR_EPSILON_FACTORS and OFF_GRID_EPSILON; the claim's delta divided by 100 and 10^4 and set to LARGE_DELTA;
-    a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records; the relation's sensitivity
-    also FAR_SENSITIVITY_FACTOR times larger), inside its domain. ``(name, point)`` pairs, each point binding (the search
+    a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records, and a vector's length also
+    at the longest of LONG_LENGTHS; the relation's sensitivity also FAR_SENSITIVITY_FACTOR times larger), inside its
+    domain. ``(name, point)`` pairs, each point binding (the search
     re-centres its stress cases and lines on it)."""
     base = {**spec.defaults(), **params}
     claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
+    length = spec.input.get("length")  # a vector's length (the stress vectors are padded to it)
+    lengths: frozenset[str] = getattr(length, "names", frozenset()) if length is not None else frozenset()
     moved_by = spec.neighbours.get("sensitivity")
     sensitivities = moved_by.names if moved_by is not None else set()
     claim_epsilons = spec.privacy.epsilon.names if spec.privacy is not None else set()
@@ -701,6 +704,8 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
             values = [x for x in (2 * v, 4 * v) if x <= max(MAX_COUNT, v)]
         if name in sensitivities:
             values.append(v * FAR_SENSITIVITY_FACTOR)
+        if name in lengths and isinstance(v, int) and v < LONG_LENGTHS[-1]:
+            values.append(LONG_LENGTHS[-1])
         for x in dict.fromkeys(values):
             x = type(v)(x)
             if x == v or p.violation(x):

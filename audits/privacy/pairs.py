@@ -38,7 +38,7 @@ removal under add/remove. The search yields at most ``max_searched`` pairs, taki
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
 one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
 lengthened datasets' pairs, the one-sided labels', the far constant datasets', the lists of many distinct item
-ids' and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
+ids', the zeroed records' and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
 sample and keeps the best (selection on training data: the family-wise accounting of the estimation is
 unchanged).
 """
@@ -309,6 +309,10 @@ def parameter_pairs(spec: Spec, params: dict | None = None, cap: int = MAX_PARAM
         moved = next(iter(set(point) - set(params)))
         if not (accepts(moved) or moved in sizing):
             continue
+        try:  # a claim that says nothing there (a Gaussian at sensitivity 100: delta(1) = 1) has nothing to audit
+            claim(spec, spec.bind(point))
+        except ValueError:
+            continue
         cases = []  # a case that sets an input-sizing parameter is resized to the point's (padded: _fit_length)
         for pair in stress_pairs_where(spec, point, skip=None if moved in sizing else moved):
             pair.name = f"{pair.name}@{name}"
@@ -330,7 +334,7 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
-            "distinct": MAX_DISTINCT_PAIRS if max_searched else 0}
+            "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -351,12 +355,13 @@ MAX_LABEL_PAIRS = 3  # ... on datasets of one-sided labels (records.one_sided_la
 MAX_CONSTANT_PAIRS = 2  # ... on datasets of alike records far outside the data (records.far_constant)
 MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets that the others leave unsearched
 MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
+MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zeroed)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, the lengthened datasets', the one-sided labels', the far
     constant datasets' and the cover pairs apart (so that the other generators keep their max_searched)."""
-    for key in ("length", "labels", "constant", "cover", "distinct"):
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -447,6 +452,8 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                            ("tie", [pair(name, nb) for name, nb in records.tie(ds)]),
                            ("position", [pair(name, nb) for name, nb in records.position(ds)]),
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)]),
+                           ("zero", _rotated([pair(name, nb, data=d) for name, d, nb in records.zeroed(ds)],
+                                             len(streams.get("zero", [])))),
                            ("constant", _rotated([pair(name, nb, data=d) for name, d, nb in records.far_constant(ds)],
                                                  len(streams.get("constant", [])))),
                            ("labels", _rotated([pair(name, nb, data=d) for name, d, nb

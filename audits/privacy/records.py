@@ -13,6 +13,8 @@ generator                     the record replaced, and by what
 ``item_id``                   a record's item id replaced by a new id: next to the largest, far above it
                               (10^6: a domain read from the data), non-contiguous (a gap), below every
                               one (negative ids)
+``zero``                      every changeable record but the last with zero real fields, the first one moved
+                              back; the middle record's real fields set to zero (empty feature rows)
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
 ``position``                  the records at the first, last, middle and (with a block size
                               ``m``) block-boundary positions, label or value moved to the
@@ -186,6 +188,28 @@ def magnitude(ds: Dataset):
     for sign, name in ((1.0, "half_up"), (-1.0, "half_down")):  # off the integers where the data are whole
         yield f"magnitude/{name}", ds.replaced(i, {key: ds._within(key, ds.fields[key][i].astype(float) + sign * 0.5)
                                                    for key in reals})
+
+
+def zeroed(ds: Dataset):
+    """Records whose real fields are zero (a row of zero features: the one a normalisation x / |x| turns into NaN, a
+    filter of empty rows drops, a log cannot take): every changeable record but the last zeroed, against the same
+    with the first one back (an estimate over the non-empty rows counts 1 against 2), and the middle record zeroed
+    in the dataset itself. ``(name, data, neighbour)``; none where they are zero already."""
+    reals = _reals(ds)
+    if not reals or len(ds.changeable) < 2:
+        return
+    first, last = int(ds.changeable[0]), int(ds.changeable[-1])
+    zero = {key: np.zeros_like(ds.fields[key][first], dtype=float) for key in reals}
+    fields = {k: v.astype(float) if k in reals else v.copy() for k, v in ds.fields.items()}
+    for key in reals:
+        fields[key][ds.changeable[:-1]] = zero[key]
+    empty = Dataset(ds.spec_records, ds.data(fields), ds.env)
+    if any(np.any(ds.fields[key][first]) for key in reals):
+        yield ("zero/all_but_last", empty.data(empty.fields),
+               empty.replaced(first, {key: ds.fields[key][first] for key in reals}))
+    i = int(ds.changeable[len(ds.changeable) // 2])
+    if i != last and any(np.any(ds.fields[key][i]) for key in reals):
+        yield "zero/middle_record", ds.data(ds.fields), ds.replaced(i, zero)
 
 
 def tie(ds: Dataset):

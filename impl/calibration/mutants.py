@@ -544,7 +544,26 @@ def _integer_scale(params: dict) -> dict:
 geometric_integer_scale = with_params(geometric_mechanism, _integer_scale,
                                       "Geometric mechanism whose scale sensitivity/epsilon is truncated to an integer.")
 
+LONG_VECTOR = 64  # entries above which the long-vector mutant shares one noise draw
+
+
+def _long_shared_noise_batch(data, n, *, rng, epsilon, gamma):
+    f = as_vector(data)
+    if f.size <= LONG_VECTOR:
+        return f + laplace(rng, gamma / epsilon, (int(n), f.size))
+    return f + laplace(rng, gamma / epsilon, (int(n), 1))  # BUG: one draw broadcast over a long vector
+
+
+@batched(_long_shared_noise_batch)
+def laplace_long_shared_noise(data, *, rng, epsilon, gamma):
+    """Laplace drawing one noise for every entry of a vector longer than 64 (a broadcast meant to save draws): the
+    differences between entries are released exactly."""
+    return _long_shared_noise_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+
+
 _SEARCHED = [
+    _mutant("laplace_mechanism", "laplace_long_shared_noise", "long_shared_noise", "privacy",
+            "one noise draw for every entry of a vector longer than 64 (found at the parameter point p = 65)", (AUDIT,)),
     _mutant("laplace_mechanism", "laplace_fn_half_noise", "fn_half_noise_batch_correct", "contract",
             "the function adds Lap(gamma/(2 epsilon)) while its batch sampler is correct", (AUDIT,)),
     _mutant("laplace_mechanism", "laplace_parity_bit", "parity_bit", "privacy",

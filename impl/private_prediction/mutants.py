@@ -380,6 +380,22 @@ def erm_labels_reencoded(data, *, rng, **params):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _empty_rows_dropped_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    X, y, x = convex_erm._dataset(data, n, L_f)
+    kept = np.any(X != 0, axis=1)      # BUG: rows of zero features dropped, n counted after (fewer rows, less noise)
+    X, y = X[kept], y[kept]
+    gamma = convex_erm.certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=max(int(kept.sum()), 1), c_gamma=c_gamma)
+    return convex_erm.released(X, y, x, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, loss=loss, gamma=gamma)
+
+
+@batched(_empty_rows_dropped_batch)
+def erm_empty_rows_dropped(data, *, rng, **params):
+    """BUG: records of zero features are dropped before the fit and n is counted after: the noise follows how many
+    records are not empty."""
+    out = _empty_rows_dropped_batch(data, 1, rng=rng, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 # --------------------------------------------------------------------------- Theorem 2 harness
 
 
@@ -503,6 +519,9 @@ MUTANTS = (
        ("convex_erm_prediction/Corollary 2/ridge-regularised-benchmark", "convex_erm_prediction/Corollary 3/ridge-lam-cor3")),
     _m("convex_erm_prediction", "erm_local_sensitivity", "privacy",
        "Laplace scale from a local sensitivity at S instead of the global gamma", ("privacy audit",)),
+    _m("convex_erm_prediction", "erm_empty_rows_dropped", "privacy",
+       "records of zero features dropped, n counted after them (found on records zeroed but one: search/zero)",
+       ("privacy audit",)),
     _m("convex_erm_prediction", "erm_labels_reencoded", "privacy",
        "labels mapped by y -> 2y - 1 although in {-1, 1}: a record of label -1 weighs 3 (at c_gamma = 4 only a label "
        "-1 record's features moved shows it: search/labels/all_-1)", ("privacy audit",)),
