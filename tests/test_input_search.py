@@ -213,3 +213,13 @@ def test_records_of_zero_features_are_searched():
     for p in pairs:
         X, nb = np.asarray(p.data["X"]), np.asarray(p.neighbour["X"])
         assert int(np.sum(np.any(X != nb, axis=1))) == 1 and np.any(np.all(X == 0, axis=1) != np.all(nb == 0, axis=1))
+
+
+def test_large_copies_are_also_searched_with_their_labels_off_balance():
+    """Error rates rounded to 3 decimals passed: a balanced copy's rates sit on the grid's middle (one half)."""
+    pairs = [p for p in candidate_pairs(CATALOGUE["generic_private_learner"], max_searched=24)
+             if p.name.startswith("search/offset/")]
+    assert [p.name.split("/")[2] for p in pairs] == ["2_labels_off_balance", "21_labels_off_balance"]
+    for p in pairs:
+        y, nb = np.asarray(p.data["y"]), np.asarray(p.neighbour["y"])
+        assert int(np.sum(y != nb)) == 1 and len(y) >= LARGE_N and p.params["n"] == len(y)

@@ -43,6 +43,7 @@ CASES = [  # (spec, implementation, expected verdict)
      "dptestbed.impl.model_agnostic.mutants:label_private_learner_margin_weighted", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_domain_from_data", VIOLATION),
     ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_prune_long_tail", VIOLATION),  # search/distinct
+    ("generic_private_learner", "dptestbed.impl.littlestone.mutants:generic_rounded_rates", VIOLATION),  # offset
     ("subsample_aggregate_corrected",  # rows of 3 votes (moves.TINY_VOTES)
      "dptestbed.impl.model_agnostic.mutants:subsample_aggregate_corrected_small_ensemble", VIOLATION),
     ("bounded_sum", "dptestbed.impl.calibration.mutants:bounded_sum_alike_unclipped", VIOLATION),  # search/constant

@@ -38,7 +38,7 @@ removal under add/remove. The search yields at most ``max_searched`` pairs, taki
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
 one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
 lengthened datasets' pairs, the one-sided labels', the far constant datasets', the lists of many distinct item
-ids', the zeroed records' and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
+ids', the zeroed records', the large copies off balance and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
 sample and keeps the best (selection on training data: the family-wise accounting of the estimation is
 unchanged).
 """
@@ -334,7 +334,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
     caps = {"generated": max_generated, "search": max_searched, "parameter": max_parameter,
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
-            "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0}
+            "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
+            "offset": MAX_OFFSET_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -356,12 +357,13 @@ MAX_CONSTANT_PAIRS = 2  # ... on datasets of alike records far outside the data 
 MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets that the others leave unsearched
 MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
 MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zeroed)
+MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with labels off balance (records.offset_moves)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, the lengthened datasets', the one-sided labels', the far
     constant datasets' and the cover pairs apart (so that the other generators keep their max_searched)."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero"):
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -507,6 +509,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                          if name.endswith("_up")]
             else:
                 moves = records.large_moves(big, kind == "alike")
+                if kind == "copy":
+                    streams.setdefault("offset", []).extend(  # one list per pair: the first anchor's offsets first
+                        [pair(name, nb, data=d, params=_param_values(spec, large_env), env=large_env)]
+                        for name, d, nb in records.offset_moves(big))
             streams.setdefault("large_n", []).extend(  # one list per pair: an anchor's large-n pairs are taken together
                 [pair(name, nb, data=data, params=_param_values(spec, large_env), env=large_env)] for name, nb in moves)
     out: list[Pair] = []

@@ -30,6 +30,8 @@ generator                     the record replaced, and by what
                               hypotheses; then the last record of each label gets the other
                               label (``balanced_label_up``, ``balanced_label_down``: one breaks
                               a tie one way, the other the other way)
+``offset``                    the balanced large copy with 2 or 21 records of one label given the other, one more
+                              moved (mistake rates off one half, across a rounding grid)
 ``large_n/huge``               without labels, HUGE_N copies of one record, the last moved up (a
                               subsample taken only above some thousands of records)
 ``large_n/two_ends``           without labels, LARGE_N records, half as the record the anchor's pair
@@ -536,6 +538,29 @@ def large_moves(big: Dataset, alike: bool = False):
             yield f"large_n/balanced_{name}", big.replaced(rows[-1], {key: _other_label(domain, column[rows[-1]])})
 
 
+
+
+LABEL_OFFSETS = (2, 21)  # labels moved off the balance of a large copy by :func:`offset_moves`
+
+
+def offset_moves(big: Dataset):
+    """``(name, data, neighbour)`` of a balanced large copy with label fields: t records of the lower label given the
+    other one (t in LABEL_OFFSETS), against one more. Each mistake rate then sits t records off one half, where a rate
+    rounded to a grid crosses it (to 3 decimals, a grid of 4.1 records at 4,096 records: between 2,050 and 2,051
+    mistakes; to 2 decimals, between 2,068 and 2,069); the balanced pair's rates sit on the grid's middle."""
+    labels = _labels(big)
+    if not labels or not len(big.changeable):
+        return
+    key = labels[0]
+    domain = big.domains[key][0]
+    low = 0 if domain == "binary" else -1
+    rows = [int(i) for i in big.changeable if big.fields[key][i] == low]
+    for t in (t for t in LABEL_OFFSETS if t < len(rows)):
+        column = big.fields[key].copy()
+        column[rows[-t:]] = _other_label(domain, low)
+        moved = Dataset(big.spec_records, big.data({**big.fields, key: column}), big.env)
+        yield (f"offset/{t}_labels_off_balance", moved.data(moved.fields),
+               moved.replaced(rows[-t - 1], {key: _other_label(domain, low)}))
 
 
 def item_id(ds: Dataset):

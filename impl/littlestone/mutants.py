@@ -11,7 +11,7 @@ from dptestbed.impl.contract import batched
 from dptestbed.impl.mutant import Mutant, post_processed, with_params
 from dptestbed.impl.noise import laplace
 
-from . import histogram, learner, soa, stable
+from . import generic, histogram, learner, soa, stable
 from .classes import FAIL_ID, hypothesis_from_id
 from .generic import generic_private_learner
 
@@ -112,6 +112,21 @@ def _fraction_batch(data, size, *, rng, epsilon):
 def generic_fraction_loss(data, *, rng, epsilon):
     """GenericLearner with weights exp(-epsilon loss_S(h)/2), the fraction instead of the count (private, useless)."""
     return int(_fraction_batch(data, 1, rng=rng, epsilon=epsilon)[0])
+def _rounded_rates_batch(data, size, *, rng, epsilon):
+    H, x, y = generic._candidates(data)
+    n = len(x)
+    counts = np.round(generic.errors(H, x, y) / n, 3) * n  # BUG: the error rate rounded to 3 decimals, back to a count
+    logits = -epsilon * counts / 2
+    return rng.choice(H.shape[0], size=size, p=np.exp(logits - np.logaddexp.reduce(logits)))
+
+
+@batched(_rounded_rates_batch)
+def generic_rounded_rates(data, *, rng, epsilon):
+    """GenericLearner whose error rates are rounded to 3 decimals before the weights: a step of n/1000 mistakes, so
+    above 1,000 records one record moves a count by 0 or by several."""
+    return int(_rounded_rates_batch(data, 1, rng=rng, epsilon=epsilon)[0])
+
+
 generic_constant = post_processed(
     generic_private_learner, lambda out, data, rng, params: np.zeros_like(out),
     "GenericLearner that always outputs the first candidate.")
@@ -449,6 +464,7 @@ MUTANTS = (
     _mutant(_GEN, "generic_missing_half", "privacy", [_AUDIT, f"{_GEN}/Lemma 16 (privacy)/exact-softmax"]),
     _mutant(_GEN, "generic_fraction_loss", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
     _mutant(_GEN, "generic_constant", "utility", [f"{_GEN}/Lemma 16 (accuracy)/planted"]),
+    _mutant(_GEN, "generic_rounded_rates", "privacy", [_AUDIT]),
     _mutant(_M, "m_exception_non_realizable", "privacy", [_AUDIT]),
     _mutant(_M, "m_mode_fallback", "privacy", [_AUDIT]),
     _mutant(_M, "m_hist_without_noise", "privacy", [_AUDIT]),
