@@ -248,3 +248,12 @@ def test_the_relation_s_sensitivity_is_also_audited_far_above_its_default():
         assert any(point.get(name) == far for _, point in parameter_points(spec, {})), spec_id
     # ... and a vector's length past 64 (one noise draw broadcast over a long vector)
     assert any(point.get("p") == 65 for _, point in parameter_points(CATALOGUE["laplace_mechanism"], {}))
+
+
+def test_a_single_answer_is_moved_down_as_well_as_up():
+    """A sparse vector comparing a lone answer with the threshold without noise passed: the stress cases cut to one
+    answer moved it up only ([0] against [1], both tops under q >= T)."""
+    spec = CATALOGUE["svt_lyu_1"]
+    short = shortened(spec, stress_pairs(spec)[0])[0]
+    assert short.data.size == 1
+    assert {tuple(nb) for _, nb in patterns(spec, short.data, short.env)} == {(1.0,), (-1.0,)}

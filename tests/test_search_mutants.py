@@ -24,6 +24,7 @@ CASES = [  # (spec, implementation, expected verdict)
     ("exponential_mechanism", "dptestbed.impl.calibration.mutants:exponential_losses_half_even", VIOLATION),
     ("gaussian_mechanism", "dptestbed.impl.calibration.mutants:gaussian_sigma_as_variance", VIOLATION),
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_two_candidates", VIOLATION),
+    ("svt_lyu_1", "dptestbed.impl.calibration.mutants:svt_lyu_1_one_answer_exact", VIOLATION),  # one answer, down
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_significant_digits", VIOLATION),  # decades
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_tournament", VIOLATION),  # 33 answers
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_long_noiseless", VIOLATION),  # 65

@@ -618,7 +618,7 @@ def patterns(spec: Spec, data, env: dict):
     its lines found the implementation's sensitive region."""
     relation = spec.neighbours["relation"]
     moved, _ = moved_part(spec, data)
-    if moved is None or moved.size < 2:
+    if moved is None or moved.size < (1 if relation in UNIT_RELATIONS else 2):  # one answer: moved up and down
         return
     if relation in UNIT_RELATIONS:
         flat = moved.astype(float).ravel()

@@ -504,6 +504,15 @@ def _two_candidates_unnoised(out, data, rng, params):
     return np.full(np.shape(out), int(np.argmax(scores)), dtype=np.asarray(out).dtype)
 
 
+def _one_answer_exact(out, data, rng, params):
+    answers = as_vector(data)
+    if answers.size != 1:
+        return out
+    return np.full(np.shape(out), int(answers[0] >= params["threshold"]), dtype=np.asarray(out).dtype)
+
+
+svt_lyu_1_one_answer_exact = post_processed(
+    _lyu.svt_lyu_1, _one_answer_exact, "Lyu's Alg. 1 comparing a single answer with the threshold without noise.")
 report_noisy_max_two_candidates = post_processed(
     report_noisy_max, _two_candidates_unnoised, "Report noisy max with no noise when there are two candidates.")
 
@@ -564,6 +573,9 @@ def laplace_long_shared_noise(data, *, rng, epsilon, gamma):
 _SEARCHED = [
     _mutant("laplace_mechanism", "laplace_long_shared_noise", "long_shared_noise", "privacy",
             "one noise draw for every entry of a vector longer than 64 (found at the parameter point p = 65)", (AUDIT,)),
+    _mutant("svt_lyu_1", "svt_lyu_1_one_answer_exact", "one_answer_exact", "privacy",
+            "a single answer compared with the threshold without noise (found on the stress cases cut to one answer, "
+            "moved down)", (AUDIT,)),
     _mutant("laplace_mechanism", "laplace_fn_half_noise", "fn_half_noise_batch_correct", "contract",
             "the function adds Lap(gamma/(2 epsilon)) while its batch sampler is correct", (AUDIT,)),
     _mutant("laplace_mechanism", "laplace_parity_bit", "parity_bit", "privacy",
