@@ -17,6 +17,7 @@ from dptestbed.audits.privacy.moves import (
     parameter_points,
     patterns,
     shortened,
+    single_moves,
     with_all_rows,
     with_few_votes,
     with_more_labels,
@@ -256,4 +257,4 @@ def test_a_single_answer_is_moved_down_as_well_as_up():
     spec = CATALOGUE["svt_lyu_1"]
     short = shortened(spec, stress_pairs(spec)[0])[0]
     assert short.data.size == 1
-    assert {tuple(nb) for _, nb in patterns(spec, short.data, short.env)} == {(1.0,), (-1.0,)}
+    assert {tuple(p.neighbour) for p in single_moves(spec, short)} == {(1.0,), (-1.0,)}

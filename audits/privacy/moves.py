@@ -269,6 +269,17 @@ def shortened(spec: Spec, anchor) -> list:
             for k in SHORT_LENGTHS if k < data.size]
 
 
+def single_moves(spec: Spec, short) -> list:
+    """A pair cut to one answer (:func:`shortened`), that answer moved one sensitivity up and one down: the cut keeps
+    the stress case's move (up, for most), while a lone answer compared without noise leaks where it crosses the
+    threshold downward."""
+    if np.size(short.data) != 1 or spec.neighbours["relation"] not in UNIT_RELATIONS:
+        return []
+    step = sensitivity(spec, short.env)
+    return [short.derived(name=f"{short.name}/one_{name}", neighbour=short.data + sign * step)
+            for sign, name in ((1.0, "up"), (-1.0, "down"))]
+
+
 def repeated(spec: Spec, anchor) -> list:
     """The anchor repeated to LONG_LENGTHS entries, when its input is a vector of free length: the same move in
     every copy under query answers (each answer moves at most one sensitivity), in the first copy only under an
@@ -618,7 +629,7 @@ def patterns(spec: Spec, data, env: dict):
     its lines found the implementation's sensitive region."""
     relation = spec.neighbours["relation"]
     moved, _ = moved_part(spec, data)
-    if moved is None or moved.size < (1 if relation in UNIT_RELATIONS else 2):  # one answer: moved up and down
+    if moved is None or moved.size < 2:
         return
     if relation in UNIT_RELATIONS:
         flat = moved.astype(float).ravel()

@@ -40,6 +40,7 @@ from .moves import (
     patterns,
     repeated,
     shortened,
+    single_moves,
     tied_halves,
     with_all_rows,
     with_few_votes,
@@ -120,7 +121,7 @@ def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
         for short in shortened(spec, anchor):
             out.append(short)
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
-                    patterns(spec, short.data, short.env)]
+                    patterns(spec, short.data, short.env)] + single_moves(spec, short)
         out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
