@@ -205,6 +205,16 @@ def test_a_count_of_fixed_records_the_user_sets_keeps_the_cases_that_hold_it():
     assert not any("n_pub" in name for name, _ in parameter_points(spec, {}))  # the data sets it
 
 
+def test_check_refuses_a_count_no_stress_case_holds_with_one_line(tmp_path, capsys):
+    from dptestbed.audits.cli import main
+
+    code = main(["check", "ppm_halfspace_learner", "--impl", "dptestbed.impl.halfspace_mixtures.learner:ppm_halfspace_learner",
+                 "--param", "n_pub=5", "--out", str(tmp_path / "out"), "--no-plots"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err[-1].startswith("dptestbed: error:") and "n_pub = 5" in err[-1], err
+    assert not (tmp_path / "out").exists()
+
+
 def test_records_of_zero_features_are_searched():
     """An ERM dropping records of zero features (n counted after them) passed: no searched record was all zero."""
     pairs = [p for p in candidate_pairs(CATALOGUE["convex_erm_prediction"], max_searched=24)

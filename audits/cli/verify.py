@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..base import sanitize
 from ..base.verdict import AS_EXPECTED, EXIT_INTERRUPTED, OUTCOME_MARK
+from ..privacy.pairs import stress_pairs
 from .options import (
     EXIT_HELP,
     UserError,
@@ -266,6 +267,8 @@ def cmd_check(args) -> int:
         raise UserError(str(exc)) from None
     try:
         spec.bind(params := parse_params(args.param, spec))
+        if params and spec.privacy is not None:
+            stress_pairs(spec, params)  # a count the data fix that no stress case holds (n_pub = 5): one line, exit 2
     except ValueError as exc:
         raise UserError(str(exc)) from None
     plan_ = planning.plan(cat, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,

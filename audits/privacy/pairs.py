@@ -38,9 +38,9 @@ removal under add/remove. The search yields at most ``max_searched`` pairs, taki
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
 one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
 lengthened datasets' pairs, the one-sided labels', the far constant datasets', the lists of many distinct item
-ids', the zeroed records', the large copies off balance and a cover pair (its first sort-order move) for each stress dataset the others leave unsearched. The auditor ranks every pair by its pilot
-sample and keeps the best (selection on training data: the family-wise accounting of the estimation is
-unchanged).
+ids', the zeroed records', the large copies off balance and a cover pair (its first sort-order move) for each
+stress dataset the others leave unsearched. The auditor ranks every pair by its pilot sample and keeps the best
+(selection on training data: the family-wise accounting of the estimation is unchanged).
 """
 
 from __future__ import annotations
@@ -361,8 +361,9 @@ MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with la
 
 
 def _cap_key(p: Pair) -> str:
-    """The cap a pair counts against: its source's, the lengthened datasets', the one-sided labels', the far
-    constant datasets' and the cover pairs apart (so that the other generators keep their max_searched)."""
+    """The cap a pair counts against: its source's, or that of one of the generators capped apart (the lengthened
+    datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
+    balance), so that the other generators keep their max_searched."""
     for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset"):
         if p.name.startswith(f"search/{key}/"):
             return key

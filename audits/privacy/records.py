@@ -538,8 +538,6 @@ def large_moves(big: Dataset, alike: bool = False):
             yield f"large_n/balanced_{name}", big.replaced(rows[-1], {key: _other_label(domain, column[rows[-1]])})
 
 
-
-
 LABEL_OFFSETS = (2, 21)  # labels moved off the balance of a large copy by :func:`offset_moves`
 
 
@@ -565,7 +563,7 @@ def offset_moves(big: Dataset):
 
 def item_id(ds: Dataset):
     """A changeable record's item id replaced by new ids (module doc)."""
-    keys = [k for k, (d, _) in ds.domains.items() if d == "item"]
+    keys = ds.keys_of("item")
     if not keys or not len(ds.changeable):
         return
     i = int(ds.changeable[-1])
