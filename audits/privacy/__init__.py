@@ -61,7 +61,7 @@ single-run (looped) one. Round 2 runs only when round 1 found no violation and e
 test estimates predict that round 2 would bound the loss above 1.05 x the claim, or round 1 had
 no power; then it is sized so that its event could show a loss 5% above the claim (and that event, fixed,
 is estimated there beside round 2's own choices, in its Bonferroni count), up to
-POWER_MAX_SAMPLES (CALL_MAX_SAMPLES, 10^7, for looped code) (a heuristic: it can change only the
+POWER_MAX_SAMPLES (CALL_MAX_SAMPLES, 3 x 10^7, for looped code) (a heuristic: it can change only the
 time taken, never the error rate, since round 2's share of alpha is fixed before any sampling and
 its samples are fresh). For looped code whose round 1 was short of power only, round 2 is a round
 for power alone: the most sensitive event of round 1, fixed, estimated on all of round 2's samples

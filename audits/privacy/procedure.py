@@ -75,7 +75,10 @@ WIDENED = 4  # pairs of stress cases' two-label vote rows widened to three label
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
-CALL_MAX_SAMPLES = 10_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides)
+CALL_MAX_SAMPLES = 30_000_000  # ... and the most a round of its draws for power (a sample count: no clock decides; a
+# correct per-call discrete Gaussian at epsilon 0.5, sensitivity 3, whose curve claim has a point at epsilon 0.125, was
+# short of power on each of two power rounds of 10^7, its event {value >= 28} detecting 1.051 against 1.05; by the exact
+# pmf that event needs 1.1e7 on one round)
 CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the measured pace (_round_seconds; a guard: an item's
 # CPU limit, 3,000 s for a user's audit, would cut it; the verdict is then "no power", naming what power needs)
 POWER_MAX_ELEMENTS = 400_000_000  # ... and the most output values per side (sampled in chunks; the reference svt_lyu_1

@@ -135,7 +135,7 @@ def render_html(document: dict, figures: dict, errors: list[dict], out_dir: Path
     h.append(_toc(document, rows, paper_of))
     attention = [r for r in rows if r["outcome"] != AS_EXPECTED]
     h.append('<h2 id="attention">Needs attention</h2>')
-    h.append(f"<p>{len(attention)} items did not end as expected (unexpected, without power, or could not run); "
+    h.append(f"<p>{len(attention)} item{'' if len(attention) == 1 else 's'} did not end as expected (unexpected, without power, or could not run); "
              "each row opens for its claim and measurement, its link goes to the item.</p>"
              + _rows_table(attention, "Items that did not end as expected")
              if attention else "<p>None: every item ended as expected.</p>")
