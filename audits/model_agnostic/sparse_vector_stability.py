@@ -165,7 +165,8 @@ def _threshold(env: dict) -> float:
 @experiment(
     "distance_to_instability", "Theorem 3.5", "boundary", "bound",
     title="if f(D) is k-stable with k = (log(1/delta) + log(1/beta))/epsilon, P[output != f(D)] <= beta",
-    instance="f(D) = 3 with dist = ceil(k) (the smallest integer distance meeting the precondition); "
+    instance="f(D) = 0 in half the trials and 3 in the rest, with dist = ceil(k) (the smallest integer distance meeting "
+             "the precondition); "
              "sweep dist = Gamma .. Gamma + 2 log(1/beta)/epsilon",
     predicate="failure: the output is not f(D)",
     trials={"quick": 50_000, "full": 2_000_000},
@@ -180,8 +181,11 @@ def _dti_utility(ctx: Context) -> dict:
     k = _stability(ctx, env)
     gamma = _threshold(env)
     d = math.ceil(k - 1e-9)
-    out = ctx.sample(np.array([_LABEL, d], dtype=float), ctx.trials).reshape(ctx.trials)
-    failures = int(np.sum(out != _LABEL))
+    half = ctx.trials // 2  # f(D) = 0 (a falsy label) in half the trials, _LABEL in the rest
+    failures = 0
+    for label, n in ((0, half), (_LABEL, ctx.trials - half)):
+        out = ctx.sample(np.array([label, d], dtype=float), n).reshape(n)
+        failures += int(np.sum(out != label))
     eps = scalar(env["epsilon"])
     grid = np.unique(np.round(np.linspace(gamma, gamma + 2 * math.log(1 / beta) / eps, 12)))
     n_sweep = max(2000, ctx.trials // 5)
@@ -197,7 +201,7 @@ def _dti_utility(ctx: Context) -> dict:
     return {
         "failures": failures, "trials": ctx.trials, "beta": beta, "error_bound": k,
         "error_quantile": k_beta, "slack": None if k_beta is None else k_beta / k,
-        "instance": {"label": _LABEL, "dist": d},
+        "instance": {"labels": [0, _LABEL], "dist": d},
         "sweep": {
             "title": "Distance to instability (Thm 3.5): failure rate against the stability",
             "x": grid.tolist(), "x_label": "distance to instability dist_f(D)",
@@ -214,7 +218,8 @@ def _dti_utility(ctx: Context) -> dict:
 @experiment(
     "distance_to_instability", "Theorem 3.5", "exact-release", "calibration",
     title="P[release | dist = d] = P[d + Lap(1/epsilon) > Gamma] at d near Gamma (notes 3.3)",
-    instance="f(D) = 3 with dist = round(Gamma) - 2, round(Gamma), round(Gamma) + 2",
+    instance="f(D) = 3 with dist = round(Gamma) - 2, round(Gamma), round(Gamma) + 2; f(D) = 0 (a falsy label: 'released "
+             "and label or -1' never releases it) with dist = round(Gamma), round(Gamma) + 2",
     predicate="event: the output is f(D)",
     trials={"quick": 50_000, "full": 2_000_000},
     params={"epsilon": 1.0, "delta": 1e-3},
@@ -224,10 +229,11 @@ def _dti_exact(ctx: Context) -> dict:
     env = ctx.env
     eps, gamma = scalar(env["epsilon"]), _threshold(env)
     cells = []
-    for offset in (-2, 0, 2):
+    for label, offset in ((_LABEL, -2), (_LABEL, 0), (_LABEL, 2), (0, 0), (0, 2)):
         d = float(round(gamma) + offset)
-        out = ctx.sample(np.array([_LABEL, d]), ctx.trials).reshape(ctx.trials)
-        cells.append(Cell(f"dist = {d:g}", ctx.trials, int(np.sum(out == _LABEL)),
+        out = ctx.sample(np.array([label, d]), ctx.trials).reshape(ctx.trials)
+        cells.append(Cell(f"dist = {d:g}" + (f", f(D) = {label}" if label != _LABEL else ""), ctx.trials,
+                          int(np.sum(out == label)),
                           float(release_probability(d, gamma, eps)),
                           tuple(float(release_probability(d, gamma, eps, scale=f / eps))
                                 for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))))

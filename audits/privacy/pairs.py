@@ -58,7 +58,7 @@ from dptestbed.spec import Spec, resolve_stress_values
 from ..base.serialize import jsonable
 from . import records
 from .claims import Claim, make_claim
-from .moves import UNIT_RELATIONS, float32_midpoints, parameter_points, vector_patterns
+from .moves import UNIT_RELATIONS, float32_midpoints, parameter_points, ramps, vector_patterns
 from .neighbours import sensitivity, violation
 
 MAX_INPUT_LENGTH = 10_000  # entries of an input vector: beyond it one audit round would not fit in memory
@@ -335,7 +335,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
-            "offset": MAX_OFFSET_PAIRS if max_searched else 0}
+            "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
+            "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -358,13 +359,15 @@ MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets 
 MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
 MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zeroed)
 MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with labels off balance (records.offset_moves)
+MAX_RAMP_PAIRS = 8  # ... and on sorted answers or records (moves.ramps, records.ramp)
+MAX_HUGE_ID_PAIRS = 4  # ... and with every item id shifted far up (records.shifted_ids)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, or that of one of the generators capped apart (the lengthened
     datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
-    balance), so that the other generators keep their max_searched."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset"):
+    balance, sorted answers or records, huge ids), so that the other generators keep their max_searched."""
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -420,13 +423,32 @@ def _float32_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     return out
 
 
+def _ramp_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
+    """The ramps (:func:`.moves.ramps`: strictly sorted answers, one entry moved onto its neighbour's value) of the
+    first anchor of each length whose data is a numeric vector the relation moves, at the anchor's parameters; every
+    anchor's moves of one kind before the next kind."""
+    if not _moves_vectors(spec):
+        return []
+    per_anchor, lengths = [], set()
+    for anchor in anchors:
+        if not _numeric_vector(anchor.data) or anchor.data.size in lengths:
+            continue
+        lengths.add(anchor.data.size)
+        per_anchor.append([Pair(name=f"search/{name}/{anchor.name}", data=data, neighbour=nb, params=anchor.params,
+                                env=anchor.env, source="search",
+                                description=f"input-space search (sorted answers) from stress case {anchor.name}")
+                           for name, data, nb in ramps(spec, anchor)])
+    return _interleaved(per_anchor)
+
+
 def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> list[Pair]:
     """Neighbours of the anchors' datasets found by the input-space search (module doc), the
     generators taken in turn. A numeric vector under a unit relation: the float32 midpoints of each distinct
-    length (:func:`.moves.float32_midpoints`); other specs without ``[input.records]`` have none."""
+    length (:func:`.moves.float32_midpoints`) and sorted answers (:func:`.moves.ramps`); other specs without
+    ``[input.records]`` have none."""
     specs_records = spec.input.get("records")
     if specs_records is None:
-        return _float32_pairs(spec, anchors)
+        return _float32_pairs(spec, anchors) + _ramp_pairs(spec, anchors)
     adding = spec.neighbours["relation"] == "add_remove"
     rng = np.random.default_rng([SEARCH_SEED, zlib.crc32(spec.id.encode("utf-8"))])
     streams: dict[str, list[list[Pair]]] = {}  # per generator, per anchor
@@ -457,6 +479,8 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)]),
                            ("zero", _rotated([pair(name, nb, data=d) for name, d, nb in records.zeroed(ds)],
                                              len(streams.get("zero", [])))),
+                           ("ramp", _rotated([pair(name, nb, data=d) for name, d, nb in records.ramp(ds)],
+                                             len(streams.get("ramp", [])))),
                            ("constant", _rotated([pair(name, nb, data=d) for name, d, nb in records.far_constant(ds)],
                                                  len(streams.get("constant", [])))),
                            ("labels", _rotated([pair(name, nb, data=d) for name, d, nb
@@ -480,6 +504,10 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
             streams.setdefault("distinct", []).append(
                 [pair(name, nb, data=data, params=_param_values(spec, wide_env), env=wide_env)])
         other = _dataset(specs_records, anchor)
+        streams.setdefault("huge_ids", []).append(_rotated(  # (already neighbours: no replacement to add)
+            [anchor.derived(name=f"search/{name}/{anchor.name}", data=d, neighbour=nb, source="search",
+                            description=f"input-space search (huge ids) from stress case {anchor.name}")
+             for name, d, nb in records.shifted_ids(ds, other)], len(streams.get("huge_ids", []))))
         for name, data, moved, scaled in records.lengthened(ds, specs_records, anchor.params, other):
             try:
                 longer_env = spec.bind({**anchor.params, **scaled})

@@ -13,6 +13,7 @@ generator                     the record replaced, and by what
 ``item_id``                   a record's item id replaced by a new id: next to the largest, far above it
                               (10^6: a domain read from the data), non-contiguous (a gap), below every
                               one (negative ids)
+``huge_ids``                  the stress pair with every item id shifted up by 2^31 and by 2^53, on both sides
 ``zero``                      every changeable record but the last with zero real fields, the first one moved
                               back; the middle record's real fields set to zero (empty feature rows)
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
@@ -44,6 +45,9 @@ generator                     the record replaced, and by what
                               features moved as ``sort_order`` moves them
 ``constant``                  every changeable record far outside the data (MAGNITUDE times its scale, up
                               and down), the last one back at the first record's value on the other side
+``ramp``                      the changeable records' real fields evenly spaced and sorted (0 .. k - 1, or
+                              across the norm bound), increasing and decreasing; the first record moved
+                              onto the second's value, the middle one half a step, the last one a step further
 ``distinct``                  k records of distinct item ids, the last one moved onto the first one's id
                               (k - 1 distinct), for k at and just above the counts where code switches paths
                               (DISTINCT_COUNTS: 64, 100, 128 and 256; no more: the output is as wide as the list, and
@@ -332,6 +336,55 @@ def far_constant(ds: Dataset):
         yield f"constant/far_{name}", far.data(far.fields), far.replaced(last, {k: ds.fields[k][first] for k in reals})
 
 
+def ramp(ds: Dataset):
+    """``(name, data, neighbour)``: the changeable records' real fields set to an evenly spaced, strictly sorted ramp
+    (0, 1, ..., k - 1 for an unbounded field: across any clipping range the stress cases' records sit in; the norm
+    bound's -B .. B along the first coordinate for a bounded one), increasing and decreasing, against the same
+    with the first record moved onto the second's value (a duplicate), the middle one half a step (sorted, no longer
+    evenly spaced) or the last one a step further (evenly spaced still). A path an implementation takes for sorted,
+    distinct or evenly spaced records (a closed form n (first + last) / 2 for an arithmetic series) is taken on one
+    side only; none without real fields or with fewer than 3 changeable records."""
+    reals = _reals(ds)
+    rows = [int(i) for i in ds.changeable]
+    if not reals or len(rows) < 3:
+        return
+    k = len(rows)
+    for order in ("increasing", "decreasing"):
+        fields = {key: v.astype(float) if key in reals else v.copy() for key, v in ds.fields.items()}
+        steps = {}
+        for key in reals:
+            _, bound = ds.domains[key]
+            limit = None if bound is None else float(bound.evaluate(ds.env))
+            values = np.arange(k, dtype=float) if limit is None else np.linspace(-limit, limit, k)
+            values = values if order == "increasing" else values[::-1].copy()
+            column = fields[key]
+            if column.ndim == 1:
+                column[rows] = values
+            else:
+                column[rows] = 0.0
+                column[rows, 0] = values
+            steps[key] = values[1] - values[0]
+        even = Dataset(ds.spec_records, ds.data(fields), ds.env)
+        first, second, middle, last = rows[0], rows[1], rows[k // 2], rows[-1]
+        data = even.data(even.fields)
+        yield f"ramp/{order}/first_onto_second", data, even.replaced(first, {key: even.fields[key][second] for key in reals})
+        yield f"ramp/{order}/middle_half_step", data, even.replaced(middle, _along_ramp(even, steps, middle, 0.5))
+        yield f"ramp/{order}/last_one_step_further", data, even.replaced(last, _along_ramp(even, steps, last, 1.0))
+
+
+def _along_ramp(ds: Dataset, steps: dict, i: int, by: float) -> dict:
+    """Record ``i``'s real fields moved ``by`` steps of their ramp (the first coordinate of a vector field)."""
+    out = {}
+    for key, step in steps.items():
+        row = ds.fields[key][i].copy()
+        if row.ndim == 0:
+            row = row + by * step
+        else:
+            row[0] += by * step
+        out[key] = ds._within(key, row)
+    return out
+
+
 DISTINCT_COUNTS = (64, 65, 100, 101, 128, 129, 256, 257)
 
 
@@ -573,6 +626,27 @@ def item_id(ds: Dataset):
         for name, value in (("next", top + 1), ("far", max(FAR_ID, top + 1)), ("gap", top + 1000),
                             ("negative", min(-1, bottom - 1))):
             yield f"item_id/{name}", ds.replaced(i, {key: value})
+
+
+HUGE_ID_OFFSETS = (2 ** 31, 2 ** 53)  # every item id shifted by this much (int32's wrap; float64's last whole step)
+
+
+def shifted_ids(ds: Dataset, other: Dataset | None):
+    """``(name, data, neighbour)``: the pair ``ds``, ``other`` with every item id shifted up by each HUGE_ID_OFFSETS
+    on both sides (the same records, the same move: still neighbours). An implementation that counts ids on another
+    path above some size (a dict above 2^31, float64 ids that merge above 2^53) takes it on both sides, where no
+    move of one id (``item_id``, at most 10^6) brings the pair."""
+    keys = ds.keys_of("item")
+    if not keys or other is None or set(other.fields) != set(ds.fields):
+        return
+    for offset in HUGE_ID_OFFSETS:
+        sides = []
+        for side in (ds, other):
+            fields = {k: v.copy() for k, v in side.fields.items()}
+            for key in keys:
+                fields[key] = np.asarray(fields[key]).astype(np.int64) + np.int64(offset)
+            sides.append(side.data(fields))
+        yield f"huge_ids/plus_2^{int(math.log2(offset))}", sides[0], sides[1]
 
 
 def resized(ds: Dataset, other: Dataset, size: int):

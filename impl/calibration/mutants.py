@@ -418,6 +418,23 @@ def _alike_unclipped(statistic):
     return post
 
 
+def _evenly_spaced_closed_form(statistic):
+    """Evenly spaced records (three or more, not all alike) summed by the arithmetic series' closed form from the
+    clipped first and last records, n (first + last) / 2 (a mean: (first + last) / 2), which is not the sum of the
+    clipped records when the series crosses a bound."""
+
+    def post(out, data, rng, params):
+        x = as_vector(data)
+        steps = np.diff(x)
+        if x.size < 3 or steps[0] == 0 or not np.all(steps == steps[0]):
+            return out
+        ends = np.clip(x[[0, -1]], params["lower"], params["upper"])
+        closed = float(ends.mean()) * (x.size if statistic is np.sum else 1)
+        return out - statistic(clipped(x, params["lower"], params["upper"])) + closed
+
+    return post
+
+
 _BOUNDED = []
 for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact BM2 (law of the released mean)"),
                                  (np.sum, bounded_sum, "bounded_sum", "Fact BS2 (law of the released sum)")):
@@ -436,6 +453,10 @@ for _stat, _ref, _spec, _law in ((np.mean, bounded_mean, "bounded_mean", "Fact B
         "alike_unclipped": ("privacy", "records all alike taken unclipped (found on alike records far outside the "
                             "data, search/constant)", post_processed(_ref, _alike_unclipped(_stat), "alike unclipped"),
                             (AUDIT,)),
+        "evenly_spaced_closed_form": ("privacy", "evenly spaced records taken by the series' closed form from the "
+                                      "clipped ends (found on sorted evenly spaced records, search/ramp)",
+                                      post_processed(_ref, _evenly_spaced_closed_form(_stat), "series closed form"),
+                                      (AUDIT,)),
     }
     if _spec == "bounded_sum":
         _bugs["add_remove_sensitivity"] = (
@@ -511,6 +532,24 @@ def _one_answer_exact(out, data, rng, params):
     return np.full(np.shape(out), int(answers[0] >= params["threshold"]), dtype=np.asarray(out).dtype)
 
 
+SORTED_EXIT = 8  # answers from which the sorted-exit mutant takes its shortcut
+
+
+def _sorted_early_exit(out, data, rng, params):
+    """At least SORTED_EXIT strictly decreasing answers: after the first bottom every later answer is a bottom,
+    without noise (they can only be lower)."""
+    x = as_vector(data)
+    if x.size < SORTED_EXIT or not np.all(np.diff(x) < 0):
+        return out
+    out = np.array(out)
+    bottom = out == 0
+    out[np.cumsum(bottom, axis=-1) - bottom > 0] = 0
+    return out
+
+
+svt_lyu_1_sorted_early_exit = post_processed(
+    _lyu.svt_lyu_1, _sorted_early_exit, "Lyu's Alg. 1 answering every query after the first bottom with a bottom, "
+    "without noise, when the answers strictly decrease (8 or more).")
 svt_lyu_1_one_answer_exact = post_processed(
     _lyu.svt_lyu_1, _one_answer_exact, "Lyu's Alg. 1 comparing a single answer with the threshold without noise.")
 report_noisy_max_two_candidates = post_processed(
@@ -573,6 +612,9 @@ def laplace_long_shared_noise(data, *, rng, epsilon, gamma):
 _SEARCHED = [
     _mutant("laplace_mechanism", "laplace_long_shared_noise", "long_shared_noise", "privacy",
             "one noise draw for every entry of a vector longer than 64 (found at the parameter point p = 65)", (AUDIT,)),
+    _mutant("svt_lyu_1", "svt_lyu_1_sorted_early_exit", "sorted_early_exit", "privacy",
+            "bottoms without noise after the first bottom when 8 or more answers strictly decrease (found on sorted "
+            "answers, search/ramp)", (AUDIT,)),
     _mutant("svt_lyu_1", "svt_lyu_1_one_answer_exact", "one_answer_exact", "privacy",
             "a single answer compared with the threshold without noise (found on the stress cases cut to one answer, "
             "moved down)", (AUDIT,)),
