@@ -14,6 +14,7 @@ from dptestbed.audits.privacy.pairs import (
     MAX_CONSTANT_PAIRS,
     MAX_COVER_PAIRS,
     MAX_LENGTH_PAIRS,
+    MAX_RAMP_PAIRS,
     candidate_pairs,
     searched_pairs,
     stress_pairs,
@@ -42,7 +43,9 @@ def test_the_search_is_capped_and_reproducible():
     lengthened = [p for p in one if p.name.startswith("search/length/")]  # capped apart (pairs.MAX_LENGTH_PAIRS)
     constant = [p for p in one if p.name.startswith("search/constant/")]  # ... (pairs.MAX_CONSTANT_PAIRS)
     zero = [p for p in one if p.name.startswith("search/zero/")]  # ... (pairs.MAX_ZERO_PAIRS)
-    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) - len(zero) == 5
+    ramp = [p for p in one if p.name.startswith("search/ramp/")]  # ... (pairs.MAX_RAMP_PAIRS)
+    assert 0 < len(ramp) <= MAX_RAMP_PAIRS
+    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) - len(zero) - len(ramp) == 5
     assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS and 0 < len(constant) <= MAX_CONSTANT_PAIRS
     assert [p.name for p in one] == [p.name for p in two]
     assert all(np.array_equal(a.neighbour, b.neighbour) for a, b in zip(one, two))
