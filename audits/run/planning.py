@@ -38,6 +38,9 @@ AUDIT_TIMEOUT = {"quick": 600.0, "full": 1800.0}  # whole-item CPU limits, secon
 # a user's implementation may be a single-run function of 10-100 us a call: its default budget (up to 10^6 samples a
 # side, the pair search and the line search) needs more than a vectorised reference's
 USER_AUDIT_FACTOR = 5
+# ... and its theorem checks, sized for a vectorised reference, this many times theirs: a correct per-call seed-001
+# learner (1 to 3 ms a call) needed more than 120 CPU seconds for the exact law's 100,000 calls (a run error, exit 6)
+USER_THEOREM_FACTOR = 10
 TIGHT_TIME_FACTOR = 4  # an audit with its tight round gets this many times the limit
 CALL_TIMEOUT = 60.0  # one call of a user implementation
 
@@ -196,7 +199,8 @@ def plan(catalogue: Catalogue, suite: str = "quick", spec_ids: list[str] | None 
         for exp in experiments_for(spec, suite):
             target = "user" if implementation else "reference"
             items.append(Item(check_id(spec.id, exp.ref, exp.name, target), "theorem", spec.id, None,
-                              impl, target, exp, timeout=exp.seconds[suite]))
+                              impl, target, exp,
+                              timeout=exp.seconds[suite] * (USER_THEOREM_FACTOR if implementation else 1)))
             if controls:
                 for control in exp.controls:
                     items.append(Item(check_id(spec.id, exp.ref, exp.name, control=control), "theorem",
