@@ -3,7 +3,8 @@
     python benchmarks/docs_tables.py --verify QUICK/results.json [--full FULL/results.json]
                                      [--mutants MUTANTS/results.json] [--tests SECONDS_FAST SECONDS_SLOW]
                                      [--corpus /tmp/ind] [--libraries TABLE.md] [--libraries-familywise TABLE.md]
-                                     [--statdp STATDP.json] [--audit-phases PHASES.json] [--load TEXT] [--check]
+                                     [--percall TABLE.md] [--statdp STATDP.json] [--audit-phases PHASES.json]
+                                     [--load TEXT] [--check]
 
 Each table or figure sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` in a
 Markdown file; this script rewrites what is between the markers and stamps it with the date, the
@@ -19,6 +20,8 @@ missing. Inputs:
 - ``--corpus``: the table ``benchmarks/independent.py --markdown TABLE.md`` wrote (truth vs outcome);
 - ``--libraries``: the table ``benchmarks/libraries.py --markdown TABLE.md`` wrote (library wrappers audited);
 - ``--libraries-familywise``: the same with ``--confidence 0.9984`` (1 - 0.05/31) on the tight, fast rows;
+- ``--percall``: the table ``benchmarks/percall.py --markdown TABLE.md`` wrote (correct files checked one call at a
+  time);
 - ``--statdp``: the JSON ``benchmarks/vs_statdp.py --json`` wrote (StatDP and dptestbed side by side);
 - ``--audit-phases``: the JSON ``benchmarks/audit_phases.py --json`` wrote (each audit's wall time by phase).
 """
@@ -181,6 +184,7 @@ def main(argv=None) -> int:
     ap.add_argument("--corpus", type=Path)
     ap.add_argument("--libraries", type=Path)
     ap.add_argument("--libraries-familywise", type=Path)
+    ap.add_argument("--percall", type=Path)
     ap.add_argument("--statdp", type=Path)
     ap.add_argument("--audit-phases", type=Path)
     ap.add_argument("--load", metavar="TEXT", help="the inputs were measured under this load (said in the stamps)")
@@ -221,6 +225,9 @@ def main(argv=None) -> int:
         figures["libraries-familywise"] = args.libraries_familywise.read_text() + "\n" + stamp(
             "`python benchmarks/libraries.py --only Geometric geometric Laplace randomized --confidence 0.9984 "
             "--markdown TABLE.md`")
+    if args.percall:
+        figures["percall"] = args.percall.read_text() + "\n" + stamp("`python benchmarks/percall.py --markdown "
+                                                                       "TABLE.md`")
     missing = []
     for path in FILES:
         text = path.read_text()
