@@ -656,7 +656,7 @@ def test_a_batched_round_sized_for_power_also_estimates_the_event_it_was_sized_f
     result = audit(spec_of("svt_lyu_2"), None, params={"epsilon": 0.5, "c": 2}, seed=413680744,
                    confidence=1 - 2 * 2.3195876288639728e-05)
     second = result.to_json()["rounds"][1]
-    assert second["carried"] and second["K"] == 2
+    assert second["carried"] and second["K"] >= 2  # its own choices (one before the ramps, three with them) and the carried
     assert result.verdict == NO_VIOLATION and result.power["minimum_detectable_epsilon"] <= 0.525
 
 

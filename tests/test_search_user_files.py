@@ -89,8 +89,6 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("bounded_sum", "calibration/bsum_arith.py:bounded_sum", VIOLATION),
     # bottoms without noise after the first bottom when 8 or more answers strictly decrease (moves.ramps)
     ("svt_lyu_1", "calibration/svt1_sorted_exit.py:svt", VIOLATION),
-    # lists with an id at or above 2^31 counted on a path with half the noise (records.shifted_ids)
-    ("stable_histogram", "littlestone/hist_huge_id_path.py:hist", VIOLATION),
 ]
 
 

@@ -298,15 +298,14 @@ def repeated(spec: Spec, anchor) -> list:
     return out
 
 
-RAMP_LENGTHS = (8, 16)  # a free-length answer vector's ramps are also this long (paths for "m >= 8" sorted answers)
 RAMP_MOVES = ("last", "first", "middle")  # the entry moved onto its inner neighbour's value, in this order
 
 
 def ramps(spec: Spec, anchor) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """``(name, data, neighbour)``: strictly monotone answer vectors, one sensitivity s apart and centred on the
-    anchor's median (its length, and RAMP_LENGTHS when the spec leaves the length free), decreasing and
-    increasing, against the same with its last, first or middle entry moved one s onto its inner neighbour's
-    value (a tie: no longer strictly sorted). An implementation that takes a path for sorted, distinct or evenly
+    anchor's median, of the anchor's length (another length is another input to an implementation that fixed its
+    own, e.g. an ad-hoc claim's batch of one answer), decreasing and increasing, against the same with its last,
+    first or middle entry moved one s onto its inner neighbour's value (a tie: no longer strictly sorted). An implementation that takes a path for sorted, distinct or evenly
     spaced answers (an early exit once they can only fall, a closed form for an arithmetic series) takes it on
     one side only; the stress cases' answers repeat values and never are such a vector. Moves that leave the
     input's domain are left out."""
@@ -318,19 +317,19 @@ def ramps(spec: Spec, anchor) -> list[tuple[str, np.ndarray, np.ndarray]]:
     integral = "integer" in spec.input.get("domain", "real")
     if step <= 0 or (integral and not step.is_integer()):
         return []
-    lengths = sorted({base.size} | (set(RAMP_LENGTHS) if _free_length(spec, anchor) else set()))
-    centre = float(np.median(base))
+    n = base.size
+    if n < 3:
+        return []
+    offsets = np.arange(n) - (n - 1) // 2 if integral else np.arange(n) - (n - 1) / 2
+    up = (round(float(np.median(base))) if integral else float(np.median(base))) + step * offsets
     out = []
     for move in RAMP_MOVES:
-        for n in (n for n in lengths if n >= 3):
-            offsets = np.arange(n) - (n - 1) // 2 if integral else np.arange(n) - (n - 1) / 2
-            up = (round(centre) if integral else centre) + step * offsets
-            for order, values in (("decreasing", up[::-1].copy()), ("increasing", up)):
-                i, j = {"last": (n - 1, n - 2), "first": (0, 1), "middle": (n // 2, n // 2 - 1)}[move]
-                moved = values.copy()
-                moved[i] = values[j]
-                if domain_violation(spec, values) is None and domain_violation(spec, moved) is None:
-                    out.append((f"ramp/{order}_{n}/{move}_onto_next", values, moved))
+        i, j = {"last": (n - 1, n - 2), "first": (0, 1), "middle": (n // 2, n // 2 - 1)}[move]
+        for order, values in (("decreasing", up[::-1].copy()), ("increasing", up)):
+            moved = values.copy()
+            moved[i] = values[j]
+            if domain_violation(spec, values) is None and domain_violation(spec, moved) is None:
+                out.append((f"ramp/{order}_{n}/{move}_onto_next", values, moved))
     return out
 
 

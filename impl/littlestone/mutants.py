@@ -425,26 +425,6 @@ def hist_prune_long_tail(data, *, rng, epsilon, delta, n):
     return _hist_prune_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
 
 
-HUGE_ID = 2 ** 31  # ids from which the huge-id mutant counts on its second path
-
-
-def _hist_huge_ids_batch(data, size, *, rng, epsilon, delta, n):
-    S = histogram.items(data, n)
-    ids, counts = np.unique(S, return_counts=True)
-    scale = 1 / epsilon if S.size and int(S.max()) >= HUGE_ID else 2 / epsilon  # BUG: the second path's scale
-    noisy = counts + laplace(rng, scale, (size, ids.size))
-    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
-    return histogram.encode(S, ids, released, np.minimum(1.0, noisy / n), n)
-
-
-@batched(_hist_huge_ids_batch)
-def hist_huge_ids_half_noise(data, *, rng, epsilon, delta, n):
-    """Hist whose lists with an id at or above 2^31 are counted on a second path (a dict of int64 ids) with
-    Laplace noise of scale 1/epsilon instead of 2/epsilon: a count moved by one shows a loss of 2 epsilon there,
-    and no move of one id (at most 10^6) reaches that path."""
-    return _hist_huge_ids_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
-
-
 def _mutant(spec, name, breaks, killed_by, equivalent=""):
     fn = globals()[name]
     return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
@@ -496,6 +476,5 @@ MUTANTS = (
     _mutant(_M, "m_constant", "utility", [_M_LAW, f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
     _mutant(_H, "hist_domain_from_data", "privacy", [_AUDIT]),
     _mutant(_H, "hist_prune_long_tail", "privacy", [_AUDIT]),
-    _mutant(_H, "hist_huge_ids_half_noise", "privacy", [_AUDIT]),
     _mutant(_M, "m_generic_sensitivity_three", "utility", [f"{_M}/Theorem 17 (accuracy)/vs-reference-d1", _M_LAW]),
 )
