@@ -38,7 +38,7 @@ removal under add/remove. The search yields at most ``max_searched`` pairs, taki
 turn and, within a generator, the anchors in turn (every stress dataset's first pair before any second
 one; an anchor's two large-n pairs are taken together). Beside them, each under a cap of its own: the
 lengthened datasets' pairs, the one-sided labels', the far constant datasets', the lists of many distinct item
-ids', the zeroed records', the large copies off balance and a cover pair (its first sort-order move) for each
+ids', the zeroed records', the large copies off balance, the sorted answers' or records' (ramps) and a cover pair (its first sort-order move) for each
 stress dataset the others leave unsearched. The auditor ranks every pair by its pilot sample and keeps the best
 (selection on training data: the family-wise accounting of the estimation is unchanged).
 """
