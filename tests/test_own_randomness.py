@@ -16,7 +16,8 @@ from dptestbed.audits.privacy.pairs import Pair
 from dptestbed.audits.privacy.procedure import _first_round_runs, _pace, _slow_note
 from dptestbed.audits.pytest_plugin import SpecChecker
 from dptestbed.audits.sandbox.probes import REPEAT_LEVEL, probe_independence
-from dptestbed.audits.sandbox.runner import ImplementationError, Runner, batch_timeout
+from dptestbed.audits.sandbox.cpulimit import batch_calls, batch_timeout
+from dptestbed.audits.sandbox.runner import ImplementationError, Runner
 from dptestbed.spec import find_spec
 
 MECHANISMS = '''
@@ -45,11 +46,11 @@ def _laplace_no_rng_batch(data, n, *, epsilon, gamma):
 
 laplace_no_rng.batch = _laplace_no_rng_batch
 
-def slow_batch(data, *, rng, seconds_per_run):
+def slow_batch(data, *, rng, seconds_per_run, stall_above=None):
     return 0.0
 
-def _slow(data, n, *, rng, seconds_per_run):
-    time.sleep(n * seconds_per_run)
+def _slow(data, n, *, rng, seconds_per_run, stall_above=None):
+    time.sleep(n * seconds_per_run + (30.0 if stall_above is not None and n > stall_above else 0.0))
     return rng.random(n)
 
 slow_batch.batch = _slow
@@ -243,15 +244,28 @@ def test_the_plugin_audits_own_randomness(mechanisms):
 # ----------------------------------------------------------------------------- speed
 
 
-def test_batch_call_limits_scale_with_the_batch_size(mechanisms):
+def test_batch_call_limits_scale_with_the_batch_size_and_the_samplers_own_pace(mechanisms):
     assert batch_timeout(60.0, 100) == 60.0
     assert batch_timeout(60.0, 100_000) == 600.0
+    assert batch_calls(10) == [10] and batch_calls(600) == [32, 128, 440]
+    assert batch_calls(100_000) == [32, 128, 512, 2048, 8192, 32768, 56320]
+    rng = np.random.default_rng
     with Runner(f"{mechanisms}:slow_batch", timeout=0.5, workers=1) as runner:
-        # 40,000 runs in 1 s: within 0.5 s per 10,000 runs (one call's limit alone would stop it)
-        out = runner.sample(None, 40_000, rng=np.random.default_rng(0), params={"seconds_per_run": 25e-6})
+        # 40,000 runs at 100 us a run (4 s): a call of 29,088 runs takes 2.9 s, over 0.5 s per 10,000 runs
+        # (1.45 s), within 4 times the pace of the task's earlier calls
+        out = runner.sample(None, 40_000, rng=rng(0), params={"seconds_per_run": 100e-6})
         assert out.shape == (40_000,)
-        with pytest.raises(ImplementationError, match=r"one call of the batch sampler \(40,000 runs\) ran longer than 2 s"):
-            runner.sample(None, 40_000, rng=np.random.default_rng(0), params={"seconds_per_run": 100e-6})
+        # the same outputs from the same seed, however long each call took
+        again = runner.sample(None, 40_000, rng=rng(0), params={"seconds_per_run": 0.0})
+        assert np.array_equal(out, again)
+        # a call that stalls far beyond the task's pace (the 8,192-run call) is stopped at its limit
+        with pytest.raises(ImplementationError,
+                           match=r"one call of the batch sampler \(8,192 of the task's 40,000 runs\) ran longer than"):
+            runner.sample(None, 40_000, rng=rng(0), params={"seconds_per_run": 1e-6, "stall_above": 5000})
+    with Runner(f"{mechanisms}:slow_batch", timeout=0.2, workers=1) as runner:
+        # 10,000 runs at 1 ms a run keep their pace, but the task's ceiling is 10 call limits (2 s)
+        with pytest.raises(ImplementationError, match=r"10,000 runs of the batch sampler ran longer than 2 s in all"):
+            runner.sample(None, 10_000, rng=rng(0), params={"seconds_per_run": 1e-3})
 
 
 def test_a_slow_per_call_mechanism_gets_a_one_line_note():

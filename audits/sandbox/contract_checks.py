@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import sanitize
+from .cpulimit import batch_calls
 from .isolation import names_a_file
 
 REASON_LIMIT = 2000  # characters of a reason (an implementation's message can be any length)
@@ -198,6 +199,23 @@ def validate_batch(out, n: int, where: str) -> np.ndarray:
         raise ImplementationError(f"batch sampler returned shape {arr.shape}; expected {n} outputs on axis 0 ({where})")
     _check_nan(arr, where)
     return arr
+
+
+def run_batch(batch: Callable, data, runs: int, seed: int, kwargs: dict, done: Callable[[int], None]) -> np.ndarray:
+    """A worker's batch task: ``runs`` runs of the batch sampler ``batch`` in the calls of
+    :func:`.cpulimit.batch_calls` (the auditor limits each), each call from a generator of its own (a
+    task of one call from ``seed`` itself), ``done(runs so far)`` after each; the outputs stacked."""
+    sizes = batch_calls(runs)
+    seeds: list = [seed] if len(sizes) == 1 else np.random.SeedSequence(seed).spawn(len(sizes))
+    parts, finished = [], 0
+    for size, part_seed in zip(sizes, seeds):
+        parts.append(validate_batch(batch(data, size, rng=np.random.default_rng(part_seed), **kwargs), size,
+                                    "batch sampler"))
+        finished += size
+        done(finished)
+    if len({p.shape[1:] for p in parts}) > 1:
+        raise ImplementationError("batch sampler returned outputs of different shapes across calls")
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def _numeric(out, where: str) -> np.ndarray:

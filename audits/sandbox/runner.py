@@ -25,9 +25,9 @@ Where code runs:
   killed and replaced, the caller never crashes. Untrusted code runs only in sandboxed workers
   (:mod:`.workers`, :mod:`.isolation`); the checks both sides share are in :mod:`.contract_checks`.
 
-A call of a batch sampler for ``n`` runs is allowed ``timeout`` busy seconds per
-:data:`BATCH_TIMEOUT_RUNS` runs (:func:`batch_timeout`): a sampler that loops over a library's
-per-call function is held to a pace, not to one call's limit whatever its size.
+A worker's task of a batch sampler is cut into calls of growing size, each limited by the pace the
+task has shown (:mod:`.cpulimit`): a sampler that loops over a library's per-call function, or a
+learner at a tenth of a second a run, is held to a pace, not to one call's limit whatever its size.
 
 Reproducibility: the outputs are a deterministic function of the state of ``rng``: loops are
 cut into fixed blocks of :data:`BLOCK` calls, batch samplers into blocks of :data:`BATCH_BLOCK`
@@ -78,6 +78,7 @@ from .contract_checks import (
     implementation_ref,
     load_implementation,
     rng_optional,
+    run_batch,
     validate_batch,
     validate_stack,
     validate_typed,
@@ -93,14 +94,7 @@ __all__ = [
 
 BLOCK = 2000            # single-run calls per worker task
 BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process)
-BATCH_TIMEOUT_RUNS = 10_000  # a call of a batch sampler gets the call timeout per this many runs
 RANDOMNESS = ("rng", "own")  # where an implementation's random numbers come from (module docstring)
-
-
-def batch_timeout(timeout: float, runs: int) -> float:
-    """Busy seconds allowed for one call of a batch sampler for ``runs`` runs: ``timeout`` per
-    BATCH_TIMEOUT_RUNS runs, and at least ``timeout``."""
-    return float(timeout) * max(1.0, int(runs) / BATCH_TIMEOUT_RUNS)
 
 
 def is_trusted(impl: Callable | str) -> bool:
@@ -163,12 +157,11 @@ def _worker_main(impl, conn, counter) -> None:
             return
         mode, data, n, seed, params = task
         try:
-            rng = np.random.default_rng(seed)
-            if mode == "batch":
-                out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
-                counter.value += 1
-                result = validate_batch(out, n, "batch sampler")
+            if mode == "batch":  # the counter counts runs at the ends of the task's calls
+                result = run_batch(impl.batch, data, n, seed, accepted_params(impl.batch, params, positional=2),
+                                   lambda runs, base=counter.value: setattr(counter, "value", base + runs))
             else:
+                rng = np.random.default_rng(seed)
                 kwargs = accepted_params(impl, params)
                 outs = []
                 for _ in range(n):
@@ -205,7 +198,7 @@ class _Worker:
 
     def submit(self, task, timeout: float) -> None:
         self.base = self.counter.value
-        self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2], what=call_name(task))
+        self.clock = CallClock(lambda: self.proc.pid, timeout, calls=task[2], batch=task[0] == "batch")
         try:
             self.conn.send(task)
         except OSError:  # the worker is gone: result() says how
@@ -400,8 +393,7 @@ class Runner:
         t0 = time.perf_counter()
         try:
             for w, seed in zip(self._workers, seeds):
-                w.submit((mode, data, n, int(seed), params),
-                         batch_timeout(self.timeout, n) if mode == "batch" else self.timeout)
+                w.submit((mode, data, n, int(seed), params), self.timeout)
             out: list[np.ndarray | None] = [None] * len(self._workers)
             while any(x is None for x in out):
                 for wi, w in enumerate(self._workers):
@@ -510,8 +502,7 @@ class Runner:
                         ti = pending.pop(0)
                         k, size, seed = tasks[ti]
                         data, _, _, params = requests[k]
-                        limit = batch_timeout(self.timeout, size) if mode == "batch" else self.timeout
-                        w.submit((mode, data, size, int(seed), params), limit)
+                        w.submit((mode, data, size, int(seed), params), self.timeout)
                         running[wi], since[wi] = ti, time.perf_counter()
                 for wi in list(running):
                     msg = self._workers[wi].result(row_shapes.get(tasks[running[wi]][0]))
@@ -567,11 +558,6 @@ class Runner:
         with self._lock:
             self.calls += sum(n for _, n, _, _ in requests)
         return out
-
-
-def call_name(task: tuple) -> str:
-    """What one call of a worker task is, for a time-out's reason."""
-    return f"one call of the batch sampler ({task[2]:,} runs)" if task[0] == "batch" else "one call"
 
 
 def _wait(workers: list, timeout: float) -> None:

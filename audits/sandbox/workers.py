@@ -51,7 +51,7 @@ from .contract_checks import (
     ImplementationError,
     describe,
     load_implementation,
-    validate_batch,
+    run_batch,
     validate_stack,
     validate_typed,
 )
@@ -312,8 +312,7 @@ class SandboxWorker:
 
     def submit(self, task: tuple, timeout: float) -> None:
         self.rows = int(task[2])
-        what = f"one call of the batch sampler ({self.rows:,} runs)" if task[0] == "batch" else "one call"
-        self.clock = CallClock(self._leaf, timeout, calls=self.rows, what=what)
+        self.clock = CallClock(self._leaf, timeout, calls=self.rows, batch=task[0] == "batch")
         try:
             self.sock.sendall(encode(b"T", pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)))
         except OSError as exc:
@@ -432,11 +431,11 @@ def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
                 return
             mode, data, n, seed, params = pickle.loads(payload)  # from the auditor: trusted
             try:
-                rng = np.random.default_rng(seed)
                 if mode == "batch":
-                    out = impl.batch(data, n, rng=rng, **accepted_params(impl.batch, params, positional=2))
-                    result = validate_batch(out, n, "batch sampler")
+                    result = run_batch(impl.batch, data, n, seed, accepted_params(impl.batch, params, positional=2),
+                                       lambda done: send_frame(sock, b"P", PROGRESS.pack(done)))
                 else:
+                    rng = np.random.default_rng(seed)
                     kwargs = accepted_params(impl, params)
                     outs, last = [], time.monotonic()
                     for i in range(n):

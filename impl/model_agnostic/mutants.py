@@ -668,6 +668,11 @@ def _always_release(out, data, rng, params):
     return np.full_like(out, int(np.asarray(data, dtype=float).ravel()[0]))
 
 
+def _label0_bottom(out, data, rng, params) -> np.ndarray:
+    """Label 0 taken as "no label" (``if label:``): never released (bottom instead)."""
+    return np.where(np.asarray(out) == 0, -1, out)
+
+
 _D = "distance_to_instability"
 distance_to_instability_2x_noise = with_params(
     distance_to_instability, _dti_2x, "A_stab adding Lap(2/epsilon) (dist treated as sensitivity 2), Gamma unchanged.")
@@ -684,6 +689,8 @@ distance_to_instability_always_release = post_processed(
 distance_to_instability_epsilon_delta_swapped = with_params(
     distance_to_instability, _swap_epsilon_delta, "A_stab with epsilon and delta swapped.")
 distance_to_instability_log10 = with_params(distance_to_instability, _log10_delta, "A_stab with Gamma in log10.")
+distance_to_instability_label0_falsy = post_processed(
+    distance_to_instability, _label0_bottom, "A_stab testing the label for truth: label 0 is never released.")
 _DE, _DR = f"{_D}/Lemma 3.4/delta-event", f"{_D}/Theorem 3.5/exact-release"
 _DTI = [
     _mutant(_D, "2x_noise", "privacy", "Lap(2/epsilon) noise (sensitivity taken as 2) with Gamma = log(1/delta)/epsilon "
@@ -696,6 +703,8 @@ _DTI = [
     _mutant(_D, "always_release", "privacy", "releases f(D) whatever dist (constant output)", (_DE, _DR, AUDIT)),
     _mutant(_D, "epsilon_delta_swapped", "privacy", "Gamma = log(1/epsilon)/delta, noise Lap(1/delta)", (_DE, _DR)),
     _mutant(_D, "log10", "privacy", "Gamma = log10(1/delta)/epsilon", (_DE, _DR)),
+    _mutant(_D, "label0_falsy", "utility", "label 0 read as false: never released (bottom at every distance)",
+            (f"{_D}/Theorem 3.5/boundary", _DR)),
 ]
 
 # =========================================================================== bugs where the spec's worst case is not
