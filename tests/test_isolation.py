@@ -97,6 +97,19 @@ def test_a_worker_whose_limits_were_raised_is_refused():
         proc.wait()
 
 
+def test_a_worker_past_its_memory_limit_is_a_one_line_error_and_the_default_leaves_half_the_machine(
+        tmp_path, monkeypatch):
+    from dptestbed.audits.sandbox import workers
+
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert workers._default_memory() <= max(physical // 2, 1)
+    impl = tmp_path / "hog.py"
+    impl.write_text("import numpy as np\n\ndef hog(data, *, rng):\n    return float(np.ones(1 << 30).sum())\n")
+    monkeypatch.setattr(workers, "MEMORY_LIMIT", 2 << 30)  # 8 GiB asked for, 2 GiB allowed
+    with Runner(f"{impl}:hog", workers=1) as runner, pytest.raises(ImplementationError, match="MemoryError"):
+        runner.sample(None, 1, rng=np.random.default_rng(0))
+
+
 def test_a_signed_results_file_verifies_and_an_edited_one_does_not(tmp_path, monkeypatch):
     monkeypatch.setenv("DPTESTBED_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setattr(integrity, "_key", None)

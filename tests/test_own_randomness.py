@@ -15,8 +15,8 @@ from dptestbed.audits.privacy import audit
 from dptestbed.audits.privacy.pairs import Pair
 from dptestbed.audits.privacy.procedure import _first_round_runs, _pace, _slow_note
 from dptestbed.audits.pytest_plugin import SpecChecker
-from dptestbed.audits.sandbox.probes import REPEAT_LEVEL, probe_independence
 from dptestbed.audits.sandbox.cpulimit import batch_calls, batch_timeout
+from dptestbed.audits.sandbox.probes import REPEAT_LEVEL, probe_independence
 from dptestbed.audits.sandbox.runner import ImplementationError, Runner
 from dptestbed.spec import find_spec
 

@@ -4,7 +4,9 @@ A user's implementation (any reference outside ``dptestbed.impl``) is never impo
 auditor. It is loaded and called only in a worker: a fresh interpreter started by
 :mod:`.isolation` (never a fork of the auditor), confined at the strongest level the system
 allows (namespaces, an unprivileged uid, or a bare process; see docs/isolation.md), with an
-address-space limit (``DPTESTBED_WORKER_MEMORY`` bytes, default 16 GiB) and a CPU-time limit
+address-space limit (``DPTESTBED_WORKER_MEMORY`` bytes, default half the machine's memory and at most
+16 GiB: two workers that fill theirs leave the auditor its share, instead of waking the kernel's
+out-of-memory killer, which may end any process) and a CPU-time limit
 (``DPTESTBED_WORKER_CPU`` seconds over the worker's life, default 7200: above the full suite's
 longest item; a worker past it gets SIGXCPU, which ends it (SIGKILL 5 s later if it ignores
 that), and its call is an implementation error). The worker sets these limits itself before
@@ -70,7 +72,18 @@ IMPORT_TIMEOUT = 30.0  # busy seconds allowed for importing the implementation
 PROGRESS_EVERY = 0.2  # seconds between progress frames of a running loop
 FRAME_SECONDS = 30.0  # a frame that has begun must arrive in full within this many seconds
 OUTPUT_LIMIT = 1 << 20  # bytes of a worker's printed output shown on the auditor's standard error
-MEMORY_LIMIT = int(os.environ.get("DPTESTBED_WORKER_MEMORY", str(16 << 30)))
+
+
+def _default_memory() -> int:
+    """Half the machine's memory, at most 16 GiB (16 GiB where the system does not say)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 16 << 30
+    return int(min(16 << 30, total // 2))
+
+
+MEMORY_LIMIT = int(os.environ.get("DPTESTBED_WORKER_MEMORY") or _default_memory())
 CPU_LIMIT = int(os.environ.get("DPTESTBED_WORKER_CPU", "7200"))
 
 
@@ -365,7 +378,9 @@ class SandboxWorker:
             if -code == signal.SIGXCPU:
                 return (f"the worker exceeded its CPU-time limit of {CPU_LIMIT} s (raise it with the environment "
                         "variable DPTESTBED_WORKER_CPU)")
-            return f"the worker process died (signal {-code}: {signal.Signals(-code).name}) {phase}"
+            oom = (f"; the kernel sends it when the machine runs out of memory (a worker may use {MEMORY_LIMIT / 2**30:.3g} "
+                   "GiB: DPTESTBED_WORKER_MEMORY)") if -code == signal.SIGKILL else ""
+            return f"the worker process died (signal {-code}: {signal.Signals(-code).name}) {phase}{oom}"
         return f"the worker process died (exit code {code}) {phase}"
 
     def kill(self) -> None:
