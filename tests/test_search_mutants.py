@@ -28,6 +28,7 @@ CASES = [  # (spec, implementation, expected verdict)
     ("svt_lyu_1", "dptestbed.impl.calibration.mutants:svt_lyu_1_sorted_early_exit", VIOLATION),  # search/ramp
     ("bounded_sum", "dptestbed.impl.calibration.mutants:bounded_sum_evenly_spaced_closed_form", VIOLATION),  # ramp
     ("bounded_mean", "dptestbed.impl.calibration.mutants:bounded_mean_evenly_spaced_closed_form", VIOLATION),
+    ("stable_histogram", "dptestbed.impl.littlestone.mutants:hist_huge_ids_half_noise", VIOLATION),  # huge_ids
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_significant_digits", VIOLATION),  # decades
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_tournament", VIOLATION),  # 33 answers
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_long_noiseless", VIOLATION),  # 65

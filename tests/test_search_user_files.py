@@ -89,6 +89,8 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("bounded_sum", "calibration/bsum_arith.py:bounded_sum", VIOLATION),
     # bottoms without noise after the first bottom when 8 or more answers strictly decrease (moves.ramps)
     ("svt_lyu_1", "calibration/svt1_sorted_exit.py:svt", VIOLATION),
+    # lists with an id at or above 2^31 counted on a path with half the noise (records.shifted_ids)
+    ("stable_histogram", "littlestone/hist_huge_id_path.py:hist", VIOLATION),
 ]
 
 
@@ -99,6 +101,17 @@ def test_the_search_finds_where_a_users_file_leaks(spec_id, implementation, verd
     assert result.verdict == verdict, (result.verdict, result.to_json()["best"])
     if verdict == VIOLATION:
         assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
+
+
+@pytest.mark.slow
+def test_a_correct_histogram_that_cannot_hold_huge_ids_passes_and_the_pairs_it_cannot_take_are_named():
+    """np.bincount sizes its array by the largest id: it raises MemoryError on both sides of every huge-id pair (ids
+    shifted by 2^31 and 2^53), which the audit leaves out and names, instead of ending "implementation error"."""
+    result = audit(CATALOGUE["stable_histogram"], str(INDEPENDENT / "littlestone/hist_bincount_valid.py:hist"), seed=0)
+    assert result.verdict != VIOLATION and result.verdict != IMPL_ERROR, (result.verdict, result.reason)
+    left_out = [n for n in result.notes if n.startswith("search/huge_ids/") and "raised on both sides" in n]
+    assert left_out and all("MemoryError" in n for n in left_out)
+    assert not any(p["name"].startswith("search/huge_ids/") for p in result.to_json()["pairs"])
 
 
 @pytest.mark.slow

@@ -127,6 +127,39 @@ _ldim_experiment(
                  for q, n, d in ((2, 2, 0), (2, 2, 1), (3, 2, 0), (3, 2, 1), (2, 3, 1), (2, 3, 2)) for e in (False, True)])
 
 
+WIDE_DOMAINS = (65, 129, 257, 1000)  # |X| past 64, 128 and 256 (a truth table packed into 64-bit words, bytes)
+
+
+def _wide_cases(ctx: Context):
+    """A small class (thresholds, point functions, random classes) spread over a domain of WIDE_DOMAINS points:
+    its informative points at random places, the rest constant columns (every function agrees there: they split
+    nothing, so Ldim is the small class's); and the class {all -1, the point function of the last point}, Ldim 1."""
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    small = [("thresholds N = 7", C.thresholds(7), 3), ("t_1..t_8", C.thresholds(8, False), 3),
+             ("points N = 5 + empty", C.points(5, True), 1), ("cube N = 3", C.cube(3), 3)]
+    small += [(f"random class {i}: {H.tolist()}", H, definition_ldim(H)) for i, H in enumerate(_random_classes(rng, 6))]
+    for width in WIDE_DOMAINS:
+        last = -np.ones((2, width), np.int8)
+        last[1, -1] = 1
+        yield f"|X| = {width}: all -1 and the point function of the last point", last, 1
+        for label, H, expected in small:
+            wide = np.tile(rng.choice(np.array([-1, 1], np.int8), size=width), (H.shape[0], 1))
+            k = H.shape[1]  # past the first 64 points (the last k ones where fewer are left)
+            at = np.sort(rng.choice(np.arange(64 if width - 64 >= k else width - k, width), size=k, replace=False))
+            wide[:, at] = H
+            yield f"|X| = {width}, {label} at points {at.tolist()}, every other point constant", wide, expected
+
+
+_ldim_experiment(
+    "Section 3.2 (Littlestone dimension)", "wide-domains",
+    "Ldim is unchanged by points on which every function agrees, wherever the informative points sit",
+    f"|X| = {', '.join(map(str, WIDE_DOMAINS))}: thresholds (N = 7, t_1..t_8), points N = 5 + empty, the cube N = 3 "
+    "and 6 random classes with their points placed beyond the first 64 (at |X| = 65: the last ones), the other points "
+    "constant; {all -1, the "
+    "point function of the last point} (Ldim 1)",
+    _wide_cases, (_CTRL_LDIM,))
+
+
 def _bound_cases(ctx: Context):
     rng = np.random.default_rng(ctx.rng.integers(2**32))
     for i, H in enumerate(_random_classes(rng, 150)):

@@ -53,6 +53,7 @@ from .options import AuditOptions
 from .pairs import Pair, candidate_pairs, parameter_pairs, same_input
 from .pairs import claim as pair_claim
 from .progress import ProgressBar
+from .records import CAPACITY_MOVES
 from .result import (
     AUDIT_RESOLUTION,
     DIFFERS,
@@ -84,6 +85,7 @@ CALL_ROUND_SECONDS = 900.0  # ... unless that round would take longer at the mea
 POWER_MAX_ELEMENTS = 400_000_000  # ... and the most output values per side (sampled in chunks; the reference svt_lyu_1
 # at epsilon 0.5, c = 2, 10 values a run, needed 3.2e7 runs a side in one false-alarm seed and was short of power at 2e8)
 SECOND_ROUND_ELEMENTS = 200_000_000  # a batched second round's output values per side before it is sized for power
+CAPACITY_RUNS = 2  # runs of each side of a capacity pair before the audit (_within_capacity)
 BUDGET_MAX_SAMPLES = 300_000_000  # the most a round may draw per side under a time budget (time decides)
 BATCHED_ELEMENTS = 20_000_000  # ``batched_samples`` is capped so that runs x output width stays below this
 MIN_BATCHED_SAMPLES = 100_000
@@ -179,6 +181,27 @@ def _reference_runs(reference: str, sides: tuple) -> bool:
             raise MemoryError(exc.reason) from None
         return False
     return True
+
+
+def _within_capacity(runner: Runner, pairs: list[Pair], skipped: list[str]) -> list[Pair]:
+    """The pairs, less the searched ones of :data:`.records.CAPACITY_MOVES` (inputs an implementation may be unable
+    to hold at all: ids near 2^31 or 2^53 sized into a dense array) on whose both sides it raises on CAPACITY_RUNS
+    runs: it cannot take such an input, on either side, so the pair compares nothing (named in ``skipped``). A pair
+    it takes on one side only stays, and its error is the audit's verdict."""
+    kept = []
+    for p in pairs:
+        if p.source == "search" and p.name.startswith(CAPACITY_MOVES):
+            failed = []
+            for side in (p.data, p.neighbour):
+                try:
+                    runner.sample(side, CAPACITY_RUNS, rng=np.random.default_rng(0), params=p.params)
+                except ImplementationError as exc:
+                    failed.append(exc.reason)
+            if len(failed) == 2:
+                skipped.append(f"{p.name}: left out, the implementation raised on both sides: {failed[0]}")
+                continue
+        kept.append(p)
+    return kept
 
 
 def _resolve_impl(spec: Spec, implementation):
@@ -312,6 +335,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         return result
     # the stress cases at other parameter points, for the parameters the implementation takes (moves.py)
     pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts), skipped)
+    pairs = _within_capacity(runner, pairs, skipped)
     result.notes += skipped
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not

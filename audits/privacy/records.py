@@ -13,6 +13,7 @@ generator                     the record replaced, and by what
 ``item_id``                   a record's item id replaced by a new id: next to the largest, far above it
                               (10^6: a domain read from the data), non-contiguous (a gap), below every
                               one (negative ids)
+``huge_ids``                  the stress pair with every item id shifted up by 2^31 and by 2^53, on both sides
 ``zero``                      every changeable record but the last with zero real fields, the first one moved
                               back; the middle record's real fields set to zero (empty feature rows)
 ``tie``                       a record replaced by a copy of another (a duplicate, a tie)
@@ -625,6 +626,30 @@ def item_id(ds: Dataset):
         for name, value in (("next", top + 1), ("far", max(FAR_ID, top + 1)), ("gap", top + 1000),
                             ("negative", min(-1, bottom - 1))):
             yield f"item_id/{name}", ds.replaced(i, {key: value})
+
+
+HUGE_ID_OFFSETS = (2 ** 31, 2 ** 53)  # every item id shifted by this much (int32's wrap; float64's last whole step)
+# searched pairs an implementation may be unable to hold at all (a dense array sized by the largest id): left out of
+# an audit where it raises on both sides (procedure._within_capacity)
+CAPACITY_MOVES = ("search/huge_ids/",)
+
+
+def shifted_ids(ds: Dataset, other: Dataset | None):
+    """``(name, data, neighbour)``: the pair ``ds``, ``other`` with every item id shifted up by each HUGE_ID_OFFSETS
+    on both sides (the same records, the same move: still neighbours). An implementation that counts ids on another
+    path above some size (a dict above 2^31, float64 ids that merge above 2^53) takes it on both sides, where no
+    move of one id (``item_id``, at most 10^6) brings the pair."""
+    keys = ds.keys_of("item")
+    if not keys or other is None or set(other.fields) != set(ds.fields):
+        return
+    for offset in HUGE_ID_OFFSETS:
+        sides = []
+        for side in (ds, other):
+            fields = {k: v.copy() for k, v in side.fields.items()}
+            for key in keys:
+                fields[key] = np.asarray(fields[key]).astype(np.int64) + np.int64(offset)
+            sides.append(side.data(fields))
+        yield f"huge_ids/plus_2^{int(math.log2(offset))}", sides[0], sides[1]
 
 
 def resized(ds: Dataset, other: Dataset, size: int):

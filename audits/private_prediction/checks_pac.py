@@ -17,6 +17,7 @@ import numpy as np
 from dptestbed.audits.api import (
     DETECTION_LEVEL,
     PLUG_IN_LEVEL,
+    Cell,
     Context,
     Control,
     clopper_pearson,
@@ -332,6 +333,33 @@ def _theorem2_instance(ctx: Context) -> dict:
             "instance": {"instance_bound": bound, "measured_error": float(wrong.mean()),
                          "best_bound_pure": lower_bound.best_instance_bound(eps, 0.0, n, d)[0],
                          "nonprivate_lookup_error_at_8_d_ln_d": lookup_err}}
+
+
+LAW_RANGES = 8  # the points [d] cut into this many equal ranges for the instance-law check
+
+
+@experiment(
+    LB_SPEC, "Theorem 2 (instance bound)", "instance-law", "calibration",
+    title="the hard instance's law: the n points i.i.d. uniform on [d], the d target bits uniform (the bound above "
+          "is stated for this law; a harness that draws another instance passes the bound checks without testing it)",
+    instance="d = 400, n = 500 (the spec's point): the share of the points in each of 8 equal ranges of [d] "
+             "(exact 1/8), at the first and at the last point (exact 1/d each), and the share of target bits equal "
+             "to 1 (exact 1/2), over every point and bit of the instances drawn",
+    predicate="each share equals its exact value (two-sided exact binomial tests, Bonferroni over the cells)",
+    trials={"quick": 2_000, "full": 10_000},
+    params={"d": 400, "n": 500},
+    controls=(LB_FIXED_TARGET,),
+)
+def _theorem2_instance_law(ctx: Context) -> dict:
+    d, n = int(scalar(ctx.env["d"])), int(scalar(ctx.env["n"]))
+    inst = np.asarray(ctx.sample(None, ctx.trials))
+    X, b = inst[:, :n].ravel(), inst[:, n:].ravel()
+    edges = np.linspace(0, d, LAW_RANGES + 1).round().astype(int)
+    cells = [Cell(f"X in [{lo}, {hi})", X.size, int(np.sum((X >= lo) & (X < hi))), (hi - lo) / d)
+             for lo, hi in zip(edges[:-1], edges[1:])]
+    cells += [Cell(f"X = {x}", X.size, int(np.sum(X == x)), 1 / d) for x in (0, d - 1)]
+    cells.append(Cell("b_i = 1", b.size, int(np.sum(b == 1)), 0.5))
+    return {"cells": cells}
 
 
 for _spec, _extra in ((LB_SPEC, {"s": 2}), ("private_prediction_lower_bound", {})):

@@ -178,12 +178,23 @@ def _gauss_lemma1(ctx: Context) -> dict:
 # =========================================================================== Lemma 2
 
 
+def _block_vector(rng, r: int, t: int) -> np.ndarray:
+    """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, the next one whole numbers (repeated
+    entries: block learners agree), the rest continuous (distinct entries)."""
+    if t % 4 == 1:
+        return np.full(r, rng.uniform(-3, 3))
+    if t % 4 == 3:
+        return rng.integers(-3, 4, r).astype(float)
+    return rng.uniform(-3, 3, r)
+
+
 for _spec in ("averaged_learner", "averaged_learner_corrected"):
     @experiment(
         _spec, "Lemma 2 (stability)", "one-block-moves", "property",
         title="moving one block's prediction by at most gamma moves A' by at most gamma/r (note W4)",
-        instance="r = 4, gamma = 1: 2000 random block-prediction vectors in [-3, 3]^r; one random block moves by a "
-                 "random amount in [-gamma, gamma], or by exactly +-gamma",
+        instance="r = 4, gamma = 1: 2000 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter whole "
+                 "numbers with repeats, half continuous); one random block moves by a random amount in [-gamma, "
+                 "gamma], or by exactly +-gamma",
         predicate="failure: |A'(S') - A'(S'')| > gamma/r (1e-12 tolerance)",
         trials={"quick": 2000, "full": 20_000},
         params={"r": 4, "gamma": 1.0},
@@ -194,7 +205,7 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         g = scalar(ctx.env["stability"])
         failures, worst = 0, None
         for t in range(ctx.trials):
-            a = ctx.rng.uniform(-3, 3, r)
+            a = _block_vector(ctx.rng, r, t)
             b = a.copy()
             b[ctx.rng.integers(r)] += gamma * (ctx.rng.choice([-1.0, 1.0]) if t % 2 == 0 else ctx.rng.uniform(-1, 1))
             diff = abs(float(ctx.sample(a, 1)[0]) - float(ctx.sample(b, 1)[0]))
@@ -207,7 +218,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         _spec, "Lemma 2 (stability)", "block-average", "property",
         title="A'(S', x) is the average (1/r) sum_j A(S'_j, x) of the block predictions (ALG-3), which makes a move "
               "of gamma in one block a move of exactly gamma/r",
-        instance="r = 4: 500 random block-prediction vectors in [-3, 3]^r",
+        instance="r = 4: 500 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter whole numbers with "
+                 "repeats, half continuous)",
         predicate="failure: A'(blocks) differs from the mean of the blocks by more than 1e-12",
         trials={"quick": 500, "full": 5000},
         params={"r": 4, "gamma": 1.0},
@@ -217,8 +229,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
     def _lemma2_average(ctx: Context) -> dict:
         r = int(scalar(ctx.env["r"]))
         failures, worst = 0, None
-        for _ in range(ctx.trials):
-            a = ctx.rng.uniform(-3, 3, r)
+        for t in range(ctx.trials):
+            a = _block_vector(ctx.rng, r, t)
             got = float(ctx.sample(a, 1)[0])
             if abs(got - float(a.mean())) > 1e-12:
                 failures += 1
@@ -260,6 +272,16 @@ def _lemma2_expectation(ctx: Context) -> dict:
             failures += 1
             worst = {"blocks": row.tolist(), "averaged_loss": lhs, "mean_block_loss": rhs}
     return {"cases": ctx.trials, "failures": failures, "counterexample": worst}
+
+
+def _block_vector(rng, r: int, t: int) -> np.ndarray:
+    """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, the next one whole numbers (repeated
+    entries: block learners agree), the rest continuous (distinct entries)."""
+    if t % 4 == 1:
+        return np.full(r, rng.uniform(-3, 3))
+    if t % 4 == 3:
+        return rng.integers(-3, 4, r).astype(float)
+    return rng.uniform(-3, 3, r)
 
 
 for _spec in ("averaged_learner", "averaged_learner_corrected"):

@@ -157,6 +157,16 @@ def ldim_max_instead_of_min(data, *, rng=None) -> int:
     return -1 if H.shape[0] == 0 else _MaxInsteadOfMin(H).ldim()
 
 
+WORD = 64  # points the word-packed mutant keeps (one 64-bit word per function)
+
+
+def ldim_first_word_only(data, *, rng=None) -> int:
+    """Ldim of the truth table packed into one 64-bit word per function: the points past the first 64 are lost
+    (a shift by 64 or more gives 0), so a class that differs only there counts as one function."""
+    H = np.asarray(data)
+    return soa.littlestone_dimension(H[:, :WORD]) if H.ndim == 2 else soa.littlestone_dimension(H)
+
+
 class _WorstPoint(soa.Class):
     """Ldim recursion taking the worst splitting point instead of the best one."""
 
@@ -425,6 +435,26 @@ def hist_prune_long_tail(data, *, rng, epsilon, delta, n):
     return _hist_prune_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
 
 
+HUGE_ID = 2 ** 31  # ids from which the huge-id mutant counts on its second path
+
+
+def _hist_huge_ids_batch(data, size, *, rng, epsilon, delta, n):
+    S = histogram.items(data, n)
+    ids, counts = np.unique(S, return_counts=True)
+    scale = 1 / epsilon if S.size and int(S.max()) >= HUGE_ID else 2 / epsilon  # BUG: the second path's scale
+    noisy = counts + laplace(rng, scale, (size, ids.size))
+    released = (counts > 0) & (noisy >= histogram.threshold(epsilon, delta))
+    return histogram.encode(S, ids, released, np.minimum(1.0, noisy / n), n)
+
+
+@batched(_hist_huge_ids_batch)
+def hist_huge_ids_half_noise(data, *, rng, epsilon, delta, n):
+    """Hist whose lists with an id at or above 2^31 are counted on a second path (a dict of int64 ids) with
+    Laplace noise of scale 1/epsilon instead of 2/epsilon: a count moved by one shows a loss of 2 epsilon there,
+    and no move of one id (at most 10^6) reaches that path."""
+    return _hist_huge_ids_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, n=n)[0]
+
+
 def _mutant(spec, name, breaks, killed_by, equivalent=""):
     fn = globals()[name]
     return Mutant(spec, name, _IMPL + name, breaks, " ".join((fn.__doc__ or "").split()), tuple(killed_by), equivalent)
@@ -439,6 +469,7 @@ MUTANTS = (
     _mutant(_LD, "ldim_max_instead_of_min", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition",
                                                          f"{_LD}/Fact A5 (intervals)/intervals"]),
     _mutant(_LD, "ldim_empty_zero", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
+    _mutant(_LD, "ldim_first_word_only", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/wide-domains"]),
     _mutant(_LD, "ldim_worst_point", "utility", [f"{_LD}/Fact A6 (VC dimension)/vc-below-ldim"]),
     _mutant(_SOA, "soa_without_definition_8", "utility",
             [f"{_SOA}/Definition 8 (non-realizable extension)/statement",
@@ -476,5 +507,6 @@ MUTANTS = (
     _mutant(_M, "m_constant", "utility", [_M_LAW, f"{_M}/Theorem 17 (accuracy)/scaled-d1"]),
     _mutant(_H, "hist_domain_from_data", "privacy", [_AUDIT]),
     _mutant(_H, "hist_prune_long_tail", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_huge_ids_half_noise", "privacy", [_AUDIT]),
     _mutant(_M, "m_generic_sensitivity_three", "utility", [f"{_M}/Theorem 17 (accuracy)/vs-reference-d1", _M_LAW]),
 )

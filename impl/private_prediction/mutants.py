@@ -413,6 +413,34 @@ def lower_bound_fixed_target(data, *, rng, d, n, **_):
 lower_bound_fixed_target.batch = _fixed_target_batch
 
 
+def _byte_points_batch(data, N, *, rng, d, n, **_):
+    out = lower_bound.private_prediction_lower_bound.batch(data, N, rng=rng, d=d, n=n)
+    out[:, :int(n)] %= 256                                            # BUG: the points kept in a byte buffer
+    return out
+
+
+def lower_bound_byte_points(data, *, rng, d, n, **_):
+    """BUG: the hard-instance harness stores the points in bytes: past d = 256 they wrap, points 0..d-257 are drawn
+    twice as often and the points from 256 on never (the instance bound is stated for the uniform law)."""
+    return _byte_points_batch(data, 1, rng=rng, d=d, n=n)[0]
+
+
+lower_bound_byte_points.batch = _byte_points_batch
+
+
+def _distinct_blocks(data):
+    return float(np.mean(np.unique(np.asarray(data, dtype=float))))
+
+
+def averaged_learner_distinct(data, *, r, **_):
+    """BUG: averages the distinct block predictions (np.unique: agreeing blocks taken for copies), so one block
+    moved off r equal ones moves the output by gamma/2, not gamma/r."""
+    return _distinct_blocks(data)
+
+
+averaged_learner_distinct.batch = lambda data, n, *, r, **_: np.full(int(n), _distinct_blocks(data))
+
+
 # --------------------------------------------------------------------------- declarations
 
 
@@ -531,6 +559,13 @@ MUTANTS = (
     _m("budgeted_prediction_session", "session_signed_refusals", "privacy",
        "a refused query's slot is +-infinity with the sign of its noisy answer (three signs on all_predictions_move: "
        "exact loss 3 against a budget of 2)", ("privacy audit",)),
+    _m("private_prediction_lower_bound_corrected", "lower_bound_byte_points", "utility",
+       "the hard-instance harness keeps the points in bytes (they wrap past 256)",
+       ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/instance-law",)),
+    _m("averaged_learner_corrected", "averaged_learner_distinct", "utility",
+       "averages the distinct block predictions (np.unique)",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
