@@ -191,8 +191,16 @@ _ldim_experiment("Fact A6 (VC dimension)", "vc-below-ldim", "VC(H) <= Ldim(H) (b
 
 # =========================================================================== SOA
 
+def _spread(H: np.ndarray, width: int, at: tuple[int, ...]) -> np.ndarray:
+    """``H`` on ``width`` points: its points at ``at``, every other point -1 for every function."""
+    wide = -np.ones((H.shape[0], width), np.int8)
+    wide[:, list(at)] = H
+    return wide
+
+
 _SOA_CLASSES = {"thresholds N=3": C.thresholds(3), "thresholds N=7": C.thresholds(7), "intervals N=3": C.intervals(3),
-                "points N=4 + empty": C.points(4, True), "cube N=2": C.cube(2)}
+                "points N=4 + empty": C.points(4, True), "cube N=2": C.cube(2),
+                "thresholds N=3 at points 5, 64, 69 of 70": _spread(C.thresholds(3), 70, (5, 64, 69))}
 _CTRL_DEF8 = Control("soa_without_definition_8", "dptestbed.impl.littlestone.mutants:soa_without_definition_8",
                      "SOA predicting from the empty version space on non-realizable input (no Definition 8)")
 _CTRL_EMPTY = Control("soa_empty_side_wins", "dptestbed.impl.littlestone.mutants:soa_empty_side_wins",
@@ -233,7 +241,8 @@ def _adversary(ctx: Context, cls: Class, x: list, y: list, mask: int, memo: dict
 
 @experiment(SOA, "Section 3.2 (SOA mistake bound)", "adversary", "property",
             title="worst-case mistakes of the SOA over realizable sequences = Ldim(H) (adversarial game tree)",
-            instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; the adversary plays every "
+            instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; thresholds N = 3 spread "
+                     "over 70 points (at 5, 64 and 69, the others constant); the adversary plays every "
                      "splitting point with both labels against the implementation's own predictors",
             predicate="the adversary's best total equals Ldim(H) (brute force)",
             trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS, tests="claim")

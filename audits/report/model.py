@@ -176,6 +176,16 @@ def expected_text(expected: str | None) -> str:
     return f"flagged ({CLAIM_VIOLATED} or {DIFFERS})" if expected else PASS
 
 
+def telling_digits(x, other, least: int = 3, most: int = 6) -> int:
+    """The fewest significant digits (``least`` to ``most``) at which ``x`` does not print as ``other``: a measured
+    bound 1.0013 times its claim reads "1.0013 ×", never "1 ×"."""
+    digits = least
+    while (digits < most and isinstance(x, float) and isinstance(other, float) and x != other
+           and fmt_num(x, digits) == fmt_num(other, digits)):
+        digits += 1
+    return digits
+
+
 def point_text(params: dict) -> str:
     return ", ".join(f"{k}={fmt_num(v) if isinstance(v, float) else v}" for k, v in params.items())
 
@@ -188,9 +198,10 @@ def item_rows(document: dict) -> list[dict]:
         stated = from_json(claim)
         eps_claim = stated.value
         eps_lb = as_float(r.get("epsilon_lower_bound"))
-        measured = f"{stated.symbol}_lb = {fmt_num(eps_lb)}"
+        digits = telling_digits(eps_lb, eps_claim)  # a bound just past the claim does not print as the claim
+        measured = f"{stated.symbol}_lb = {fmt_num(eps_lb, digits)}"
         if eps_lb is not None and eps_claim:
-            measured += f" ({fmt_num(eps_lb / eps_claim)} × the claim)"
+            measured += f" ({fmt_num(eps_lb / eps_claim, telling_digits(eps_lb / eps_claim, 1.0))} × the claim)"
         point = (r.get("counterexample") or {}).get("point_claim")
         if point:
             measured += (f"; on the same event the stated point ε = {fmt_num(point['epsilon'])}, "

@@ -167,6 +167,21 @@ def ldim_first_word_only(data, *, rng=None) -> int:
     return soa.littlestone_dimension(H[:, :WORD]) if H.ndim == 2 else soa.littlestone_dimension(H)
 
 
+def soa_first_word_only(data, *, rng=None) -> np.ndarray:
+    """SOA on the truth table packed into one 64-bit word per function: the points past the first 64 are lost, so
+    the version space ignores the examples there and the predictor says -1 there."""
+    H = np.asarray(data["H"])
+    x = np.asarray(data["x"], dtype=np.int64)
+    y = np.asarray(data["y"])
+    seen = x < WORD
+    out = soa.standard_optimal_algorithm({"H": H[:, :WORD], "x": x[seen], "y": y[seen]})
+    width = min(H.shape[1], WORD)
+    h, predictions = out[:width], np.full(x.size, -1, np.int64)
+    predictions[seen] = out[width:width + int(seen.sum())]
+    h = np.concatenate([h, -np.ones(H.shape[1] - width, np.int64)])
+    return np.concatenate([h, predictions, [int(np.sum(predictions != y))]]).astype(np.int64)
+
+
 class _WorstPoint(soa.Class):
     """Ldim recursion taking the worst splitting point instead of the best one."""
 
@@ -470,6 +485,7 @@ MUTANTS = (
                                                          f"{_LD}/Fact A5 (intervals)/intervals"]),
     _mutant(_LD, "ldim_empty_zero", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
     _mutant(_LD, "ldim_first_word_only", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/wide-domains"]),
+    _mutant(_SOA, "soa_first_word_only", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary"]),
     _mutant(_LD, "ldim_worst_point", "utility", [f"{_LD}/Fact A6 (VC dimension)/vc-below-ldim"]),
     _mutant(_SOA, "soa_without_definition_8", "utility",
             [f"{_SOA}/Definition 8 (non-realizable extension)/statement",
