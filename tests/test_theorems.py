@@ -310,6 +310,35 @@ def test_a_crashing_experiment_is_an_error_not_an_exception(monkeypatch):
     assert r["outcome"] == "error"
 
 
+def test_a_rejected_check_is_replicated_on_an_independent_sample_and_its_power_counts_both_stages():
+    """An unlucky first sample (16 failures of 100 where beta = 0.05) is not a verdict alone: the second,
+    independent one (5 failures) decides, p = max(p1, p2^2); a bug that fails both samples is still rejected."""
+    spec = CATALOGUE["laplace_mechanism"]
+    draws: list[int] = []
+
+    def failures_of(first: int, second: int):
+        def run(ctx):
+            draws.append(int(ctx.rng.integers(2**31)))
+            return {"failures": first if len(draws) % 2 else second, "trials": 100, "beta": 0.05}
+        return run
+
+    for first, second, rejected in ((16, 5, False), (16, 16, True)):
+        exp = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", "replicated", "bound", "t", "i", "p",
+                           failures_of(first, second), {"quick": 100})
+        r = E.run_check(spec, exp, spec.implementation, seed=0)
+        assert r["replicated"] and r["replicate"]["failures"] == second
+        assert r["p_value"] == pytest.approx(max(r["p_value_first"], r["replicate"]["p_value"] ** 2))
+        T.apply_multiple_testing([r])
+        assert (r["verdict"] == T.CheckVerdict.VIOLATED) == rejected, r
+        assert r["power"] == pytest.approx(T.bound_power(100, 0.05, r["level"]) *
+                                           T.bound_power(100, 0.05, r["level"] ** 0.5))
+    assert draws[0] != draws[1]  # the second sample draws from a generator of its own
+    calm = E.Experiment("laplace_mechanism", "Fact A1 (Laplace tail)", "calm", "bound", "t", "i", "p",
+                        lambda ctx: {"failures": 5, "trials": 100, "beta": 0.05}, {"quick": 100})
+    r = E.run_check(spec, calm, spec.implementation, seed=0)
+    assert r["replicated"] and "replicate" not in r  # p1 above REPLICATE_BELOW: one sample
+
+
 def test_a_misbehaving_implementation_is_an_implementation_error():
     spec = CATALOGUE["distance_to_instability"]
     exp = next(e for e in E.experiments_for(spec) if e.name == "boundary")

@@ -339,6 +339,17 @@ def family_statement(family: Family) -> str:
 
 
 def _power(result: dict, level: float) -> float | None:
+    """The check's power at ``level``; a replicated check's (experiments.run_check: rejected when its first sample
+    rejects at ``level`` and an independent second one at sqrt(level)) is the product of both stages' powers (a
+    test's power is known at ``level`` only: its square, a lower bound)."""
+    one = _stage_power(result, level)
+    if one is None or not result.get("replicated"):
+        return one
+    two = one if result["kind"] == "test" else _stage_power(result, math.sqrt(level))
+    return None if two is None else one * two
+
+
+def _stage_power(result: dict, level: float) -> float | None:
     if result["kind"] == "bound":
         return bound_power(result["trials"], result["beta"], level, result.get("alternative"))
     if result["kind"] == "test":

@@ -262,6 +262,9 @@ def item_rows(document: dict) -> list[dict]:
         else:
             claim_text = "holds on every run"
             measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"
+        if r.get("replicate"):  # (experiments.run_check: p above is max(p1, p2^2))
+            measured += (f" (first sample p = {fmt_num(r.get('p_value_first'))}, an independent second sample p = "
+                         f"{fmt_num(r['replicate'].get('p_value'))})")
         if r.get("verdict") == "error":
             measured = "–"
         target = r.get("target", "reference")

@@ -36,7 +36,7 @@ def run_item(item: Item, catalogue: Catalogue, plan_: Plan, seed: int, *, isolat
         return run_check(spec, item.experiment, item.implementation, suite=plan_.suite,
                              rng=np.random.default_rng(seq), timeout=plan_.call_timeout, control=item.control,
                              target=item.target, isolate=isolate_calls, randomness=plan_.randomness,
-                             level=plan_.split.level)
+                             level=plan_.split.level, budget=limit(plan_, item))
     return run_audit(spec, item, plan_, int(seq.generate_state(1)[0]), batches)
 
 
