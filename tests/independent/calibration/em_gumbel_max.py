@@ -1,25 +1,20 @@
-"""Exponential mechanism (loss form) by the Gumbel-max trick, per call with a lazy import.
+"""exponential_mechanism -- VALID VARIANT (Gumbel-max trick).
 
-argmax_i (-epsilon loss_i / (2 Delta) + G_i), G_i i.i.d. standard Gumbel, selects i with
-probability exp(-epsilon loss_i/(2 Delta)) / sum_j exp(-epsilon loss_j/(2 Delta)) exactly
-(the Gumbel-max identity); it needs no normalisation, so no overflow for large losses.
-Ties between the perturbed scores have probability 0; np.argmax takes the first.
-G = -log(E), E ~ Exp(1) from rng.standard_exponential (E > 0 almost surely).
+What it is: the exponential mechanism in loss form sampled with the Gumbel-max trick:
+return argmax_i ( -eps*loss_i/(2*sensitivity) + G_i ), G_i i.i.d. standard Gumbel.
+
+TRUTH: same law as Pr[i] = exp(-eps*loss_i/(2s)) / sum_j exp(-eps*loss_j/(2s)):
+for i.i.d. Gumbel G_i, P[argmax_i(a_i + G_i) = i] = e^{a_i}/sum_j e^{a_j} (McFadden /
+Gumbel-max). No exponentials are formed, so huge losses never under/overflow.
+epsilon-DP (stress_loss 0.664 at the default [0,1,1] vs [1,0,0], eps = 1).
 """
+import numpy as np
 
 
-def em(data, *, rng, epsilon, sensitivity, num_candidates=None, beta=None, gap=None, **_):
-    import numpy as np
-    loss = np.asarray(data, dtype=float).reshape(-1)
-    g = -np.log(rng.standard_exponential(loss.size))
-    return int(np.argmax(-epsilon * loss / (2.0 * sensitivity) + g))
-
-
-def _batch(data, n, *, rng, epsilon, sensitivity, **_):
-    import numpy as np
-    loss = np.asarray(data, dtype=float).reshape(-1)
-    g = -np.log(rng.standard_exponential((n, loss.size)))
-    return np.argmax(-epsilon * loss / (2.0 * sensitivity) + g, axis=1).astype(np.int64)
-
-
-em.batch = _batch
+def em(data, *, rng, **params):
+    eps = float(params["epsilon"])
+    s = float(params["sensitivity"])
+    loss = np.asarray(data, dtype=float).ravel()
+    logits = -eps * loss / (2.0 * s)
+    g = rng.gumbel(size=loss.size)
+    return int(np.argmax(logits + g))
