@@ -33,7 +33,8 @@ import numpy as np
 
 from dptestbed.impl.contract import batched
 
-from .sparse_vector import _cutoff, new_core
+from .sparse_vector import BOTTOM as SV_BOTTOM
+from .sparse_vector import TOP, _cutoff, new_core
 
 BOTTOM, NOT_ANSWERED = -1, -2
 
@@ -81,16 +82,11 @@ def release_stream(label, dist, n, *, rng, lam, w, T):
     """Alg 3 steps 1-5 for n independent runs: int64 (n, r) of labels, -1 bottom, -2 not answered.
 
     Shared by A_OQR and A_subSamp / A_binClas (whose labels are the chunk modes and whose dist
-    is the vote-gap distance); the loop over queries is the only Python loop."""
+    is the vote-gap distance); the core's sweep compares the queries in order."""
     svt = new_core(rng, n, lam=lam, w=w, T=T)                          # step 1: c <- 0, w_hat <- w + Lap(lam)
-    out = np.full((svt.n, len(label)), NOT_ANSWERED, dtype=np.int64)
-    for i in range(len(label)):                                        # step 2: for f in F while c <= T
-        running = svt.running()
-        if not running.any():
-            break
-        top = svt.compare(dist[i], running)                            # step 3: A_stab, Lap(2 lam) vs w_hat;
-        out[:, i] = np.where(top, label[i], np.where(running, BOTTOM, NOT_ANSWERED))  # step 4: bottom -> c+1, re-draw
-    return out                                                         # step 5: output out
+    codes = svt.sweep(dist)                                            # steps 2-4: for f in F while c <= T, A_stab
+    return np.where(codes == TOP, np.asarray(label, dtype=np.int64),  # (Lap(2 lam) vs w_hat); a bottom: c + 1,
+                    np.where(codes == SV_BOTTOM, BOTTOM, NOT_ANSWERED))  # re-draw; step 5: output out
 
 
 def _batch(data, n, *, rng, epsilon, delta, T, m):

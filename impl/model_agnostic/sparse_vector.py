@@ -65,6 +65,7 @@ class SparseVectorRuns:
     """
 
     QUERY_NOISE_FACTOR = 2.0   # query noise Lap(2 lam) against threshold noise Lap(lam) (P5)
+    SWEEP_BLOCK = 64           # comparisons one run's sweep draws at once, doubled while no bottom comes
 
     def __init__(self, rng: np.random.Generator, n: int, *, lam: float, w: float, T):
         self.rng, self.n, self.lam, self.w = rng, int(n), float(lam), float(w)
@@ -87,6 +88,42 @@ class SparseVectorRuns:
         self.c += bottom                                                            #           c <- c + 1
         return top
 
+    def sweep(self, q) -> np.ndarray:
+        """Every query of ``q`` in order while a run is inside the loop (Alg 1 step 4 over a whole stream): int8
+        (n, len(q)), TOP, BOTTOM, or NOT_ANSWERED once the run has halted. Many runs: one query at a time through
+        :meth:`compare`, every run at once; so also a subclass, whose changed rule then applies. One run of this
+        class: :meth:`_sweep_one`, the same law without a Python step per query."""
+        q = np.asarray(q, dtype=float)
+        out = np.full((self.n, q.size), NOT_ANSWERED, dtype=np.int8)
+        if self.n == 1 and type(self) is SparseVectorRuns:
+            self._sweep_one(q, out[0])
+            return out
+        for i, qi in enumerate(q):
+            running = self.running()
+            if not running.any():
+                break
+            top = self.compare(qi, running)
+            out[:, i] = np.where(running, np.where(top, TOP, BOTTOM), NOT_ANSWERED)
+        return out
+
+    def _sweep_one(self, q: np.ndarray, out: np.ndarray) -> None:
+        """One run's sweep: the comparisons q_i + Lap(2 lam) > w_hat drawn a block of queries at a time, up to the
+        block's first bottom (its c + 1 and re-drawn w_hat, then the next block from the query after it). The draws
+        past a bottom are never used, so every comparison has fresh noise against the threshold it meets: the law
+        of :meth:`compare` query by query."""
+        i, block, scale = 0, self.SWEEP_BLOCK, self.QUERY_NOISE_FACTOR * self.lam
+        while i < q.size and self.c[0] <= self.T:
+            j = min(q.size, i + block)
+            top = q[i:j] + laplace(self.rng, scale, j - i) > self.w_hat[0]          # step 4.1-4.2, a block
+            if top.all():
+                out[i:j], i, block = TOP, j, 2 * block
+                continue
+            k = int(np.argmin(top))                                                 # the first bottom
+            out[i:i + k], out[i + k] = TOP, BOTTOM
+            self.w_hat[0] = self.w + laplace(self.rng, self.lam)                    # step 4.3: re-draw, c + 1
+            self.c[0] += 1
+            i, block = i + k + 1, self.SWEEP_BLOCK
+
 
 CORE: contextvars.ContextVar[type[SparseVectorRuns]] = contextvars.ContextVar("sparse_vector_core",
                                                                               default=SparseVectorRuns)
@@ -100,14 +137,7 @@ def new_core(rng: np.random.Generator, n: int, *, lam: float, w: float, T) -> Sp
 def _batch(data, n, *, rng, epsilon, delta, T, w):
     q, T = as_vector(data), _cutoff(T)
     svt = new_core(rng, n, lam=sparse_vector_lambda(epsilon, delta, T), w=w, T=T)  # steps 1-3
-    out = np.full((svt.n, q.size), NOT_ANSWERED, dtype=np.int8)  # step 5: halted runs answer nothing
-    for i, qi in enumerate(q):                                   # step 4: for each q in order,
-        running = svt.running()                                  #         while c <= T
-        if not running.any():
-            break
-        top = svt.compare(qi, running)                           # steps 4.1-4.3
-        out[:, i] = np.where(running, np.where(top, TOP, BOTTOM), NOT_ANSWERED)
-    return out
+    return svt.sweep(q)                                          # step 4 while c <= T; step 5: halted runs answer nothing
 
 
 @batched(_batch)

@@ -16,6 +16,7 @@ from distribution_checks import (
     single_runs,
     svt_transcript_probability,
 )
+from scipy import stats
 
 from dptestbed.impl.model_agnostic import distance_to_instability as dti
 from dptestbed.impl.model_agnostic import sparse_vector as sv
@@ -83,7 +84,29 @@ def test_sparse_vector_exact_transcripts_and_single_run_agree():
     exact = {p: svt_transcript_probability(q, p, 0.0, lam, 2 * lam, lambda o: o == 0) for p in patterns}
     assert abs(sum(exact.values()) - 1) < 1e-4
     assert gof_p(sv.sparse_vector.batch(q, N_BATCH, rng=rng(130), **params), exact) > ALPHA
+    assert gof_p(single_runs(sv.sparse_vector, q, 20_000, 131, **params), exact) > ALPHA  # one run's block sweep
     assert_agree(sv.sparse_vector, q, **params)
+
+
+class _QueryByQuery(sv.SparseVectorRuns):
+    """The core's rules unchanged, as a subclass: its sweep compares one query at a time (sv.SparseVectorRuns.sweep)."""
+
+
+def test_one_runs_block_sweep_has_the_law_of_the_query_by_query_loop_on_long_streams():
+    """Many blocks a run (300 answers around the threshold, a bottom every few, blocks of 64 doubled while none):
+    the number of tops, the index of the halting bottom and the first 40 answers' tops agree."""
+    params = dict(epsilon=1.0, delta=0.1, T=20, w=0.0)
+    lam = sv.sparse_vector_lambda(params["epsilon"], params["delta"], params["T"])
+    q = np.tile([3 * lam, 8 * lam, -lam, 10 * lam, 6 * lam], 60)
+    fast = single_runs(sv.sparse_vector, q, 3000, 150, **params)
+    token = sv.CORE.set(_QueryByQuery)
+    try:
+        loop = single_runs(sv.sparse_vector, q, 3000, 151, **params)
+    finally:
+        sv.CORE.reset(token)
+    for stat in (lambda o: (o == 1).sum(1), lambda o: np.argmax(np.cumsum(o == 0, axis=1) > params["T"], axis=1)):
+        assert stats.ks_2samp(stat(fast), stat(loop)).pvalue > ALPHA
+    assert stats.chi2_contingency([(fast[:, :40] == 1).sum(0), (loop[:, :40] == 1).sum(0)])[1] > ALPHA
 
 
 def test_sparse_vector_halting_semantics():
