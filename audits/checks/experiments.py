@@ -254,6 +254,17 @@ class Context:
         return np.asarray(call_batch(self.impl, data, int(n), rng=self.rng, params=params,
                                      timeout=self.timeout, isolate=self.isolate))
 
+    def sample_fresh(self, data, n: int, /, **overrides) -> np.ndarray:
+        """As :meth:`sample`, by a worker process started for this call alone (:meth:`..sandbox.runner.Runner.
+        sample_fresh`): what the implementation answers with nothing run before it in its process (no contract probe:
+        call :meth:`sample` first)."""
+        from ..sandbox.runner import runner_for
+
+        params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        self.calls += 1
+        runner = runner_for(self.impl, timeout=self.timeout, isolate=self.isolate)
+        return np.asarray(runner.sample_fresh(data, int(n), rng=self.rng, params=params))
+
     def sample_reference(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the spec's *reference* implementation on ``data``, from a stream of its
         own (split off the check's stream at the first call): a conformance check compares the

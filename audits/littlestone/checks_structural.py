@@ -76,6 +76,19 @@ def _ldim_experiment(ref: str, name: str, title: str, instance: str, cases_fn, c
     return run
 
 
+def _unbalanced_classes(rng, count: int):
+    """Classes whose best split is not a balanced one: a cube on 3 points (Ldim 3, split 4 against
+    the rest) beside the co-point functions of 6 to 9 other points and the all +1 one there (Ldim 1, split about
+    evenly), -1 off each part; 9 to 12 points in all, shuffled. A search that tries only the most balanced splitting
+    points finds Ldim 2 or less."""
+    for _ in range(count):
+        c, b = 3, int(rng.integers(6, 10))
+        H = -np.ones((2 ** c + b + 1, c + b), np.int8)
+        H[:2 ** c, :c] = C.cube(c)
+        H[2 ** c:, c:] = np.vstack([1 - 2 * np.eye(b, dtype=np.int8), np.ones((1, b), np.int8)])
+        yield C.canonical(H[rng.permutation(H.shape[0])][:, rng.permutation(H.shape[1])])
+
+
 def _definition_cases(ctx: Context):
     rng = np.random.default_rng(ctx.rng.integers(2**32))
     count = 400 if ctx.trials > 1 else 150
@@ -83,6 +96,8 @@ def _definition_cases(ctx: Context):
     yield "one function", np.array([[1, -1, 1]]), 0
     for i, H in enumerate(_random_classes(rng, count)):
         yield f"random class {i}: {H.tolist()}", H, definition_ldim(H)
+    for i, H in enumerate(_unbalanced_classes(rng, 8)):
+        yield f"unbalanced best split {i}: {H.tolist()}", H, definition_ldim(H)
 
 
 def _n_max(ctx: Context, quick: int, full: int) -> int:
@@ -91,7 +106,8 @@ def _n_max(ctx: Context, quick: int, full: int) -> int:
 
 _ldim_experiment(
     "Section 3.2 (Littlestone dimension)", "definition", "Ldim = depth of the largest shattered complete mistake tree",
-    "150 random classes with |X| <= 4, |H| <= 8 against a definition-level search; Ldim(empty) = -1, one function 0",
+    "150 random classes with |X| <= 4, |H| <= 8, and 8 classes on 9-12 points whose best split is unbalanced (a cube "
+    "on 3 points beside co-point functions), against a definition-level search; Ldim(empty) = -1, one function 0",
     _definition_cases, (_CTRL_LDIM, _CTRL_LDIM_EMPTY))
 _ldim_experiment(
     "Fact A1 (thresholds with all N+1 cut points)", "thresholds-all", "Ldim of the N+1 thresholds = floor(log2(N+1)) (E14)",
@@ -203,6 +219,8 @@ _SOA_CLASSES = {"thresholds N=3": C.thresholds(3), "thresholds N=7": C.threshold
                 "thresholds N=3 at points 5, 64, 69 of 70": _spread(C.thresholds(3), 70, (5, 64, 69))}
 _CTRL_DEF8 = Control("soa_without_definition_8", "dptestbed.impl.littlestone.mutants:soa_without_definition_8",
                      "SOA predicting from the empty version space on non-realizable input (no Definition 8)")
+_CTRL_MEMO = Control("soa_memo_across_classes", "dptestbed.impl.littlestone.mutants:soa_memo_across_classes",
+                     "SOA with an Ldim memo kept for the process, keyed by row masks only")
 _CTRL_EMPTY = Control("soa_empty_side_wins", "dptestbed.impl.littlestone.mutants:soa_empty_side_wins",
                       "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win (P-G2)")
 
@@ -242,18 +260,61 @@ def _adversary(ctx: Context, cls: Class, x: list, y: list, mask: int, memo: dict
 @experiment(SOA, "Section 3.2 (SOA mistake bound)", "adversary", "property",
             title="worst-case mistakes of the SOA over realizable sequences = Ldim(H) (adversarial game tree)",
             instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; thresholds N = 3 spread "
-                     "over 70 points (at 5, 64 and 69, the others constant); the adversary plays every "
+                     "over 70 points (at 5, 64 and 69, the others constant); then 8 random classes (|X| <= 4, |H| <= 8) "
+                     "and thresholds N = 3 again, one after the other in the same process; the adversary plays every "
                      "splitting point with both labels against the implementation's own predictors",
             predicate="the adversary's best total equals Ldim(H) (brute force)",
             trials=_TRIALS, controls=(_CTRL_EMPTY,), seconds=_SECONDS, tests="claim")
 def _soa_optimal(ctx: Context) -> dict:
     cases = []
-    for label, H in _SOA_CLASSES.items():
+    rng = np.random.default_rng(ctx.rng.integers(2**32))
+    # then random classes, and the first class again: an implementation's state kept from one class to the next
+    # (a cache keyed by row indices) shows on a class that follows another
+    mixed = [(f"random class {i}: {H.tolist()}", H) for i, H in enumerate(_random_classes(rng, 8)) if len(H) > 1]
+    first = next(iter(_SOA_CLASSES.items()))
+    for label, H in [*_SOA_CLASSES.items(), *mixed, (f"{first[0]}, again after the others", first[1])]:
         cls = Class(H)
         witness: dict = {}
         worst = _adversary(ctx, cls, [], [], cls.full, {}, witness)
         cases.append((label, witness.get("text", f"{worst:g} mistakes at most"), f"{cls.ldim()} mistakes at most"))
     return _property(cases)
+
+
+_HISTORY = {"quick": 40, "full": 80}  # cases of the history check
+
+
+def _history_cases(rng, count: int) -> list[dict]:
+    """Random classes of 8-14 functions on 4-5 points (many version spaces of 4 or more functions, whose Ldim
+    differs from class to class) with a realizable prefix of a random order of the points."""
+    cases: list[dict] = []
+    while len(cases) < count:
+        width = int(rng.integers(4, 6))
+        H = C.canonical(rng.choice(np.array([-1, 1], np.int8), size=(int(rng.integers(8, 15)), width)))
+        if len(H) < 6:
+            continue
+        target, x = H[rng.integers(len(H))], rng.permutation(width)[:int(rng.integers(0, width))]
+        cases.append({"H": H, "x": x.astype(np.int64), "y": target[x].astype(np.int8)})
+    return cases
+
+
+@experiment(SOA, "Section 3.2 (SOA mistake bound)", "history", "property",
+            title="SOA(S) is a function of (H, S): its output on a case after other cases in one process equals its "
+                  "output in a process started for that case alone (state kept across calls, a cache keyed by row "
+                  "indices, is an implementation error)",
+            instance=f"{_HISTORY['quick']} (full: {_HISTORY['full']}) random classes of 8-14 functions on 4-5 points, "
+                     "each with a realizable prefix of a random order of its points: all in one process, then each "
+                     "in a fresh one",
+            predicate="every case's two outputs are equal",
+            trials={"quick": 1, "full": 1}, controls=(_CTRL_MEMO,), seconds={"quick": 120.0, "full": 300.0},
+            tests="conformance")
+def _soa_history(ctx: Context) -> dict:
+    cases = _history_cases(np.random.default_rng(ctx.rng.integers(2**32)), _HISTORY["full" if ctx.trials > 1 else
+                                                                                       "quick"])
+    warm = [np.asarray(ctx.sample(case, 1)).reshape(-1).tolist() for case in cases]
+    return _property([(f"H = {case['H'].tolist()}, x = {case['x'].tolist()}, y = {case['y'].tolist()}: after {i} "
+                       "other cases in one process / in a process of its own", after,
+                       np.asarray(ctx.sample_fresh(case, 1)).reshape(-1).tolist())
+                      for i, (case, after) in enumerate(zip(cases, warm))])
 
 
 @experiment(SOA, "Fact A1 (identification after d mistakes)", "identification", "property",

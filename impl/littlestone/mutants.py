@@ -182,6 +182,30 @@ def soa_first_word_only(data, *, rng=None) -> np.ndarray:
     return np.concatenate([h, predictions, [int(np.sum(predictions != y))]]).astype(np.int64)
 
 
+class _BalancedSplits(soa.Class):
+    """Ldim recursion that, past BEAM_ABOVE splitting points, tries only the BEAM most balanced ones."""
+
+    BEAM_ABOVE, BEAM = 8, 4
+
+    def ldim(self, mask=None):
+        mask = self.full if mask is None else mask
+        if mask in self._ldim:
+            return self._ldim[mask]
+        splits = {mask & pm for pm in self.pos_mask if mask & pm and mask & pm != mask}
+        ranked = sorted(splits, key=lambda plus: abs(2 * plus.bit_count() - mask.bit_count()))
+        if len(ranked) > self.BEAM_ABOVE:
+            ranked = ranked[:self.BEAM]                                    # BUG: a beam of balanced splits
+        self._ldim[mask] = max((1 + min(self.ldim(plus), self.ldim(mask ^ plus)) for plus in ranked), default=0)
+        return self._ldim[mask]
+
+
+def ldim_balanced_splits_only(data, *, rng=None) -> int:
+    """Ldim searching, past 8 splitting points, only the 4 most balanced (the best split of a class can be
+    unbalanced: a cube on 3 points beside co-point functions has Ldim 3, the beam finds 2)."""
+    H = np.asarray(data)
+    return -1 if H.shape[0] == 0 else _BalancedSplits(H).ldim()
+
+
 class _WorstPoint(soa.Class):
     """Ldim recursion taking the worst splitting point instead of the best one."""
 
@@ -247,10 +271,23 @@ def _soa_with(cls_type):
     return mechanism
 
 
+class _SharedMemo(soa.Class):
+    """Ldim values memoised for the whole process, keyed by the version space's row mask only (not the class)."""
+
+    MEMO: dict[int, int] = {0: -1}  # BUG: one memo for every class the process ever sees
+
+    def __init__(self, H):
+        super().__init__(H)
+        self._ldim = self.MEMO
+
+
 soa_without_definition_8 = _soa_with(_NoDefinition8)
 soa_without_definition_8.__doc__ = "SOA whose predictor on a non-realizable prefix is the empty set's (no Definition 8)."
 soa_empty_side_wins = _soa_with(_TieToEmptySide)
 soa_empty_side_wins.__doc__ = "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win the argmax (P-G2)."
+soa_memo_across_classes = _soa_with(_SharedMemo)
+soa_memo_across_classes.__doc__ = ("SOA whose Ldim memo is kept for the process, keyed by row masks only: a class "
+                                   "after another reads the other's values.")
 
 
 def _g_with_class(cls_type):
@@ -485,6 +522,8 @@ MUTANTS = (
                                                          f"{_LD}/Fact A5 (intervals)/intervals"]),
     _mutant(_LD, "ldim_empty_zero", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
     _mutant(_LD, "ldim_first_word_only", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/wide-domains"]),
+    _mutant(_LD, "ldim_balanced_splits_only", "utility", [f"{_LD}/Section 3.2 (Littlestone dimension)/definition"]),
+    _mutant(_SOA, "soa_memo_across_classes", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/history"]),
     _mutant(_SOA, "soa_first_word_only", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary"]),
     _mutant(_LD, "ldim_worst_point", "utility", [f"{_LD}/Fact A6 (VC dimension)/vc-below-ldim"]),
     _mutant(_SOA, "soa_without_definition_8", "utility",
