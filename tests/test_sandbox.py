@@ -181,6 +181,37 @@ def test_an_implementation_file_imports_the_modules_beside_it(tmp_path):
     assert result.verdict in ("no violation found", "no power"), result.reason
 
 
+def test_an_implementation_that_changes_its_input_in_place_is_an_implementation_error(tmp_path):
+    """Clipping the caller's array in place: every later call of a task sees another input (a bounded sum drifted from
+    30 to 6 over three calls), so the task's answer is refused whichever path ran it; a copy passes."""
+    (tmp_path / "mech.py").write_text(textwrap.dedent('''
+        import numpy as np
+
+        def in_place(data, *, rng):
+            np.clip(data, -1.0, 1.0, out=data)
+            data *= 0.5
+            return float(data.sum() + rng.laplace())
+
+        def _in_place_batch(data, n, *, rng):
+            data *= 0.5
+            return data.sum() + rng.laplace(size=n)
+
+        in_place.batch = _in_place_batch
+
+        def copy(data, *, rng):
+            data = np.clip(data, -1.0, 1.0) * 0.5
+            return float(data.sum() + rng.laplace())
+    '''))
+    data = np.full(10, 3.0)
+    for per_call in (True, False):
+        with Runner(f"{tmp_path / 'mech.py'}:in_place", workers=1) as runner, \
+                pytest.raises(ImplementationError, match="changed its input in place"):
+            runner.sample(data, 5, rng=np.random.default_rng(0), per_call=per_call)
+    with Runner(f"{tmp_path / 'mech.py'}:copy", workers=1) as runner:
+        assert runner.sample(data, 5, rng=np.random.default_rng(0)).shape == (5,)
+    assert (data == 3.0).all()  # the auditor's own copy is never touched
+
+
 HOG = """
 import time
 

@@ -14,6 +14,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import pickle
 import sys
 import traceback
 import zlib
@@ -199,6 +200,16 @@ def validate_batch(out, n: int, where: str) -> np.ndarray:
         raise ImplementationError(f"batch sampler returned shape {arr.shape}; expected {n} outputs on axis 0 ({where})")
     _check_nan(arr, where)
     return arr
+
+
+INPUT_CHANGED = ("changed its input in place (the data it was given differ after its calls): a call must leave its "
+                 "input as it found it, or the calls after it, and the caller's own data, see another input")
+
+
+def unchanged(data, before: bytes) -> None:
+    """ImplementationError unless ``data`` still pickles to ``before`` (what it pickled to before the task ran)."""
+    if pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL) != before:
+        raise ImplementationError(INPUT_CHANGED)
 
 
 def run_batch(batch: Callable, data, runs: int, seed: int, kwargs: dict, done: Callable[[int], None]) -> np.ndarray:

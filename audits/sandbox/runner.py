@@ -60,6 +60,7 @@ import importlib
 import importlib.util
 import multiprocessing as mp
 import os
+import pickle
 import random
 import sys
 import threading
@@ -79,6 +80,7 @@ from .contract_checks import (
     load_implementation,
     rng_optional,
     run_batch,
+    unchanged,
     validate_batch,
     validate_stack,
     validate_typed,
@@ -157,6 +159,7 @@ def _worker_main(impl, conn, counter) -> None:
             return
         mode, data, n, seed, params = task
         try:
+            before = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
             if mode == "batch":  # the counter counts runs at the ends of the task's calls
                 result = run_batch(impl.batch, data, n, seed, accepted_params(impl.batch, params, positional=2),
                                    lambda runs, base=counter.value: setattr(counter, "value", base + runs))
@@ -168,6 +171,7 @@ def _worker_main(impl, conn, counter) -> None:
                     outs.append(impl(data, rng=rng, **kwargs))
                     counter.value += 1
                 result = (validate_typed if mode == "typed" else validate_stack)(outs, "single-run function")
+            unchanged(data, before)
             conn.send(("ok", result))
         except ImplementationError as exc:
             conn.send(("error", exc.reason))

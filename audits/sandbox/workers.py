@@ -54,6 +54,7 @@ from .contract_checks import (
     describe,
     load_implementation,
     run_batch,
+    unchanged,
     validate_stack,
     validate_typed,
 )
@@ -446,6 +447,7 @@ def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
                 return
             mode, data, n, seed, params = pickle.loads(payload)  # from the auditor: trusted
             try:
+                before = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
                 if mode == "batch":
                     result = run_batch(impl.batch, data, n, seed, accepted_params(impl.batch, params, positional=2),
                                        lambda done: send_frame(sock, b"P", PROGRESS.pack(done)))
@@ -459,6 +461,7 @@ def serve(sock: socket.socket, ref: str, *, level: str, why: str) -> None:
                             send_frame(sock, b"P", PROGRESS.pack(i + 1))
                             last = time.monotonic()
                     result = (validate_typed if mode == "typed" else validate_stack)(outs, "single-run function")
+                unchanged(data, before)
                 send_array(sock, result)
             except ImplementationError as exc:
                 send_frame(sock, b"E", exc.reason.encode("utf-8"))
