@@ -224,18 +224,22 @@ class Context:
     def bind(self, **overrides) -> dict:
         """Parameters + derived quantities + this theorem's quantities at the experiment point
         (with ``overrides``)."""
-        for name, value in overrides.items():
-            if name in self.spec.parameters:
-                self.bound.setdefault(name, set()).add(_plain(value))
+        self._record(overrides)
         env = self.spec.bind({**self.params, **overrides})
         return self.spec.theorem_values(self.experiment.ref, env)
 
     def point(self) -> dict:
         """The parameters the check's instance sets: the experiment's own and those every ``bind`` call
         set to one value (a sweep's varying parameter is left out), never the spec's other defaults."""
-        out = {k: _plain(v) for k, v in self.experiment.params.items()}
+        out = {k: _plain(v) for k, v in self.experiment.params.items() if len(self.bound.get(k, ())) <= 1}
         out.update({k: next(iter(v)) for k, v in self.bound.items() if len(v) == 1 and k not in out})
         return out
+
+    def _record(self, overrides: dict) -> None:
+        """The spec parameters a ``bind`` or a ``sample`` set, with every value they took (see :meth:`point`)."""
+        for name, value in overrides.items():
+            if name in self.spec.parameters:
+                self.bound.setdefault(name, set()).add(_plain(value))
 
     def sample(self, data, n: int, /, **overrides) -> np.ndarray:
         """``n`` outputs of the implementation under test on ``data`` (the first call also runs
@@ -244,6 +248,7 @@ class Context:
         from ..sandbox.runner import as_runnable, call_batch, missing_reference, runner_for
 
         params = {k: _plain(v) for k, v in {**self.params, **overrides}.items() if k in self.spec.parameters}
+        self._record(overrides)
         self.calls += 1
         if not self.probed:
             self.probed = True

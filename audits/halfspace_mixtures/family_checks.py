@@ -33,7 +33,10 @@ _OPP = Control("family_opposite_not_negated", f"{IMPL}.mutants:family_opposite_n
 
 
 def _family(ctx: Context, X_pub: np.ndarray) -> np.ndarray:
-    return np.asarray(ctx.sample(X_pub, 1)[0], float).reshape(-1, X_pub.shape[1] + 1)
+    """The family on ``X_pub``, with the parameters d and n_pub its shape says (the spec's input is (n_pub, d): an
+    implementation may read either)."""
+    n_pub, d = X_pub.shape
+    return np.asarray(ctx.sample(X_pub, 1, d=d, n_pub=n_pub)[0], float).reshape(-1, d + 1)
 
 
 def _size_points(rng: np.random.Generator):

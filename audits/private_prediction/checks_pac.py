@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import stats
 
 from dptestbed.audits.api import (
     DETECTION_LEVEL,
@@ -344,7 +345,8 @@ LAW_RANGES = 8  # the points [d] cut into this many equal ranges for the instanc
           "is stated for this law; a harness that draws another instance passes the bound checks without testing it)",
     instance="d = 400, n = 500 (the spec's point): the share of the points in each of 8 equal ranges of [d] "
              "(exact 1/8), at the first and at the last point (exact 1/d each), and the share of target bits equal "
-             "to 1 (exact 1/2), over every point and bit of the instances drawn",
+             "to 1 (exact 1/2), over every point and bit of the instances drawn; per instance, sum(b) at least 10 "
+             "below and above d/2 (exact binomial tails) and the first two points equal (exact 1/d)",
     predicate="each share equals its exact value (two-sided exact binomial tests, Bonferroni over the cells)",
     trials={"quick": 2_000, "full": 10_000},
     params={"d": 400, "n": 500},
@@ -359,6 +361,14 @@ def _theorem2_instance_law(ctx: Context) -> dict:
              for lo, hi in zip(edges[:-1], edges[1:])]
     cells += [Cell(f"X = {x}", X.size, int(np.sum(X == x)), 1 / d) for x in (0, d - 1)]
     cells.append(Cell("b_i = 1", b.size, int(np.sum(b == 1)), 0.5))
+    # per instance: the bits and the points independent (a balanced b, points without replacement)
+    ones = inst[:, n:].sum(axis=1)
+    half = int(round(math.sqrt(d) / 2))
+    cells.append(Cell(f"sum(b) <= d/2 - {half}", ctx.trials, int(np.sum(ones <= d // 2 - half)),
+                      float(stats.binom.cdf(d // 2 - half, d, 0.5))))
+    cells.append(Cell(f"sum(b) >= d/2 + {half}", ctx.trials, int(np.sum(ones >= d // 2 + half)),
+                      float(stats.binom.sf(d // 2 + half - 1, d, 0.5))))
+    cells.append(Cell("X_1 = X_2", ctx.trials, int(np.sum(inst[:, 0] == inst[:, 1])), 1 / d))
     return {"cells": cells}
 
 

@@ -178,6 +178,13 @@ def _gauss_lemma1(ctx: Context) -> dict:
 # =========================================================================== Lemma 2
 
 
+BLOCK_COUNTS = (4, 3, 5, 7)  # r of the stability cases in turn: a mean computed by halves is exact at 4 only
+
+
+def _block_count(t: int) -> int:
+    return BLOCK_COUNTS[(t // 4) % len(BLOCK_COUNTS)]
+
+
 def _block_vector(rng, r: int, t: int) -> np.ndarray:
     """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, the next one whole numbers (repeated
     entries: block learners agree), the rest continuous (distinct entries)."""
@@ -192,23 +199,24 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
     @experiment(
         _spec, "Lemma 2 (stability)", "one-block-moves", "property",
         title="moving one block's prediction by at most gamma moves A' by at most gamma/r (note W4)",
-        instance="r = 4, gamma = 1: 2000 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter whole "
-                 "numbers with repeats, half continuous); one random block moves by a random amount in [-gamma, "
-                 "gamma], or by exactly +-gamma",
+        instance="r = 4, 3, 5, 7 in turn, gamma = 1: 2000 block-prediction vectors in [-3, 3]^r (a quarter all "
+                 "equal, a quarter whole numbers with repeats, half continuous); one random block moves by a random "
+                 "amount in [-gamma, gamma], or by exactly +-gamma",
         predicate="failure: |A'(S') - A'(S'')| > gamma/r (1e-12 tolerance)",
         trials={"quick": 2000, "full": 20_000},
         params={"r": 4, "gamma": 1.0},
         controls=(SUM,),
     )
     def _lemma2_stability(ctx: Context) -> dict:
-        r, gamma = int(scalar(ctx.env["r"])), scalar(ctx.env["gamma"])
-        g = scalar(ctx.env["stability"])
+        gamma = scalar(ctx.env["gamma"])
         failures, worst = 0, None
         for t in range(ctx.trials):
+            r = _block_count(t)
+            g = scalar(ctx.bind(r=r)["stability"])
             a = _block_vector(ctx.rng, r, t)
             b = a.copy()
             b[ctx.rng.integers(r)] += gamma * (ctx.rng.choice([-1.0, 1.0]) if t % 2 == 0 else ctx.rng.uniform(-1, 1))
-            diff = abs(float(ctx.sample(a, 1)[0]) - float(ctx.sample(b, 1)[0]))
+            diff = abs(float(ctx.sample(a, 1, r=r)[0]) - float(ctx.sample(b, 1, r=r)[0]))
             if diff > g + 1e-12:
                 failures += 1
                 worst = {"blocks": a.tolist(), "moved": b.tolist(), "difference": diff, "gamma_prime": g}
@@ -218,8 +226,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         _spec, "Lemma 2 (stability)", "block-average", "property",
         title="A'(S', x) is the average (1/r) sum_j A(S'_j, x) of the block predictions (ALG-3), which makes a move "
               "of gamma in one block a move of exactly gamma/r",
-        instance="r = 4: 500 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter whole numbers with "
-                 "repeats, half continuous)",
+        instance="r = 4, 3, 5, 7 in turn: 500 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter "
+                 "whole numbers with repeats, half continuous)",
         predicate="failure: A'(blocks) differs from the mean of the blocks by more than 1e-12",
         trials={"quick": 500, "full": 5000},
         params={"r": 4, "gamma": 1.0},
@@ -227,11 +235,11 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         tests="conformance",
     )
     def _lemma2_average(ctx: Context) -> dict:
-        r = int(scalar(ctx.env["r"]))
         failures, worst = 0, None
         for t in range(ctx.trials):
+            r = _block_count(t)
             a = _block_vector(ctx.rng, r, t)
-            got = float(ctx.sample(a, 1)[0])
+            got = float(ctx.sample(a, 1, r=r)[0])
             if abs(got - float(a.mean())) > 1e-12:
                 failures += 1
                 worst = {"blocks": a.tolist(), "output": got, "mean": float(a.mean())}

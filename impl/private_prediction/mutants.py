@@ -428,6 +428,36 @@ def lower_bound_byte_points(data, *, rng, d, n, **_):
 lower_bound_byte_points.batch = _byte_points_batch
 
 
+def _balanced_target_batch(data, N, *, rng, d, n, **_):
+    out = lower_bound.private_prediction_lower_bound.batch(data, N, rng=rng, d=d, n=n)
+    half = np.arange(int(d)) % 2                                      # BUG: b a shuffle of a balanced vector
+    out[:, int(n):] = rng.permuted(np.broadcast_to(half, (int(N), int(d))), axis=1)
+    return out
+
+
+def lower_bound_balanced_target(data, *, rng, d, n, **_):
+    """BUG: the hard-instance harness draws b as a shuffle of d/2 ones: each bit is a fair coin but sum(b) is fixed
+    (a learner that knows the balance beats the instance bound at points it never saw)."""
+    return _balanced_target_batch(data, 1, rng=rng, d=d, n=n)[0]
+
+
+lower_bound_balanced_target.batch = _balanced_target_batch
+
+
+def _mean_by_halves(v: np.ndarray) -> float:
+    return float(v[0]) if v.size == 1 else (_mean_by_halves(v[:v.size // 2]) + _mean_by_halves(v[v.size // 2:])) / 2
+
+
+def averaged_learner_mean_by_halves(data, *, r, **_):
+    """BUG: the mean computed as the mean of the two halves' means: exact when r is a power of 2, at r = 3 one block
+    weighs 1/2."""
+    return _mean_by_halves(np.asarray(data, dtype=float).ravel())
+
+
+averaged_learner_mean_by_halves.batch = lambda data, n, *, r, **_: np.full(int(n), averaged_learner_mean_by_halves(
+    data, r=r))
+
+
 def _distinct_blocks(data):
     return float(np.mean(np.unique(np.asarray(data, dtype=float))))
 
@@ -562,6 +592,13 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_byte_points", "utility",
        "the hard-instance harness keeps the points in bytes (they wrap past 256)",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/instance-law",)),
+    _m("private_prediction_lower_bound_corrected", "lower_bound_balanced_target", "utility",
+       "the hard-instance harness draws b as a shuffle of d/2 ones",
+       ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/instance-law",)),
+    _m("averaged_learner_corrected", "averaged_learner_mean_by_halves", "utility",
+       "the mean computed by halves (exact at r = 4 only)",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
     _m("averaged_learner_corrected", "averaged_learner_distinct", "utility",
        "averages the distinct block predictions (np.unique)",
        ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
