@@ -206,6 +206,19 @@ laplace_double_scale = with_params(
     "BUG: Lap(2 gamma/epsilon) (too much noise: private, but the extra loss doubles).")
 
 
+def _split_budget_batch(data, n, *, rng, epsilon, gamma, **_):
+    q = np.size(data)                                                 # BUG: epsilon split over the q answers
+    return stable.stable_laplace_prediction.batch(data, n, rng=rng, epsilon=epsilon / q, gamma=gamma)
+
+
+@batched(_split_budget_batch)
+def laplace_scale_times_queries(data, *, rng, epsilon, gamma, **_):
+    """BUG: Lap(q gamma/epsilon) for each answer of a q-query call (the budget split over the answers: private, but
+    each answer's extra loss is q times Theorem 4's)."""
+    out = _split_budget_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 def _reused_sampler(data, n, *, rng, epsilon, gamma, **_):
     a = np.atleast_1d(np.asarray(data, dtype=float))
     xi = rng.laplace(0.0, gamma / epsilon, (int(n), 1))              # BUG: one draw for every query
@@ -535,6 +548,10 @@ MUTANTS = (
        ("privacy audit", THM2_VOTES)),
     _m("stable_laplace_prediction_corrected", "laplace_half_scale", "privacy", "Lap(gamma/(2 epsilon))",
        ("privacy audit",)),
+    _m("stable_laplace_prediction_corrected", "laplace_scale_times_queries", "utility",
+       "Lap(q gamma/epsilon) for each of q answers",
+       ("stable_laplace_prediction_corrected/Theorem 4 (Lipschitz)/extra-absolute-loss",
+        "stable_laplace_prediction_corrected/Theorem 4 (smooth)/extra-squared-loss")),
     _m("stable_laplace_prediction_corrected", "laplace_double_scale", "utility", "Lap(2 gamma/epsilon)",
        ("stable_laplace_prediction_corrected/Theorem 4 (Lipschitz)/extra-absolute-loss",
         "stable_laplace_prediction_corrected/Theorem 4 (smooth)/extra-squared-loss",
