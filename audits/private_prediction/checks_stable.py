@@ -292,16 +292,6 @@ def _lemma2_expectation(ctx: Context) -> dict:
     return {"cases": ctx.trials, "failures": failures, "counterexample": worst}
 
 
-def _block_vector(rng, r: int, t: int) -> np.ndarray:
-    """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, the next one whole numbers (repeated
-    entries: block learners agree), the rest continuous (distinct entries)."""
-    if t % 4 == 1:
-        return np.full(r, rng.uniform(-3, 3))
-    if t % 4 == 3:
-        return rng.integers(-3, 4, r).astype(float)
-    return rng.uniform(-3, 3, r)
-
-
 for _spec in ("averaged_learner", "averaged_learner_corrected"):
     @experiment(
         _spec, "Lemma 2 (tail)", "union-bound", "bound",
