@@ -12,7 +12,7 @@ def rr(data, *, rng, epsilon):
     bit = int(np.asarray(data).reshape(-1)[0])
     keep = math.exp(epsilon) / (1.0 + math.exp(epsilon))
     print(f"rr: epsilon={epsilon} keep={keep:.4f}")
-    warnings.warn("rr: debug build")  # noqa: B028 - a user's file as written
+    warnings.warn("rr: debug build")
     sys.stderr.write("rr called\n")
     return bit if rng.random() < keep else 1 - bit
 

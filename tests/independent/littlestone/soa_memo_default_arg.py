@@ -15,9 +15,7 @@ output differs from the spec's deterministic SOA(S) (P-G1).  truth_soa.py reprod
 import numpy as np
 
 
-def _ldim(idx, H, _memo=None):
-    if _memo is None:
-        _memo = {}
+def _ldim(idx, H, _memo={}):
     if len(idx) == 0:
         return -1
     if len(idx) == 1:
