@@ -110,6 +110,29 @@ def test_a_worker_past_its_memory_limit_is_a_one_line_error_and_the_default_leav
         runner.sample(None, 1, rng=np.random.default_rng(0))
 
 
+@pytest.mark.parametrize("name, text, value, error", [
+    ("DPTESTBED_WORKER_MEMORY", "8G", 8 << 30, None), ("DPTESTBED_WORKER_MEMORY", "1048576", 1 << 20, None),
+    ("DPTESTBED_WORKER_MEMORY", "abc", None, "whole number > 0 of bytes"),
+    ("DPTESTBED_WORKER_MEMORY", "-5", None, "whole number"), ("DPTESTBED_WORKER_CPU", "1.5", None, "of seconds"),
+    ("DPTESTBED_WORKER_CPU", "600", 600, None)])
+def test_a_worker_limit_from_the_environment_is_read_or_refused_in_one_line(monkeypatch, name, text, value, error):
+    from dptestbed.audits.sandbox import workers
+
+    monkeypatch.setenv(name, text)
+    got, reason = workers._env_limit(name, 7, "bytes" if name.endswith("MEMORY") else "seconds")
+    assert (got, reason is None) == ((value, True) if error is None else (7, False))
+    if error:
+        assert error in reason and name in reason and "\n" not in reason
+
+
+def test_a_bad_worker_limit_is_a_usage_error_of_the_command_line():
+    env = {**os.environ, "DPTESTBED_WORKER_MEMORY": "lots"}
+    proc = subprocess.run([sys.executable, "-m", "dptestbed", "audit", "laplace_mechanism"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert "DPTESTBED_WORKER_MEMORY='lots'" in proc.stderr
+
+
 def test_a_signed_results_file_verifies_and_an_edited_one_does_not(tmp_path, monkeypatch):
     monkeypatch.setenv("DPTESTBED_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setattr(integrity, "_key", None)

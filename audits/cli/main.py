@@ -18,7 +18,7 @@ from dptestbed.spec import SpecError
 
 from ..base import sanitize
 from ..base.verdict import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ..sandbox import isolation
+from ..sandbox import isolation, workers
 from ..sandbox.proctree import become_subreaper, kill_descendants
 from . import audit, mutants, specs, verify
 from .options import TOP_HELP, Parser, UserError
@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args) -> int:
     try:
+        if args.command in ("audit", "check", "verify", "mutants") and workers.configuration_error():
+            raise UserError(workers.configuration_error())
         if args.command not in LISTINGS:
             return args.func(args)
         with contextlib.redirect_stdout(io.StringIO()) as listing:  # a spec's text is not ours

@@ -84,8 +84,31 @@ def _default_memory() -> int:
     return int(min(16 << 30, total // 2))
 
 
-MEMORY_LIMIT = int(os.environ.get("DPTESTBED_WORKER_MEMORY") or _default_memory())
-CPU_LIMIT = int(os.environ.get("DPTESTBED_WORKER_CPU", "7200"))
+_BINARY = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _env_limit(name: str, default: int, what: str) -> tuple[int, str | None]:
+    """The limit the environment variable ``name`` sets, else ``default``; with a one-line reason when
+    its value is not a whole number > 0 (of bytes, with an optional K, M, G or T suffix, for memory)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default, None
+    digits, scale = (text[:-1], _BINARY[text[-1].upper()]) if what == "bytes" and text[-1].upper() in _BINARY \
+        else (text, 1)
+    value = int(digits) * scale if digits.isdigit() else 0
+    if value <= 0:
+        suffix = " (a K, M, G or T suffix allowed)" if what == "bytes" else ""
+        return default, f"{name}={text!r}: must be a whole number > 0 of {what}{suffix}"
+    return value, None
+
+
+MEMORY_LIMIT, _MEMORY_ERROR = _env_limit("DPTESTBED_WORKER_MEMORY", _default_memory(), "bytes")
+CPU_LIMIT, _CPU_ERROR = _env_limit("DPTESTBED_WORKER_CPU", 7200, "seconds")
+
+
+def configuration_error() -> str | None:
+    """Why a worker limit set in the environment cannot be used (one line), or None."""
+    return _MEMORY_ERROR or _CPU_ERROR
 
 
 class ProtocolError(Exception):
@@ -235,6 +258,8 @@ class SandboxWorker:
     its first frame."""
 
     def __init__(self, ref: str, import_timeout: float = IMPORT_TIMEOUT, *, wait: bool = True):
+        if configuration_error():
+            raise ValueError(configuration_error())
         parent, child = socket.socketpair()
         out_r, out_w = os.pipe()
         self.sock = parent
