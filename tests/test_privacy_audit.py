@@ -369,6 +369,32 @@ def test_counting_matches_the_indicator(s1, s2, as_float):
     assert small_int_counts(a + 0.5, b) is None and small_int_counts(a, np.array([np.nan])) is None
 
 
+def _decimals_loop(x):
+    """The definition of views.decimals, one pass per k over every value."""
+    out = np.full(x.shape, views.DECIMALS_CAP + 1, dtype=np.int64)
+    todo = np.isfinite(x)
+    for k in range(views.DECIMALS_CAP + 1):
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = x * 10.0 ** k
+            hit = todo & (np.abs(y - np.round(y)) <= 8 * np.spacing(np.abs(y)))
+        out[hit] = k
+        todo &= ~hit
+    return out
+
+
+def test_decimal_places_of_a_release_are_those_of_the_definition():
+    """views.decimals sends only values whole at 10^-CAP through its loop: the same places as the
+    definition on continuous draws, grids of every step, huge, subnormal and non-finite values."""
+    rng = np.random.default_rng(5)
+    n = 50_000
+    cases = [rng.laplace(size=n), np.round(rng.laplace(size=n) * 10.0 ** rng.integers(0, 12, n)) / 10.0 ** rng.integers(0, 12, n),
+             np.round(rng.normal(size=n), 4) * 1e5, rng.normal(size=n) * 1e15, rng.integers(-10**9, 10**9, n) / 10.0 ** rng.integers(0, 11, n),
+             np.array([np.inf, -np.inf, np.nan, 0.1, 0.3, 1e300, -1e300, 5e-324, 1e-300, 1 / 3, 0.1 + 0.2, 0.0, -0.0]),
+             rng.integers(0, 100, (n // 2, 2)) * 0.01 + rng.integers(0, 5, (n // 2, 2))]
+    for x in cases:
+        assert np.array_equal(views.decimals(x), _decimals_loop(x))
+
+
 def test_tight_round_estimates_the_winner_on_fresh_samples(monkeypatch, capsys, spec_dir):
     monkeypatch.setattr(tight, "TIGHT_MAX_SAMPLES", 1_000_000)
     result = audit(spec_of("laplace_mechanism"), samples=20_000, seed=2, tight=True)

@@ -42,15 +42,24 @@ def decimals(x: np.ndarray) -> np.ndarray:
     follows the input (four significant digits of the answer) has a step that changes across a power of ten."""
     x = np.asarray(x, dtype=np.float64)
     out = np.full(x.shape, DECIMALS_CAP + 1, dtype=np.int64)
-    todo = np.isfinite(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # x 10^k whole to 8 ulps makes x 10^CAP whole to 64 ulps <= |x 10^CAP| 2^-46 (the error grows by at most
+        # 2x in ulps, plus one rounding) unless x 10^CAP overflows or x is subnormal-small: only those values go
+        # through the loop, one pass for a continuous draw instead of CAP + 1 (np.spacing is slow: 90 ns a value)
+        y = x * 10.0 ** DECIMALS_CAP
+        fractional = np.isfinite(y) & (np.abs(x) >= 1e-290) & (np.abs(y - np.round(y)) > np.abs(y) * 2.0 ** -45)
+    where = np.flatnonzero(np.isfinite(x) & ~fractional)
+    values, places = x.ravel()[where], np.full(where.size, DECIMALS_CAP + 1, dtype=np.int64)
+    todo = np.ones(where.size, dtype=bool)
     for k in range(DECIMALS_CAP + 1):
-        with np.errstate(over="ignore", invalid="ignore"):
-            y = x * 10.0 ** k
-            hit = todo & (np.abs(y - np.round(y)) <= 8 * np.spacing(np.abs(y)))
-        out[hit] = k
-        todo &= ~hit
         if not todo.any():
             break
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = values * 10.0 ** k
+            hit = todo & (np.abs(y - np.round(y)) <= 8 * np.spacing(np.abs(y)))
+        places[hit] = k
+        todo &= ~hit
+    out.ravel()[where] = places
     return out
 
 
