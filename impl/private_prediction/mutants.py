@@ -233,6 +233,53 @@ def laplace_noise_reused_across_queries(data, *, rng, epsilon, gamma, **_):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _noise_differences(data, n, scale_draws):
+    """q answers' noises as the differences of q + 1 draws of one sequence: each marginal exact, neighbours
+    correlated -1/2 (the bug); a scalar prediction gets one difference."""
+    a = np.asarray(data, dtype=float)
+    draws = scale_draws((int(n), a.size + 1))
+    return a + np.diff(draws, axis=1).reshape((int(n),) + a.shape)
+
+
+def _laplace_differences_batch(data, n, *, rng, epsilon, gamma, **_):
+    b = gamma / epsilon
+    return _noise_differences(data, n, lambda size: rng.exponential(b, size))  # BUG: Exp - Exp shared by answers
+
+
+@batched(_laplace_differences_batch)
+def laplace_noise_differences(data, *, rng, epsilon, gamma, **_):
+    """BUG: the q answers' noises are differences of q + 1 exponential draws: each exactly Lap(gamma/epsilon), but
+    neighbouring answers share a draw (two answers moving together: exact loss 3 epsilon against 2 epsilon)."""
+    out = _laplace_differences_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _gauss_differences_batch(data, n, *, rng, epsilon, delta, gamma, **_):
+    half = stable.sigma_gaussian(epsilon, delta, gamma) / np.sqrt(2.0)                 # BUG: N - N shared by answers
+    return _noise_differences(data, n, lambda size: half * rng.standard_normal(size))
+
+
+@batched(_gauss_differences_batch)
+def gaussian_noise_differences(data, *, rng, epsilon, delta, gamma, **_):
+    """BUG: the q answers' noises are differences of q + 1 draws of N(0, sigma_G^2/2): each exactly N(0, sigma_G^2),
+    neighbours correlated -1/2 (two answers moving together: mu = 2 gamma/sigma_G against sqrt(2) gamma/sigma_G)."""
+    out = _gauss_differences_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _gauss_shared_batch(data, n, *, rng, epsilon, delta, gamma, **_):
+    a = np.asarray(data, dtype=float)
+    xi = stable.sigma_gaussian(epsilon, delta, gamma) * rng.standard_normal((int(n),) + (1,) * a.ndim)  # BUG: one draw
+    return a + xi
+
+
+@batched(_gauss_shared_batch)
+def gaussian_noise_reused_across_queries(data, *, rng, epsilon, delta, gamma, **_):
+    """BUG: one Gaussian draw added to the answers of all queries (two answers moving apart: z_1 - z_2 exact)."""
+    out = _gauss_shared_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 def _gauss_two_thirds_batch(data, n, *, rng, epsilon, delta, gamma, **_):
     sigma = stable.sigma_gaussian(epsilon, delta, gamma) / 1.5                  # BUG: 1.5x too little noise
     a = np.asarray(data, dtype=float)
@@ -623,6 +670,15 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
+    _m("stable_laplace_prediction", "laplace_noise_differences", "privacy",
+       "the q answers' noises are differences of q + 1 exponential draws (each marginal exact; stress case "
+       "W6_two_queries_together, q = 2: exact loss 3 against 2)", ("privacy audit",)),
+    _m("stable_gaussian_prediction", "gaussian_noise_differences", "privacy",
+       "the q answers' noises are differences of q + 1 normal draws (each marginal exact; stress case "
+       "two_queries_together, q = 2: mu = 2 gamma/sigma_G against sqrt(2) gamma/sigma_G)", ("privacy audit",)),
+    _m("stable_gaussian_prediction", "gaussian_noise_reused_across_queries", "privacy",
+       "one noise draw shared by all queries (stress case two_queries_apart, q = 2: z_1 - z_2 released exactly)",
+       ("privacy audit",)),
     _m("stable_laplace_prediction", "laplace_cached_per_input", "privacy",
        "a process-wide cache re-releases the first answer on an input (no batch sampler: one call each)",
        ("privacy audit",)),
