@@ -212,6 +212,46 @@ def test_an_implementation_that_changes_its_input_in_place_is_an_implementation_
     assert (data == 3.0).all()  # the auditor's own copy is never touched
 
 
+def test_a_calibration_cached_under_part_of_the_parameters_is_state_across_calls(tmp_path):
+    """A scale cached by epsilon alone: the first call's delta serves every later call at that epsilon (after a call
+    at delta/10, runs at delta come out with the stale scale); caches keyed by every parameter, and code that
+    refuses some moved points, pass."""
+    from dptestbed.audits.privacy.procedure import history_points
+    from dptestbed.audits.sandbox.probes import probe_history
+    from dptestbed.spec import load_spec, spec_file
+
+    (tmp_path / "mech.py").write_text(textwrap.dedent('''
+        import functools, math
+
+        _SCALE = {}
+
+        def stale(data, *, rng, epsilon, delta):
+            if epsilon not in _SCALE:
+                _SCALE[epsilon] = math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+            return float(data) + _SCALE[epsilon] * rng.standard_normal()
+
+        @functools.lru_cache(maxsize=None)
+        def _scale(epsilon, delta):
+            return math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+
+        def keyed(data, *, rng, epsilon, delta):
+            if delta < 1e-5:
+                raise ValueError("delta below 1e-5 refused")
+            return float(data) + _scale(epsilon, delta) * rng.standard_normal()
+    '''))
+    spec = load_spec(spec_file("gaussian_mechanism_classical"))
+    params = {"epsilon": 0.5, "delta": 1e-5, "sensitivity": 1.0, "p": 1}
+    for fn, fails in (("stale", True), ("keyed", False)):
+        with Runner(f"{tmp_path / 'mech.py'}:{fn}", workers=1) as runner:
+            cases = [(0.0, params, history_points(spec, params, runner.accepts))]
+            assert [name for name, _ in cases[0][2]] == ["epsilon", "delta"]
+            if fails:
+                with pytest.raises(ImplementationError, match="state kept across calls.*epsilon, delta"):
+                    probe_history(runner, cases)
+            else:
+                probe_history(runner, cases)
+
+
 HOG = """
 import time
 

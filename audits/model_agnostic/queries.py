@@ -41,10 +41,15 @@ _CTRL_OQR_HALT = Control("online_query_release_halts_early", f"{_MUT}:online_que
                          "A_OQR halting after T bottoms instead of T + 1 (loop while c < T)")
 
 
+# the planted labels: small ones, and non-negative integers at every width code may store a label in (past int8,
+# uint8, int16, uint16, int32 and uint32, up to 2^53 - 1, the largest a float64 holds exactly; 0 too)
+PLANTED_LABELS = (1, 2, 3, 300, 70_000, 5_000_000_007, 2**53 - 1, 0)
+
+
 def _oqr_planted(ctx: Context, dist: float) -> np.ndarray:
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
     data = np.zeros((m, 2))
-    data[:, 0] = np.arange(m) % 3 + 1  # labels 1, 2, 3, ...
+    data[:, 0] = np.resize(np.array(PLANTED_LABELS, dtype=float), m)
     data[T:, 1] = dist
     return data
 
@@ -53,7 +58,8 @@ def _oqr_planted(ctx: Context, dist: float) -> np.ndarray:
     "online_query_release", "Corollary 3.9", "planted", "bound",
     title="|L(alpha)| <= T  =>  P[some query with dist >= alpha is not released as f_i(D)] <= beta",
     instance="m = 8, T = 2 (paper constants, epsilon = 8, delta = 1e-3, beta = 0.1): the first T rows "
-             "have dist 0 (in L(alpha), bottom w.h.p.), the other m - T rows dist = ceil(alpha); "
+             "have dist 0 (in L(alpha), bottom w.h.p.), the other m - T rows dist = ceil(alpha); labels 1, 2, 3, "
+             "300, 70,000, 5,000,000,007, 2^53 - 1, 0 (every integer width a label may be stored in); "
              "sweep dist = w .. alpha",
     predicate="failure: some row i >= T is not released as its label (bottom or not answered)",
     trials={"quick": 20_000, "full": 500_000},
@@ -70,7 +76,7 @@ def _oqr_cor39(ctx: Context) -> dict:
     def failures_at(dist, n):
         data = _oqr_planted(ctx, dist)
         out = ctx.sample(data, n).reshape(n, -1)
-        return int(np.sum(np.any(out[:, T:] != data[T:, 0].astype(int), axis=1)))
+        return int(np.sum(np.any(out[:, T:] != data[T:, 0].astype(np.int64), axis=1)))
 
     failures = failures_at(math.ceil(alpha), ctx.trials)
     grid = np.linspace(w, alpha, 12)
@@ -106,31 +112,40 @@ def bernoulli_p_three_quarters(n_prime: int = N_PRIME_BERNOULLI) -> float:
     return float(brentq(lambda p: stats.binom.sf(n_prime // 2, n_prime, p) - 0.75, 0.5, 1.0, xtol=1e-15))
 
 
-def _planted_votes(ctx: Context, k: int, n: int) -> np.ndarray:
+def _stable_rows(m: int, T: int, n: int) -> np.ndarray:
+    """Which of the m queries are stable in each of n data sets (n, m): the T unstable ones last in even data
+    sets and first in odd ones (the T bottoms they may cost then come before every stable query, where an
+    algorithm that halts one bottom early, after T instead of T + 1, leaves every stable query unanswered)."""
+    stable = np.ones((n, m), dtype=bool)
+    stable[0::2, m - T:] = False
+    stable[1::2, :T] = False
+    return stable
+
+
+def _planted_votes(ctx: Context, k: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """n data sets of Alg 4 votes: chunk answers f(D_j) = 1[mean(D_j) > 1/2] with D_j of n' = 25
     Bernoulli(p_{3/4}) records for the m - T stable queries (P[f = 1] = 3/4 exactly) and
-    Bernoulli(1/2) records for the T others (no stable answer); f(D_j) is Bernoulli(P[f = 1]) per
-    chunk, so the vote for 1 is Binomial(k, P[f = 1]), sampled directly. Shape (n, m, 2)."""
+    Bernoulli(1/2) records for the T others (no stable answer), placed by :func:`_stable_rows`; f(D_j) is
+    Bernoulli(P[f = 1]) per chunk, so the vote for 1 is Binomial(k, P[f = 1]), sampled directly. The votes
+    (n, m, 2) and the stable rows (n, m)."""
     m, T = int(ctx.params["m"]), int(ctx.params["T"])
-    agree = np.full(m, 0.75)
-    agree[m - T:] = 0.5
-    ones = ctx.rng.binomial(k, agree, size=(n, m))
-    return np.stack([k - ones, ones], axis=-1)
+    stable = _stable_rows(m, T, n)
+    ones = ctx.rng.binomial(k, np.where(stable, 0.75, 0.5))
+    return np.stack([k - ones, ones], axis=-1), stable
 
 
 def _thm311(ctx: Context, corrected: bool, k_override: float | None = None) -> dict:
     env = ctx.env
     beta = scalar(env["failure_probability"])
-    m, T = int(ctx.params["m"]), int(ctx.params["T"])
     k = pipeline_chunks(ctx, scalar(env["k"]) if k_override is None else k_override)
-    votes = _planted_votes(ctx, k, ctx.trials)
+    votes, stable = _planted_votes(ctx, k, ctx.trials)
     failures = 0
-    for v in votes:  # fresh data per trial: independent trials for the binomial test
+    for v, s in zip(votes, stable):  # fresh data per trial: independent trials for the binomial test
         out = ctx.sample(v, 1).reshape(-1)
-        failures += int(np.any(out[: m - T] != 1))
+        failures += int(np.any(out[s] != 1))
     # intermediate Chernoff-Hoeffding step (proof of Thm 3.11): >= 2k/3 agreeing chunks on every
     # stable query w.p. >= 1 - beta/2
-    hoeffding = int(np.sum(np.any(votes[:, : m - T, 1] < 2 * k / 3, axis=1)))
+    hoeffding = int(np.sum(np.any(np.where(stable, votes[:, :, 1], k) < 2 * k / 3, axis=1)))
     return {"failures": failures, "trials": ctx.trials, "beta": beta,
             "instance": {"chunks": k, "p_three_quarters": bernoulli_p_three_quarters(), "n_prime": N_PRIME_BERNOULLI,
                          "hoeffding_step_failures": hoeffding, "hoeffding_step_bound": beta / 2,
@@ -144,7 +159,8 @@ _CTRL_SAC8 = Control("pipeline_subsample_aggregate_corrected_k_over_8", f"{_MOD}
 _THM311_INSTANCE = ("m = 4, T = 1 (paper constants at the spec defaults epsilon = 8, delta = 1e-3, beta = 0.1): "
                     "worst-case stability 3/4, chunk answers f(D_j) = 1[mean(D_j) > 1/2] on n' = 25 Bernoulli(p) "
                     "records, p solved so that P[f = 1] = 3/4 exactly, for m - T queries; Bernoulli(1/2) for the "
-                    "last T; k = ceil(k) chunks, fresh data per trial")
+                    "other T, the last T in half the trials and the first T in the other half (their bottoms before "
+                    "every stable query); k = ceil(k) chunks, fresh data per trial")
 _THM311_PRED = "failure: some stable query is not released as 1"
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from dptestbed.spec import Spec
 
 from ..base.serialize import jsonable
-from ..sandbox.probes import probe_contract, probe_types
+from ..sandbox.probes import probe_contract, probe_history, probe_types
 from ..sandbox.runner import (
     RANDOMNESS,
     ImplementationError,
@@ -106,6 +106,23 @@ BUDGET_LINE_SHARE, BUDGET_FIRST_SHARE = 0.15, 0.4
 DOMAIN_RUNS = 4  # runs of the reference on each side of a searched pair: the pair is in the spec's domain
 REFERENCE_MB = 1024.0  # ... in a child process, stopped when it holds this much more memory (the pair is left out)
 REFERENCE_SECONDS = 60.0  # ... or runs this long
+
+
+def history_points(spec: Spec, params: dict, accepts) -> list[tuple[str, dict]]:
+    """For :func:`..sandbox.probes.probe_history`: the point ``params`` with one numeric parameter moved within its
+    domain (a real one divided by 10, else multiplied; an integer one up by 1, else down), for each parameter the implementation
+    takes (``accepts(name)``)."""
+    out = []
+    for name, p in spec.parameters.items():
+        value = params.get(name)
+        if p.type not in ("real", "integer") or not accepts(name) or isinstance(value, bool) \
+                or not isinstance(value, (int, float, np.integer, np.floating)):
+            continue
+        moves = (value + 1, value - 1) if p.type == "integer" else ((value / 10, value * 10) if value else (1.0, -1.0))
+        moved = next((m for m in moves if p.violation(m) is None), None)
+        if moved is not None:
+            out.append((name, {**params, name: moved}))
+    return out
 
 
 def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) -> np.ndarray:
@@ -337,6 +354,14 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts), skipped)
     pairs = _within_capacity(runner, pairs, skipped)
     result.notes += skipped
+    if o.randomness == "rng" and not is_trusted(impl):
+        try:
+            probe_history(runner, [(p.data, p.params, history_points(spec, p.params, runner.accepts)) for p in pairs])
+        except ImplementationError as exc:
+            runner.close()
+            result.verdict, result.reason = IMPL_ERROR, exc.reason
+            result.seconds = time.perf_counter() - t0
+            return result
     # the confirmation round (confirm.py) of an automatic audit of a batch sampler: its share of alpha is
     # set aside now, before any sample, whether it runs or not
     confirm = rounds is None and samples is None and o.batched_samples is None and runner.batched and not o.time_budget

@@ -21,7 +21,8 @@ import numpy as np
 from .contract_checks import ImplementationError, type_code
 from .runner import RANDOMNESS, Runner, call_batch
 
-__all__ = ["probe_contract", "probe_independence", "probe_types", "PROBE_SEED", "PROBE_RUNS", "REPEAT_LEVEL"]
+__all__ = ["probe_contract", "probe_history", "probe_independence", "probe_types", "PROBE_SEED", "PROBE_RUNS",
+           "REPEAT_LEVEL"]
 
 PROBE_SEED = 0x5EED  # the contract probe's own stream (never the audit's, so verdicts do not move)
 PROBE_RUNS = 16
@@ -169,3 +170,65 @@ def probe_independence(draw_each: Callable[[int, np.random.Generator], list], *,
         # fresh, longer draws: as many runs as the repeat of this law needs (a constant short draw: the most)
         n = min(REPEAT_MAX_RUNS, int(math.ceil(math.log(REPEAT_LEVEL) / math.log(q) * 1.2)) if q < 1.0 else REPEAT_MAX_RUNS)
     return first
+
+
+HISTORY_RUNS = 8  # runs drawn on each input at its point after the calls at other points, and in a fresh process
+HISTORY_POINTS = 8  # other points, at most (one a parameter)
+HISTORY_GROUPS = 3  # audited points compared, at most (each in two worker processes of its own)
+HISTORY_INPUTS = 6  # inputs drawn at one point (outputs that change only near a threshold: some input sits near it)
+HISTORY_SECONDS = 10.0  # ... or as many groups as fit in this many seconds
+
+
+def probe_history(runner: Runner, cases: list[tuple[Any, dict, list[tuple[str, dict]]]]) -> None:
+    """Raise :class:`ImplementationError` when what the implementation releases at a point depends on the
+    parameters of the calls it served before in its process (a calibration cached under some of the parameters,
+    whichever call came first; a value kept from the first call). ``cases``: ``(data, params, others)``, ``others``
+    the point ``params`` with one parameter moved, ``(name, point)``; cases at one point are drawn together. For
+    each point, a worker process serves one run at each other point and then HISTORY_RUNS on each input at the
+    point itself; a worker process of its own draws those alone; they must agree. A point the implementation
+    refuses (raises at) is left out; sandboxed code only (a fresh process is what makes the comparison)."""
+    if not runner.isolate or not cases:
+        return
+    groups: dict[str, list] = {}
+    for data, params, others in cases:
+        groups.setdefault(repr(sorted(params.items())), []).append((data, params, others))
+    t0 = time.perf_counter()
+    for g, group in enumerate(list(groups.values())[:HISTORY_GROUPS]):
+        if g and time.perf_counter() - t0 > HISTORY_SECONDS:
+            return
+        group = group[:HISTORY_INPUTS]
+        data0, params, others = group[0]
+        streams = [np.random.default_rng([PROBE_SEED, g, k]) for k in range(len(group))]
+        with Runner(runner.impl, timeout=runner.timeout, workers=1, isolate=True) as warm:
+            moved = []
+            for j, (name, point) in enumerate(others[:HISTORY_POINTS]):
+                try:
+                    warm.sample(data0, 1, rng=np.random.default_rng([PROBE_SEED, g, 1000 + j]), params=point)
+                    moved.append(name)
+                except ImplementationError:
+                    continue  # a point it refuses: nothing served there
+            warm_runs = [_runs_or_none(warm, data, rng, params) for (data, _, _), rng in zip(group, streams)]
+            runner.charge(warm.cpu_seconds)
+        if not moved:
+            continue
+        streams = [np.random.default_rng([PROBE_SEED, g, k]) for k in range(len(group))]
+        with Runner(runner.impl, timeout=runner.timeout, workers=1, isolate=True) as fresh:
+            for (data, _, _), rng, x in zip(group, streams, warm_runs):
+                y = _runs_or_none(fresh, data, rng, params)
+                if x is None or y is None:
+                    continue  # an input it refuses at the point (the audit leaves out pairs it refuses)
+                if x.shape != y.shape or not np.array_equal(x, y, equal_nan=True):
+                    raise ImplementationError(
+                        f"state kept across calls: {HISTORY_RUNS} runs at an audited point, drawn after one call at "
+                        f"each of the points with one parameter moved ({', '.join(moved)}), differ from the same runs "
+                        "drawn in a fresh process (what a call releases must not depend on the parameters of the calls "
+                        "before it: a calibration cached under some of the parameters, a value kept from the first "
+                        "call)")
+            runner.charge(fresh.cpu_seconds)
+
+
+def _runs_or_none(runner: Runner, data: Any, rng: np.random.Generator, params: dict) -> np.ndarray | None:
+    try:
+        return runner.sample(data, HISTORY_RUNS, rng=rng, params=params)
+    except ImplementationError:
+        return None

@@ -313,6 +313,16 @@ online_query_release_all_bottom = post_processed(
     online_query_release, _all_bottom, "A_OQR answering bottom to every query.")
 
 
+def _labels_int8(out, data, rng, params):
+    """Released labels kept in int8 (300 comes out as 44, 255 as -1: a bottom); bottoms and not-answered stay."""
+    out = np.asarray(out, dtype=np.int64)
+    return np.where(out >= 0, out.astype(np.int8).astype(np.int64), out)
+
+
+online_query_release_labels_int8 = post_processed(
+    online_query_release, _labels_int8, "A_OQR releasing its labels through an int8 array.")
+
+
 def _family_ids(spec: str, ref: str) -> tuple[str, str, str]:
     return f"{spec}/{ref}/transcript", f"{spec}/{ref}/release-calibration", f"{spec}/{ref}/delta-event"
 
@@ -333,6 +343,9 @@ _OQR = [
             (_OQR_TR, AUDIT)),
     _mutant("online_query_release", "all_bottom", "utility", "bottom to every query",
             ("online_query_release/Corollary 3.9/planted", _OQR_TR)),
+    _mutant("online_query_release", "labels_int8", "utility",
+            "labels released through an int8 array (a fixed relabelling: private, but 300 is released as 44)",
+            ("online_query_release/Corollary 3.9/planted",)),
 ]
 
 # =========================================================================== Algorithm 4 (printed / corrected), Sec. 4.1
