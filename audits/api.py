@@ -29,6 +29,7 @@ from .checks.experiments import (
     plug_in_upper,
     quantile_interval,
     rate_comparison,
+    rate_difference,
     reference_comparison,
     release_probability,
     scalar,
@@ -62,7 +63,7 @@ __all__ = [
     "candidate_pairs", "claim", "clopper_pearson", "discrete_epsilon", "dist_epsilon", "erratum", "experiment",
     "first_crossing", "fudged", "gaussian_delta", "gaussian_epsilon", "generated_pairs", "geometric_epsilon",
     "implied_failure", "lap_sf", "laplace_epsilon", "laplace_sf", "make_claim", "margin_sweep",
-    "noisy_max_distribution", "noisy_max_value_epsilon", "plug_in_upper", "quantile_interval", "rate_comparison",
+    "noisy_max_distribution", "noisy_max_value_epsilon", "plug_in_upper", "quantile_interval", "rate_comparison", "rate_difference",
     "reference_comparison", "register", "release_probability", "scalar", "stress_pairs", "svt_distribution",
     "svt_segment", "svt_top_probability", "transcript_cells",
 ]

@@ -458,6 +458,28 @@ def rate_comparison(impl_failures: int, impl_trials: int, ref_failures: int, ref
                          "alternative_rate": alternative, "implementation_rate": impl_failures / impl_trials}}
 
 
+def rate_difference(impl_hits: int, impl_trials: int, ref_hits: int, ref_trials: int, *, shift: float,
+                    level: float, event: str) -> dict:
+    """A two-sided competitive ``test`` measurement (``tests="conformance"``): the implementation's rate of ``event``
+    (an output of the spec's algorithm's law) against the spec's algorithm's on the same instances, by the Fisher
+    exact test both ways, p = 2 min(p_greater, p_less) (at most 1): a law that differs either way, a learner that
+    repeats itself more often as well as less. The power (at ``level``) is stated against a rate ``shift`` away from
+    the reference's, the smaller of the two ways' (each one-sided at level/2). A "failure" is a run without the
+    event."""
+    from scipy import stats
+
+    table = [[impl_hits, impl_trials - impl_hits], [ref_hits, ref_trials - ref_hits]]
+    p = min(1.0, 2 * min(float(stats.fisher_exact(table, alternative=side)[1]) for side in ("greater", "less")))
+    rate = ref_hits / ref_trials
+    up, down = min(1.0, rate + shift), max(0.0, rate - shift)
+    power = min(fisher_power(impl_trials, ref_trials, up, rate, level / 2),
+                fisher_power(impl_trials, ref_trials, 1 - down, 1 - rate, level / 2))
+    return {"p_value": p, "power": power, "trials": int(impl_trials), "failures": int(impl_trials - impl_hits),
+            "alternative": f"a learner whose rate of {event} is {shift:g} above or below the reference's",
+            "instance": {"reference_rate": rate, "reference_runs": int(ref_trials), "shift": shift,
+                         "implementation_rate": impl_hits / impl_trials}}
+
+
 def fisher_power(n1: int, n2: int, p1: float, p2: float, level: float) -> float:
     """Power of the one-sided Fisher exact test (``rate_comparison``) at ``level`` when the first sample
     (n1 runs) fails with probability p1 and the second (n2 runs) with p2: for every count of the second, the

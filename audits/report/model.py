@@ -257,8 +257,14 @@ def item_rows(document: dict) -> list[dict]:
             measured = (f"{fmt_num(r.get('trials'))} runs, {impossible}max rel. deviation "
                         f"{pct(r.get('max_relative_deviation'))}, p = {fmt_num(r.get('p_value'))}")
         elif kind == "test":
-            claim_text = "H0: as good as the reference" if r.get("tests") == "conformance" else "H0: the statement holds"
+            inst = r.get("instance") if isinstance(r.get("instance"), dict) else {}
+            two_sided = "shift" in inst
+            claim_text = ("H0: the reference's rate" if two_sided else "H0: as good as the reference") \
+                if r.get("tests") == "conformance" else "H0: the statement holds"
             measured = f"{fmt_num(r.get('trials'))} runs, p = {fmt_num(r.get('p_value'))}"
+            if "implementation_rate" in inst and "reference_rate" in inst:
+                measured += (f", rate {fmt_num(inst['implementation_rate'])} against the reference's "
+                             f"{fmt_num(inst['reference_rate'])}")
         else:
             claim_text = "holds on every run"
             measured = f"{fmt_num(r.get('failures'))} of {fmt_num(r.get('trials'))} runs break it"

@@ -315,6 +315,21 @@ def g_level_off_by_one(data, *, rng, d, alpha, c):
     return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d))))  # BUG
 
 
+def _g_keeps_winner_batch(data, size, *, rng, d, alpha, c):
+    return np.stack([g_keeps_winner(data, rng=rng, d=d, alpha=alpha, c=c) for _ in range(int(size))])
+
+
+@batched(_g_keeps_winner_batch)
+def g_keeps_winner(data, *, rng, d, alpha, c):
+    """Algorithm G whose step (v) keeps the side whose f_b(x) = y (a flipped comparison): the appended example
+    forces no mistake, Observation 11(1) fails at every level k >= 1, and G's output law differs."""
+    cls = stable.class_of(data["H"])
+    x, y = soa.sequence(data, cls.X)
+    n, N = stable.g_sizes(int(d), alpha, c)
+    return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d) + 1)),
+                        loser=False)  # BUG
+
+
 g_constant = post_processed(
     stable.globally_stable_learner, lambda out, data, rng, params: -np.ones_like(out),
     "Algorithm G that always outputs the all -1 function.")
@@ -536,6 +551,7 @@ MUTANTS = (
     _mutant(_G, "g_soa_empty_side_wins", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                                      f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner"]),
     _mutant(_G, "g_level_off_by_one", "utility", [f"{_G}/Theorem 10 (budget c)/conditional-tournament-d1"]),
+    _mutant(_G, "g_keeps_winner", "utility", [f"{_G}/Theorem 10 (budget c)/law-vs-reference-points"]),
     _mutant(_G, "g_constant", "utility", [f"{_G}/Fact A1 (universal frequency bound)/universal",
                                           f"{_G}/Lemma 13/per-output", f"{_G}/Proposition 5/consistent-learner",
                                           f"{_G}/Theorem 10 (budget c)/conditional-d2"]),

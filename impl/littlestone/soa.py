@@ -24,6 +24,8 @@ from .classes import canonical
 class Class:
     """A finite hypothesis class with its Ldim memo and SOA tables."""
 
+    TIE = 1  # what an Ldim tie predicts (C1; ties to -1, the other convention, for the checks that allow both)
+
     def __init__(self, H):
         self.H = canonical(H)
         self.size, self.X = self.H.shape
@@ -69,13 +71,13 @@ class Class:
 
     # ------------------------------------------------------------------ SOA
     def predictor(self, mask: int) -> np.ndarray:
-        """h(x) = argmax_b Ldim(V^b(x)), ties +1 (SOA box step 2(i), C1, C2); read-only."""
+        """h(x) = argmax_b Ldim(V^b(x)), ties +1 (SOA box step 2(i), C1, C2; ``TIE``); read-only."""
         h = self._pred.get(mask)
         if h is None:
             h = np.empty(self.X, dtype=np.int8)
             for x, pm in enumerate(self.pos_mask):
-                plus = mask & pm
-                h[x] = 1 if self.ldim(plus) >= self.ldim(mask ^ plus) else -1
+                a, b = self.ldim(mask & pm), self.ldim(mask ^ (mask & pm))
+                h[x] = 1 if a > b or (a == b and self.TIE == 1) else -1
             h.setflags(write=False)
             self._pred[mask] = h
         return h
@@ -181,3 +183,9 @@ def standard_optimal_algorithm(data, *, rng=None) -> np.ndarray:
     predictions, state = cls.trace(x, y)
     mistakes = int(np.sum(predictions != y))
     return np.concatenate([cls.hypothesis(state), predictions, [mistakes]]).astype(np.int64)
+
+
+class ClassTiesMinus(Class):
+    """The SOA with Ldim ties predicting -1: the other convention of step 2(i) (C1)."""
+
+    TIE = -1

@@ -126,8 +126,9 @@ class Stats:
 
 
 def tournament_sample(cls: Class, k: int, n: int, source: Reader, coins, *, keep: bool = False,
-                      stats: Stats | None = None, max_rounds: float = math.inf) -> Tournament:
-    """S ~ D~_k(n, N) (N = ``source.budget``); raises Fail (budget, end of batch) or CapReached."""
+                      stats: Stats | None = None, max_rounds: float = math.inf, loser: bool = True) -> Tournament:
+    """S ~ D~_k(n, N) (N = ``source.budget``); raises Fail (budget, end of batch) or CapReached. ``loser=False``
+    keeps in step (v) the side whose f_b(x) = y (a mutant's: G then has another output law)."""
     if k == 0:                                                   # D_0: the empty sample
         return Tournament(cls.start())
     rounds = 0
@@ -135,8 +136,8 @@ def tournament_sample(cls: Class, k: int, n: int, source: Reader, coins, *, keep
         rounds += 1
         if rounds > max_rounds:
             raise CapReached(k, max_rounds)
-        S = [tournament_sample(cls, k - 1, n, source, coins, keep=keep, stats=stats, max_rounds=max_rounds)
-             for _ in range(2)]                                  # (i) S_0, S_1 ~ D~_{k-1}
+        S = [tournament_sample(cls, k - 1, n, source, coins, keep=keep, stats=stats, max_rounds=max_rounds,
+                               loser=loser) for _ in range(2)]  # (i) S_0, S_1 ~ D~_{k-1}
         T = [source.draw(n) for _ in range(2)]                   # (i) T_0, T_1 ~ D^n
         states = [cls.run(S[b].state, *T[b]) for b in range(2)]  # (ii) f_b = SOA(S_b o T_b)
         f = [cls.hypothesis(s) for s in states]
@@ -145,7 +146,7 @@ def tournament_sample(cls: Class, k: int, n: int, source: Reader, coins, *, keep
             continue
         x = int(differ[0])                                       # (iv) smallest disagreement (C4)
         y = coins.flip()                                         # (iv) y ~ U{+-1}, after x
-        b = 0 if f[0][x] != y else 1                             # (v) the loser of the guess
+        b = 0 if (f[0][x] != y) == loser else 1                  # (v) the loser of the guess
         if stats is not None:
             stats.add(k, rounds)
         out = Tournament(cls.run(states[b], np.array([x]), np.array([y], dtype=np.int8)))
@@ -162,11 +163,12 @@ def g_sizes(d: int, alpha: float, c: float) -> tuple[int, int]:
     return n, math.floor(c * 4 ** (d + 1) * n)
 
 
-def run_g(cls: Class, x, y, *, d: int, n: int, N: float, coins, k: int) -> np.ndarray:
-    """One run of G at level k on the batch (x, y): SOA(S o T) or the all-zero Fail row."""
+def run_g(cls: Class, x, y, *, d: int, n: int, N: float, coins, k: int, loser: bool = True) -> np.ndarray:
+    """One run of G at level k on the batch (x, y): SOA(S o T) or the all-zero Fail row (``loser``:
+    :func:`tournament_sample`'s)."""
     source = Reader(x, y, N)
     try:
-        S = tournament_sample(cls, k, n, source, coins)          # step 2
+        S = tournament_sample(cls, k, n, source, coins, loser=loser)  # step 2
         T = source.draw(n, counted=False)                        # step 3: the next n examples
     except Fail:
         return np.zeros(cls.X, dtype=np.int8)

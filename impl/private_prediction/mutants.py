@@ -254,6 +254,20 @@ def laplace_noise_differences(data, *, rng, epsilon, gamma, **_):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _laplace_lag_two_batch(data, n, *, rng, epsilon, gamma, **_):
+    a = np.asarray(data, dtype=float)
+    e = rng.exponential(gamma / epsilon, (int(n), a.size + 2))
+    return a + (e[:, 2:] - e[:, :-2]).reshape((int(n),) + a.shape)           # BUG: answers j and j + 2 share a draw
+
+
+@batched(_laplace_lag_two_batch)
+def laplace_noise_lag_two(data, *, rng, epsilon, gamma, **_):
+    """BUG: answer j's noise is e[j + 2] - e[j] (exponential draws): each exactly Lap(gamma/epsilon), answers two apart
+    correlated -1/2; exact for q <= 2, three answers moving together: loss 4 epsilon against 3 epsilon."""
+    out = _laplace_lag_two_batch(data, 1, rng=rng, epsilon=epsilon, gamma=gamma)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 def _gauss_differences_batch(data, n, *, rng, epsilon, delta, gamma, **_):
     half = stable.sigma_gaussian(epsilon, delta, gamma) / np.sqrt(2.0)                 # BUG: N - N shared by answers
     return _noise_differences(data, n, lambda size: half * rng.standard_normal(size))
@@ -670,6 +684,9 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
+    _m("stable_laplace_prediction_corrected", "laplace_noise_lag_two", "privacy",
+       "answer j's noise is e[j + 2] - e[j] (exact for q <= 2; stress case W6_three_queries_together, q = 3: exact loss "
+       "4 against 3)", ("privacy audit",)),
     _m("stable_laplace_prediction", "laplace_noise_differences", "privacy",
        "the q answers' noises are differences of q + 1 exponential draws (each marginal exact; stress case "
        "W6_two_queries_together, q = 2: exact loss 3 against 2)", ("privacy audit",)),
