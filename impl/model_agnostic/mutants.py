@@ -431,19 +431,6 @@ private_classification_queries_epsilon_third = with_params(
     private_classification_queries, _scale("epsilon", 1 / 3),
     "Sec. 4.1 mechanism calibrated with epsilon/3 (lam and w three times the spec's).")
 
-_FIRST_DELTA: dict = {}  # the process-wide memo of private_classification_queries_conference_calibration_by_epsilon
-
-
-def _delta_of_first_call(params: dict) -> dict:
-    return {**params, "delta": _FIRST_DELTA.setdefault(params["epsilon"], params["delta"])}  # BUG: keyed by epsilon
-
-
-private_classification_queries_conference_calibration_by_epsilon = with_params(
-    _pcq_conf, _delta_of_first_call,
-    "004 A_binClas whose (lam, w) are memoised by epsilon alone: every later call at that epsilon reuses the first "
-    "call's delta (exact in a fresh process at any single point).")
-
-
 def _noiseless_after_halt(out, data, rng, params):
     """After the halt, the exact majority vote of every remaining query instead of 'not answered' (P8)."""
     mode = np.argmax(np.asarray(data), axis=-1)
@@ -475,9 +462,6 @@ _PCQ = [
     *_declare_core("private_classification_queries_conference", _PCQ_BUGS, {"*": (_PCQC_TR,)}),
     _mutant("private_classification_queries_conference", "constant_label", "utility", "label 1 for every query",
             (_PCQC_TR,)),
-    _mutant("private_classification_queries_conference", "calibration_by_epsilon", "contract",
-            "(lam, w) memoised by epsilon alone: the first call's delta serves every later call at that epsilon (after "
-            "a call at delta/10 the audit point's runs differ from a fresh process's: implementation error)", (AUDIT,)),
 ]
 
 # =========================================================================== Algorithm 5 (A_Priv)

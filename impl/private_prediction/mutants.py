@@ -685,8 +685,9 @@ MUTANTS = (
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
     _m("stable_laplace_prediction_corrected", "laplace_noise_lag_two", "privacy",
-       "answer j's noise is e[j + 2] - e[j] (exact for q <= 2; stress case W6_three_queries_together, q = 3: exact loss "
-       "4 against 3)", ("privacy audit",)),
+       "answer j's noise is e[j + 2] - e[j] (exact for q <= 2; three answers moving together: loss 4 against 3 by a "
+       "tester's Monte Carlo, 3.995, which the audit's events do not reach: its law differs)",
+       ("stable_laplace_prediction_corrected/Lemma 4/three-queries-law",)),
     _m("stable_laplace_prediction", "laplace_noise_differences", "privacy",
        "the q answers' noises are differences of q + 1 exponential draws (each marginal exact; stress case "
        "W6_two_queries_together, q = 2: exact loss 3 against 2)", ("privacy audit",)),
