@@ -219,11 +219,11 @@ def probe_history(runner: Runner, cases: list[tuple[Any, dict, list[tuple[str, d
                     continue  # an input it refuses at the point (the audit leaves out pairs it refuses)
                 if x.shape != y.shape or not np.array_equal(x, y, equal_nan=True):
                     raise ImplementationError(
-                        f"state kept across calls: {HISTORY_RUNS} runs at an audited point, drawn after one call at "
-                        f"each of the points with one parameter moved ({', '.join(moved)}), differ from the same runs "
-                        "drawn in a fresh process (what a call releases must not depend on the parameters of the calls "
-                        "before it: a calibration cached under some of the parameters, a value kept from the first "
-                        "call)")
+                        f"randomness not from rng, or state kept across calls: {HISTORY_RUNS} runs at an audited "
+                        f"point, drawn after one call at each of the points with one parameter moved ({', '.join(moved)}),"
+                        " differ from the same runs drawn in a fresh process (what a call releases must not depend on "
+                        "the calls before it: a calibration cached under some of the parameters, a value kept from the "
+                        "first call, a counter)")
             runner.charge(fresh.cpu_seconds)
 
 
