@@ -424,6 +424,22 @@ def test_rate_comparison_on_failures_and_on_successes():
     assert ok2["instance"]["alternative_rate"] == pytest.approx(0.8) and ok2["power"] > 0.99
 
 
+def test_rate_difference_flags_a_rate_either_way_and_states_its_power():
+    """The two-sided competitive test: a rate 0.1 above or below the reference's is flagged, one within noise is
+    not, and the power is stated against a shift of 0.1 both ways (the smaller of the two)."""
+    from dptestbed.audits.checks.experiments import rate_difference
+
+    def result(hits):
+        r = {"kind": "test", "control": None, "expected": None, "tests": "conformance", "ref": "r"}
+        r.update(E._summarize("test", rate_difference(hits, 1500, 1050, 1500, shift=0.1, level=1e-3, event="f*")))
+        return r
+
+    same, above, below = result(1060), result(1200), result(900)
+    T.apply_multiple_testing([same, above, below])
+    assert [r["class"] for r in (same, above, below)] == ["pass", "differs from the spec", "differs from the spec"]
+    assert same["power"] > 0.99 and same["instance"]["shift"] == 0.1
+
+
 def test_fisher_power_matches_simulation():
     from dptestbed.audits.checks.experiments import fisher_power
 
