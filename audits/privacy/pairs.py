@@ -165,9 +165,8 @@ def stress_pairs_where(spec: Spec, params: dict | None = None, skip: str | None 
         try:
             data, neighbour = (_fit_length(spec, case.name, _as_data(resolve_stress_values(side, env)), env)
                                for side in (case.data, case.neighbour))
-        except ValueError:
-            if strict:
-                raise
+        except ValueError as exc:  # a case longer than the point's input (more queries than its claim covers)
+            errors.append(exc)
             continue
         try:
             data, neighbour = _fit_records(spec, case.name, data, neighbour, env, params or {})
