@@ -247,19 +247,11 @@ class _NoDefinition8(soa.Class):
         return self.predictor(state[0])
 
 
-class _TieToEmptySide(soa.Class):
+class _TieToEmptySide(soa.ClassTiesMinus):
     """SOA breaking Ldim ties towards -1 with Ldim(empty) = 0 (P-G2): the empty side can win."""
 
     def ldim(self, mask=None):
         return 0 if mask == 0 else super().ldim(mask)                      # BUG: Ldim(empty) = 0
-
-    def predictor(self, mask):
-        h = self._pred.get(mask)
-        if h is None:
-            h = np.array([1 if self.ldim(mask & pm) > self.ldim(mask ^ (mask & pm)) else -1
-                          for pm in self.pos_mask], dtype=np.int8)
-            self._pred[mask] = h
-        return h
 
 
 def _soa_with(cls_type):
@@ -315,11 +307,6 @@ def g_level_off_by_one(data, *, rng, d, alpha, c):
     return stable.run_g(cls, x, y, d=int(d), n=n, N=N, coins=stable.RngCoins(rng), k=int(rng.integers(int(d))))  # BUG
 
 
-def _g_keeps_winner_batch(data, size, *, rng, d, alpha, c):
-    return np.stack([g_keeps_winner(data, rng=rng, d=d, alpha=alpha, c=c) for _ in range(int(size))])
-
-
-@batched(_g_keeps_winner_batch)
 def g_keeps_winner(data, *, rng, d, alpha, c):
     """Algorithm G whose step (v) keeps the side whose f_b(x) = y (a flipped comparison): the appended example
     forces no mistake, Observation 11(1) fails at every level k >= 1, and G's output law differs."""

@@ -684,10 +684,13 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
        "the hard-instance harness never draws the target bits",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/soft-majority-on-hard-instance",)),
-    _m("stable_laplace_prediction_corrected", "laplace_noise_lag_two", "privacy",
-       "answer j's noise is e[j + 2] - e[j] (exact for q <= 2; three answers moving together: loss 4 against 3 by a "
-       "tester's Monte Carlo, 3.995, which the audit's events do not reach: its law differs)",
-       ("stable_laplace_prediction_corrected/Lemma 4/three-queries-law",)),
+    Mutant(spec="stable_laplace_prediction_corrected", name="laplace_noise_lag_two",
+           implementation=f"{PKG}:laplace_noise_lag_two", breaks="privacy",
+           bug="answer j's noise is e[j + 2] - e[j] (exact for q <= 2; the audit's events do not reach its loss at q = 3: "
+               "its law differs)", killed_by=("stable_laplace_prediction_corrected/Lemma 4/three-queries-law",),
+           exact_loss="4 against 3 at q = 3 (epsilon = gamma = 1), three answers moving together: (n_1, n_3) has density "
+                      "e^(n_1 - n_3 - 3 max(0, n_1, -n_3))/3, so its log ratio is 3 where n_1 <= 0, n_3 <= -1, and n_2's "
+                      "Laplace adds 1 where n_2 <= 0"),
     _m("stable_laplace_prediction", "laplace_noise_differences", "privacy",
        "the q answers' noises are differences of q + 1 exponential draws (each marginal exact; stress case "
        "W6_two_queries_together, q = 2: exact loss 3 against 2)", ("privacy audit",)),

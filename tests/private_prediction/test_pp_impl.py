@@ -147,3 +147,23 @@ def test_budgeted_session_transcript_refuses_at_the_budget():
     many = session.budgeted_session.batch([0.0, 1.0, 2.0], 100_000, rng=rng(), epsilon_total=2.0, epsilon=1.0, gamma=1.0)
     assert many.shape == (100_000, 3) and np.all(many[:, 2] == session.REFUSED)
     assert np.allclose(np.median(many[:, :2], axis=0), [0.0, 1.0], atol=0.03)
+
+
+def test_the_lag_two_mutants_exact_loss_is_four_against_three():
+    """Mutant laplace_noise_lag_two (its exact_loss): (n_1, n_3) = (e_3 - e_1, e_5 - e_3) has density
+    e^(n_1 - n_3 - 3 max(0, n_1, -n_3))/3 (e_3 integrated out), checked against the sampler; with n_2's Laplace, the log
+    ratio of (0, 0, 0) against (1, 1, 1) peaks at 4 (the claim at q = 3 is 3)."""
+    from dptestbed.impl.private_prediction import mutants
+
+    def log_density(n1, n2, n3):
+        return n1 - n3 - 3 * np.maximum(0, np.maximum(n1, -n3)) - math.log(3) - np.abs(n2) - math.log(2)
+
+    z = mutants.laplace_noise_lag_two.batch(np.zeros(3), 400_000, rng=np.random.default_rng(4), epsilon=1.0, gamma=1.0)
+    # there max(0, n_1, -n_3) = -n_3: the density integrates to (int e^n_1, n_1 <= 0) (int e^(2 n_3)/3, n_3 <= -1) = e^-2/6
+    inside = (z[:, 0] <= 0) & (z[:, 2] <= -1)
+    assert inside.mean() == pytest.approx(math.exp(-2) / 6, rel=0.03)
+    grid = np.linspace(-6, 6, 121)
+    n1, n2, n3 = (g.ravel() for g in np.meshgrid(grid, grid, grid, indexing="ij"))
+    ratio = log_density(n1, n2, n3) - log_density(n1 - 1, n2 - 1, n3 - 1)
+    assert ratio.max() == pytest.approx(4.0) and "4 against 3" in next(
+        m for m in mutants.MUTANTS if m.name == "laplace_noise_lag_two").exact_loss
