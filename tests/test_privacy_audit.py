@@ -471,6 +471,18 @@ def test_lookup_of_large_integer_codes():
     assert lookup(keys, x).tolist() == [2, 0, 1, 0]
 
 
+def test_lookup_of_many_float_keys_sorts_its_queries_and_keeps_their_order():
+    """A support event holding every value of one side (1.7e6 keys in an audit of the Gaussian): the queries are
+    searched in sorted order; the answer is the definition's, in the queries' own order and shape."""
+    rng = np.random.default_rng(3)
+    keys = np.unique(np.round(rng.normal(size=40_000) * 1e6, 1))
+    x = np.concatenate([rng.choice(keys, 30_000), np.round(rng.normal(size=30_000) * 1e6, 1), [np.nan]])
+    rng.shuffle(x)
+    want = np.where(np.isin(x, keys), np.searchsorted(keys, x) + 1, 0)
+    assert np.array_equal(lookup(keys, x), want)
+    assert np.array_equal(lookup(keys, x.reshape(-1, 1)), want.reshape(-1, 1))
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 6), st.integers(0, 3), st.integers(5, 400), st.integers(0, 10**6))
 def test_grouped_views_count_like_the_samples(d_int, d_cont, n, seed):

@@ -389,10 +389,13 @@ class Auditor:
             k1, k2 = c.event.count(a, ca), c.event.count(b, cb)
             counts.append(((k1, r1.shape[0]), (k2, r2.shape[0]))[:: c.orient])
         if not pilot:  # scalar views: thresholds at the rank half's quantiles, for the trade-off curve (tradeoff.py)
+            thresholds: dict = {}  # once a view (its candidates of either orientation share them)
             for c in cands:
                 a, b = cache[c.event.view][:2]
                 if a is not None and a.dtype.kind in "iuf" and c.event.kind in ("ge", "le"):
-                    c.curve_thresholds = curve_thresholds(np.concatenate([a, b]))
+                    if c.event.view not in thresholds:
+                        thresholds[c.event.view] = curve_thresholds(np.concatenate([a, b]))
+                    c.curve_thresholds = thresholds[c.event.view]
         if cands:
             (k_num, n_num), (k_den, n_den) = (np.array(x, dtype=float).T for x in zip(*counts))
             # honest but shrunk estimates: one-sigma Clopper-Pearson bounds on the rank half, so a

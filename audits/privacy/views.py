@@ -12,6 +12,7 @@ import numpy as np
 from ..base.serialize import jsonable
 
 SMALL_SPAN = 1 << 16  # integer views spanning fewer values are counted by np.bincount (no sort)
+SORTED_LOOKUP = 1 << 14  # :func:`lookup` with this many keys and values or more sorts the values first
 ROWBIN_BINS = 32  # quantile bins of the continuous part in the row x bin view
 NB_BINS = 32  # quantile bins of a continuous column in the naive-Bayes score
 NB_BLOCK = 1 << 20  # (row, integer column) cells scored at once by the naive-Bayes score
@@ -529,7 +530,15 @@ def lookup(keys: np.ndarray, x: np.ndarray) -> np.ndarray:
         if off.dtype.kind == "f":
             out[idx != off] = 0  # not an integer (or NaN)
         return out
-    idx = np.clip(np.searchsorted(keys, x), 0, len(keys) - 1)
+    if keys.size >= SORTED_LOOKUP and x.size >= SORTED_LOOKUP:
+        # many keys (a support event holding every value of one side): the queries in sorted order, each binary
+        # search starting where the last ended (3x faster on 1.7e6 of each; a random order misses the cache)
+        order = np.argsort(x.reshape(-1))
+        found = np.empty(x.size, dtype=np.int64)
+        found[order] = np.searchsorted(keys, x.reshape(-1)[order])
+        idx = np.clip(found.reshape(x.shape), 0, len(keys) - 1)
+    else:
+        idx = np.clip(np.searchsorted(keys, x), 0, len(keys) - 1)
     return np.where(keys[idx] == x, idx + 1, 0)
 
 
