@@ -483,6 +483,22 @@ def test_lookup_of_many_float_keys_sorts_its_queries_and_keeps_their_order():
     assert np.array_equal(lookup(keys, x.reshape(-1, 1)), want.reshape(-1, 1))
 
 
+def test_curve_thresholds_of_a_large_sample_are_exact_in_the_tails():
+    """The trade-off curve's thresholds on 3e5 heavy-tailed values: numpy's quantiles at every level within 1% of 0
+    or 1 (order statistics), and in the middle within the range of the neighbouring exact levels."""
+    from dptestbed.audits.privacy.tradeoff import CURVE_POINTS, CURVE_TAIL, curve_thresholds
+
+    v = np.random.default_rng(5).standard_cauchy(size=300_001)
+    tail = np.geomspace(1.0 / v.size, 0.5, CURVE_POINTS // 2)
+    levels = np.unique(np.concatenate([tail, 1 - tail]))
+    exact, got = np.quantile(v, levels), curve_thresholds(v)
+    assert got.size == levels.size and np.all(np.diff(got) > 0)
+    edge = (levels <= CURVE_TAIL) | (levels >= 1 - CURVE_TAIL)
+    assert np.allclose(got[edge], exact[edge], rtol=1e-12, atol=0)
+    inner = np.flatnonzero(~edge)
+    assert np.all((got[inner] > exact[inner - 1]) & (got[inner] < exact[inner + 1]))
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 6), st.integers(0, 3), st.integers(5, 400), st.integers(0, 10**6))
 def test_grouped_views_count_like_the_samples(d_int, d_cont, n, seed):

@@ -24,16 +24,36 @@ from .claims import Claim
 
 CURVE_POINTS = 48
 CURVE_CONFIDENCE = 0.95  # the band's own simultaneous level (descriptive; not in the verdict's family)
+CURVE_TAIL = 0.01  # levels within this of 0 or 1 are exact order statistics (curve_thresholds)
+CURVE_SUBSAMPLE = 1 << 16  # ... the others quantiles of about this many evenly strided values
 GRID = np.concatenate([[0.0], np.geomspace(1e-6, 1.0, 120)])  # the alphas the claimed and exact curves are drawn at
 
 
 def curve_thresholds(values: np.ndarray) -> np.ndarray:
-    """CURVE_POINTS thresholds of a scalar view: quantiles of ``values`` at levels reaching into both tails."""
+    """CURVE_POINTS thresholds of a scalar view: quantiles of ``values`` at levels reaching into both tails. Any
+    thresholds chosen on the rank half would do (the band holds for them all); on a large sample the tails' levels
+    are exact order statistics (one partition) and the middle ones quantiles of an evenly strided subsample of
+    CURVE_SUBSAMPLE values (np.quantile at 48 levels of 3.3e6 values took 0.28 s, and ran once a view a pair)."""
     values = values[np.isfinite(values)]
-    if values.size == 0:
+    n = values.size
+    if n == 0:
         return np.empty(0)
-    tail = np.geomspace(1.0 / values.size, 0.5, CURVE_POINTS // 2)
-    return np.unique(np.quantile(values, np.unique(np.concatenate([tail, 1 - tail]))))
+    tail = np.geomspace(1.0 / n, 0.5, CURVE_POINTS // 2)
+    levels = np.unique(np.concatenate([tail, 1 - tail]))
+    if n <= 4 * CURVE_SUBSAMPLE:
+        return np.unique(np.quantile(values, levels))
+    m = int(math.ceil(CURVE_TAIL * n))  # the m + 1 smallest and largest values, each sorted
+    parted = np.partition(values, [m, n - 1 - m])
+    low, high = np.sort(parted[:m + 1]), np.sort(parted[n - 1 - m:])
+    middle = np.quantile(values[::n // CURVE_SUBSAMPLE], levels)
+    pos = levels * (n - 1)
+    lo, frac = np.floor(pos).astype(np.int64), pos - np.floor(pos)
+    out = middle.copy()
+    for part, first, where in ((low, 0, lo + 1 <= m), (high, n - 1 - m, lo >= n - 1 - m)):
+        i = lo[where] - first
+        nxt = np.minimum(i + 1, part.size - 1)
+        out[where] = part[i] + frac[where] * (part[nxt] - part[i])  # np.quantile's linear interpolation
+    return np.unique(out)
 
 
 def estimated_points(counts: np.ndarray, n: int, orient: int) -> dict:
