@@ -34,7 +34,7 @@ class Event:
         """How many of ``s`` fall in the event; ``counted`` = ``(values, counts)`` of ``s``
         (sorted distinct values, as from :func:`small_int_counts`) counts without a pass over ``s``."""
         if counted is None:
-            return int(self.indicator(s).sum())
+            return int(np.count_nonzero(self.indicator(s)))
         values, k = counted
         if self.kind == "ge":
             return int(k[np.searchsorted(values, self.threshold, "left"):].sum())
