@@ -228,3 +228,22 @@ def test_discrete_gaussian_curve_points_against_dp_accounting(sigma, sensitivity
     for eps in (0.1, 0.5, 1.0, 2.0):
         theirs = oracle.get_delta_for_epsilon(eps)
         assert dgauss_delta(eps, sigma, sensitivity) == pytest.approx(theirs, abs=1e-7, rel=1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.05, 4.0), st.floats(1e-9, 0.1)), min_size=1, max_size=6),
+       st.floats(1e-5, 1.0), st.floats(0.0, 5.0))
+def test_a_curve_claims_other_side_is_where_its_bound_crosses_theta(points, p1, theta):
+    """The closed form (the largest of the points' boundaries (p1 - delta) e^(-theta eps)) against its definition:
+    the largest probability on the other side whose bound still exceeds theta, by bisection on the monotone bound;
+    and the bound of several cells at once against each point's, one at a time."""
+    claim = Claim("curve", 1.0, points=tuple(points))
+    lo, hi = 0.0, p1
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if float(claim.bound(p1, mid)) > theta else (lo, mid)
+    assert claim.other_side(p1, theta) == pytest.approx(lo, rel=1e-9, abs=1e-15)
+    p_lo, p_hi = np.array([[p1, p1 / 2], [0.0, 1.0]]), np.array([[p1 / 3, p1], [0.5, 1e-3]])
+    one_at_a_time = np.max([[[float(Claim("curve", 1.0, points=(pt,)).bound(a, b)) for a, b in zip(ra, rb)]
+                             for ra, rb in zip(p_lo, p_hi)] for pt in points], axis=0)
+    assert np.array_equal(claim.bound(p_lo, p_hi), one_at_a_time)

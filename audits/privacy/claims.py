@@ -125,8 +125,9 @@ class Claim:
         at most ``p_hi`` (vectorised; -inf when the event shows nothing)."""
         if self.kind == "dp":
             return _dp(p_lo, p_hi, 1.0, self.delta)
-        if self.kind == "curve":
-            return np.max([_dp(p_lo, p_hi, e, d) for e, d in self.points], axis=0)
+        if self.kind == "curve":  # every point at once: a last axis of the points
+            e, d = np.array(self.points, dtype=float).T
+            return _dp(np.asarray(p_lo, dtype=float)[..., None], np.asarray(p_hi, dtype=float)[..., None], e, d).max(-1)
         if self.kind == "gdp":
             from scipy import special
 
@@ -163,6 +164,8 @@ class Claim:
         (its exact bound; the largest such probability: bisection on the monotone bound)."""
         if self.kind == "dp":
             return max(0.0, (p1 - self.delta) * math.exp(-theta))
+        if self.kind == "curve":  # the bound passes theta where one point's does: the largest of their boundaries
+            return max(0.0, *((p1 - d) * math.exp(-theta * e) for e, d in self.points))
         if self.kind == "gdp":
             from scipy import special
 
