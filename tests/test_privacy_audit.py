@@ -774,11 +774,12 @@ def test_the_alpha_budget_is_fixed_before_sampling_and_its_shares_sum_to_the_lev
     before any sample, sum to 1 - confidence; a phase that cannot run takes none; an audit's rounds report theirs."""
     from dptestbed.audits.privacy.budget import AlphaBudget
 
-    full = AlphaBudget.split(0.05, 3, confirm=True, agree=True, diverge=True)
-    assert full.per_round * full.rounds + full.confirm + full.agree + full.diverge == pytest.approx(0.05)
-    assert min(full.per_round, full.confirm, full.agree, full.diverge) > 0
+    full = AlphaBudget.split(0.05, 3, confirm=True, agree=True, diverge=True, serial=True)
+    assert (full.per_round * full.rounds + full.confirm + full.agree + full.diverge + full.serial
+            == pytest.approx(0.05))
+    assert min(full.per_round, full.confirm, full.agree, full.diverge, full.serial) > 0
     plain = AlphaBudget.split(0.05, 1)
-    assert plain.per_round == 0.05 and plain.confirm == plain.agree == plain.diverge == 0.0
+    assert plain.per_round == 0.05 and plain.confirm == plain.agree == plain.diverge == plain.serial == 0.0
     for total, rounds in ((0.0, 1), (1.0, 1), (0.05, 0)):
         with pytest.raises(ValueError, match="alpha budget"):
             AlphaBudget.split(total, rounds)

@@ -252,6 +252,57 @@ def test_a_calibration_cached_under_part_of_the_parameters_is_state_across_calls
                 probe_history(runner, cases)
 
 
+def test_a_permutation_test_tells_dependent_consecutive_calls_at_its_level():
+    """serial.py's test: on independent sequences (continuous, and sparse binary ones with atoms and ties, where a
+    normal approximation of the serial correlation fails) its p-value falls below 0.05 at most about 5% of the time;
+    antithetic pairs (z, -z, z', -z', ...) and a draw repeated on the next call give the smallest p-value."""
+    from dptestbed.audits.privacy.serial import serial_p_value
+
+    rng = np.random.default_rng(7)
+    below = [serial_p_value(x, rng, 199)[1] <= 0.05 for x in
+             [rng.laplace(size=400) for _ in range(150)] + [(rng.random(400) < 0.004).astype(float) for _ in range(150)]]
+    assert sum(below) <= 30  # 5% of 300 is 15; the binomial's 0.9999 quantile is 30
+    z = rng.laplace(size=1000)
+    antithetic = np.ravel(np.column_stack([z, -z]))
+    repeated = np.repeat(z, 2)
+    for x, sign in ((antithetic, -1), (repeated, 1)):
+        corr, p = serial_p_value(x, rng, 999)
+        assert p == 1 / 1000 and np.sign(corr) == sign and abs(corr) > 0.4
+
+
+def test_an_audit_calls_a_function_pairing_each_call_with_the_next_an_implementation_error(tmp_path):
+    """Antithetic Laplace noise kept per generator: every call alone has the spec's law (the rounds pass), two calls
+    together release the sum of the answers; the audit's serial test names it. A plain per-call Laplace passes it (at
+20,000 samples a side the rounds themselves have no power: only the serial test is asserted)."""
+    from dptestbed.audits.privacy import IMPL_ERROR, audit
+    from dptestbed.spec import load_spec, spec_file
+
+    (tmp_path / "mech.py").write_text(textwrap.dedent('''
+        import numpy as np
+
+        _SPARE = {}
+
+        def antithetic(data, *, rng, epsilon, gamma):
+            f = np.atleast_1d(np.asarray(data, dtype=float))
+            spare = _SPARE.pop(id(rng), None)
+            if spare is not None and spare.shape == f.shape:
+                return f - spare
+            z = rng.laplace(0.0, gamma / epsilon, f.shape)
+            _SPARE.clear()
+            _SPARE[id(rng)] = z
+            return f + z
+
+        def plain(data, *, rng, epsilon, gamma):
+            f = np.atleast_1d(np.asarray(data, dtype=float))
+            return f + rng.laplace(0.0, gamma / epsilon, f.shape)
+    '''))
+    spec = load_spec(spec_file("laplace_mechanism"))
+    bad = audit(spec, f"{tmp_path / 'mech.py'}:antithetic", samples=20_000, seed=1, line_search=False)
+    assert bad.verdict == IMPL_ERROR and "consecutive calls depend on each other" in bad.reason
+    good = audit(spec, f"{tmp_path / 'mech.py'}:plain", samples=20_000, seed=1, line_search=False)
+    assert good.verdict != IMPL_ERROR and good.serial["runs"] == 2000 and good.serial["worst_p"] > 0.0025
+
+
 HOG = """
 import time
 

@@ -66,6 +66,7 @@ from .result import (
     AuditResult,
 )
 from .rounds import K_MAX, PAIR_PHASE_SECONDS, SLOW_PAIR, SLOW_RUN_SECONDS, Auditor
+from .serial import check_serial
 from .tight import estimate_anew, tight_round
 from .tradeoff import GRID, claimed_curve, estimated_points
 
@@ -404,8 +405,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     # claim gets its divergence round (divergence.py), the tight round, if asked, is one more round
     agree = runner.batched and ref != spec.implementation
     diverge = divergence_claim(point_claim)
+    serial = not is_trusted(impl)  # a user's function: consecutive calls independent (serial.py)
     budget = AlphaBudget.split(1 - o.confidence, len(rounds) + bool(o.tight), confirm=confirm, agree=agree,
-                               diverge=diverge)
+                               diverge=diverge, serial=serial)
     alpha_round, alpha_confirm, alpha_agree, alpha_diverge = (budget.per_round, budget.confirm, budget.agree,
                                                               budget.diverge)
     cpu0 = time.thread_time()
@@ -562,6 +564,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 # verdict says what it would have needed (no power, with the samples and seconds)
                 info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
                 break
+        if serial:
+            result.serial = check_serial(aud, budget.serial)
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(o.time_budget))

@@ -59,6 +59,7 @@ class AuditResult:
     randomness: str = "rng"  # "rng": the implementation's randomness from its rng; "own": a source of its own
     notes: list = field(default_factory=list)  # one-line remarks on how the audit ran (own randomness, a slow mechanism)
     agreement: dict | None = None  # the batch sampler compared with the single-run function (agreement.py)
+    serial: dict | None = None  # consecutive calls of a user's function tested for independence (serial.py)
     divergence: dict | None = None  # a Renyi-type claim's divergence round (divergence.py)
     tradeoff: dict | None = None  # the best pair's trade-off curve: estimated band, claimed, exact (tradeoff.py)
 
@@ -151,6 +152,7 @@ class AuditResult:
             "reproducible": self.reproducible,
             "notes": list(self.notes),
             "agreement": self.agreement,
+            "serial": self.serial,
             "divergence": self.divergence,
             "tradeoff": self.tradeoff,
         })

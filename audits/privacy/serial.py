@@ -1,0 +1,93 @@
+"""Consecutive calls of the function users call are independent: a user's code calls ``fn`` again and again with one
+generator, and every call must be a fresh release; an implementation that pairs a call with the one before it
+(antithetic noise, ``-z`` after ``z``; a draw reused on the next call; a counter that shifts the next output) may
+give each call exactly the spec's law, so that no audit of single calls sees anything, while two releases together
+leak (their sum is the sum of the exact answers).
+
+Method (:func:`check_serial`). SERIAL_RUNS consecutive calls of ``fn`` on the first pair's data side (the runs of a
+per-call sample come one after another from one generator a block, :mod:`..sandbox.runner`), reduced to scalars
+(the first output value and the sum of a run's values); the statistic is the absolute lag-1 correlation of their
+ranks. Under independent calls the runs are exchangeable, so the statistic is compared with its values on
+B random orderings of the same runs (B about 10 / level, within SERIAL_PERMUTATIONS): a permutation test, exact at
+any law of the outputs (discrete, atoms, ties), with p-value (1 + #{permuted >= observed}) / (1 + B).
+
+Level. The check's share of the audit's alpha (SERIAL_ALPHA_SHARE) is set aside before the first round for every
+implementation not the project's own, and split (Bonferroni) over its statistics; dependence found is an
+implementation error naming the statistic and the correlation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..sandbox.runner import ImplementationError
+from .rounds import Auditor
+
+SERIAL_ALPHA_SHARE = 0.05  # of the audit's alpha, set aside before the first round
+SERIAL_RUNS = 2_000  # consecutive calls on the first pair's data side
+SERIAL_PERMUTATIONS = (4_999, 49_999)  # random orderings the statistic is compared with: 10 / level, within these
+SERIAL_KEY = 0x5E41  # the check's stream: SeedSequence(seed, spawn_key=(SERIAL_KEY,)); its permutations (SERIAL_KEY, 1)
+
+
+def _ranks(x: np.ndarray) -> np.ndarray:
+    """Mid-ranks of ``x`` (ties share their mean rank), centred and scaled to unit norm (zeros when x is constant)."""
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    starts = np.flatnonzero(np.concatenate([[True], xs[1:] != xs[:-1]]))
+    ends = np.append(starts[1:], xs.size)
+    mid = (starts + ends - 1) / 2.0
+    r = np.empty(x.size)
+    r[order] = np.repeat(mid, ends - starts)
+    r -= r.mean()
+    norm = np.linalg.norm(r)
+    return r / norm if norm > 0 else r
+
+
+def lag_one(r: np.ndarray) -> np.ndarray:
+    """The lag-1 correlation of each row of ``r`` (rows centred, unit norm): sum of r_t r_(t+1)."""
+    return np.einsum("...i,...i->...", r[..., :-1], r[..., 1:])
+
+
+def serial_p_value(x: np.ndarray, rng: np.random.Generator, permutations: int) -> tuple[float, float]:
+    """``(lag-1 rank correlation, permutation p-value of its absolute value on ``permutations`` orderings)`` of the
+    sequence ``x`` (module doc); ``(0, 1)`` for a constant sequence."""
+    r = _ranks(np.asarray(x, dtype=float))
+    if not r.any():
+        return 0.0, 1.0
+    observed = float(lag_one(r))
+    exceed = 0
+    for start in range(0, permutations, 500):
+        k = min(500, permutations - start)
+        shuffled = rng.permuted(np.broadcast_to(r, (k, r.size)), axis=1)
+        exceed += int(np.count_nonzero(np.abs(lag_one(shuffled)) >= abs(observed) - 1e-12))
+    return observed, (1 + exceed) / (1 + permutations)
+
+
+def check_serial(aud: Auditor, alpha: float) -> dict:
+    """Test that consecutive calls of ``fn`` are independent (module doc) at level ``alpha``; raise
+    :class:`ImplementationError` when they are shown dependent. Returns the check's record."""
+    pair = aud.pairs[0]
+    seed = np.random.SeedSequence(aud.seed, spawn_key=(SERIAL_KEY,))
+    runs = aud.runner.sample(pair.data, SERIAL_RUNS, rng=np.random.default_rng(seed), params=pair.params,
+                             per_call=True)
+    flat = runs.reshape(runs.shape[0], -1).astype(float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        stats = {"the first output value": flat[:, 0], "the sum of a run's output values": flat.sum(axis=1)}
+    if flat.shape[1] == 1:
+        stats.popitem()
+    level = alpha / len(stats)
+    permutations = int(np.clip(np.ceil(10 / level) - 1, *SERIAL_PERMUTATIONS))
+    perm_rng = np.random.default_rng(np.random.SeedSequence(aud.seed, spawn_key=(SERIAL_KEY, 1)))
+    record = {"alpha": alpha, "runs": int(runs.shape[0]), "statistics": len(stats), "permutations": permutations,
+              "worst_p": 1.0, "correlation": 0.0}
+    for name, x in stats.items():
+        corr, p = serial_p_value(np.nan_to_num(x, nan=np.inf), perm_rng, permutations)
+        if p < record["worst_p"]:
+            record["worst_p"], record["correlation"] = p, corr
+        if p <= level:
+            raise ImplementationError(
+                f"consecutive calls depend on each other: on pair {pair.name} (the data side), {runs.shape[0]:,} "
+                f"calls in a row with one generator give {name} a lag-1 rank correlation of {corr:.3g} (permutation "
+                f"p = {p:.2g} <= level {level:.2g}; independent calls give about 0 +- {2 / np.sqrt(runs.shape[0]):.2g}):"
+                f" the function keeps state from one call to the next (every call must be a fresh release, its "
+                f"randomness drawn from the rng it is given)")
+    return record
