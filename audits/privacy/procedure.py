@@ -405,7 +405,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     # claim gets its divergence round (divergence.py), the tight round, if asked, is one more round
     agree = runner.batched and ref != spec.implementation
     diverge = divergence_claim(point_claim)
-    serial = not is_trusted(impl)  # a user's function: consecutive calls independent (serial.py)
+    serial = ref != spec.implementation  # any function but the reference: consecutive calls independent (serial.py)
     budget = AlphaBudget.split(1 - o.confidence, len(rounds) + bool(o.tight), confirm=confirm, agree=agree,
                                diverge=diverge, serial=serial)
     alpha_round, alpha_confirm, alpha_agree, alpha_diverge = (budget.per_round, budget.confirm, budget.agree,
@@ -624,7 +624,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             above = [c for c in all_chosen if _exceeds_exact(aud, c)]
             if above:
                 result.verdict = DIFFERS
-                result.counterexample = _candidate_json(aud, max(above, key=lambda c: c.eps_lb))
+                shown = max(above, key=lambda c: c.eps_lb)
+                result.counterexample = _candidate_json(aud, shown)
+                # the verdict's numbers are the counterexample's, as its claim and point are: its bound, its pair's
+                # exact loss (a bound at epsilon = 1 printed beside the claim of a pair at epsilon = 8 read as 0.11x)
+                result.epsilon_lower_bound = max(0.0, shown.eps_lb)
+                result.exact_epsilon = aud.pairs[shown.pair_index].extra.get("exact_epsilon")
+                result.claim = aud.claims[shown.pair_index].to_json()
         power = _power(aud, aud.at_point(all_chosen))
         result.power = {"minimum_detectable_epsilon": power["epsilon"], "claim": power["claim"],
                         "resolution": power["resolution"], "pair": aud.pairs[power["candidate"].pair_index].name,

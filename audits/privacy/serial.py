@@ -12,7 +12,7 @@ B random orderings of the same runs (B about 10 / level, within SERIAL_PERMUTATI
 any law of the outputs (discrete, atoms, ties), with p-value (1 + #{permuted >= observed}) / (1 + B).
 
 Level. The check's share of the audit's alpha (SERIAL_ALPHA_SHARE) is set aside before the first round for every
-implementation not the project's own, and split (Bonferroni) over its statistics; dependence found is an
+implementation but the spec's reference (a user's, a mutant, a library's), and split (Bonferroni) over its statistics; dependence found is an
 implementation error naming the statistic and the correlation."""
 
 from __future__ import annotations
