@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "independent"
 PASS_GROUPS = {"correct", "valid-variant"}
+# an audit's reasons for state kept across calls (the history probe, the serial test): a privacy bug's right class
+STATE_PHRASES = ("state kept across calls", "consecutive calls depend on each other")
 GROUPS = PASS_GROUPS | {"privacy-bug", "differs", "utility-bug"}
 
 
@@ -148,6 +150,11 @@ def classify(rec: dict) -> None:
     rec["item_errors"] = len(errors)
     code = rec.get("exit_code")
     group = rec["group"]
+    stateful = any(phrase in f"{i['reason'] or ''} {i['error'] or ''}" for i in items for phrase in STATE_PHRASES)
+    if code == 5 and group == "privacy-bug" and stateful:  # state across calls is an implementation error (issue 34)
+        rec["match"] = "yes (implementation error: state kept across calls)"
+        rec["mismatch_class"] = None
+        return
     if code is None or code not in (0, 1, 3, 4):       # 2 usage, 5 implementation error, 6 run error
         rec["match"] = "no (could not run)"
         rec["mismatch_class"] = "d"
