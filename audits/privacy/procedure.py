@@ -565,7 +565,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
                 break
         if serial:
-            result.serial = check_serial(aud, budget.serial)
+            result.serial = check_serial(aud, budget.serial, pace if o.time_budget else None)
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(o.time_budget))

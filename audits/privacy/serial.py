@@ -24,6 +24,8 @@ from .rounds import Auditor
 
 SERIAL_ALPHA_SHARE = 0.05  # of the audit's alpha, set aside before the first round
 SERIAL_RUNS = 2_000  # consecutive calls on the first pair's data side
+SERIAL_MIN_RUNS = 400  # ... under a time budget: as many as fit in SERIAL_MAX_SECONDS at the measured pace, at least
+SERIAL_MAX_SECONDS = 5.0
 SERIAL_PERMUTATIONS = (4_999, 49_999)  # random orderings the statistic is compared with: 10 / level, within these
 SERIAL_KEY = 0x5E41  # the check's stream: SeedSequence(seed, spawn_key=(SERIAL_KEY,)); its permutations (SERIAL_KEY, 1)
 
@@ -62,13 +64,14 @@ def serial_p_value(x: np.ndarray, rng: np.random.Generator, permutations: int) -
     return observed, (1 + exceed) / (1 + permutations)
 
 
-def check_serial(aud: Auditor, alpha: float) -> dict:
+def check_serial(aud: Auditor, alpha: float, pace: float | None = None) -> dict:
     """Test that consecutive calls of ``fn`` are independent (module doc) at level ``alpha``; raise
-    :class:`ImplementationError` when they are shown dependent. Returns the check's record."""
+    :class:`ImplementationError` when they are shown dependent. Returns the check's record. ``pace`` (an audit under
+    a time budget: seconds a call): as many calls as fit in SERIAL_MAX_SECONDS, at least SERIAL_MIN_RUNS."""
     pair = aud.pairs[0]
     seed = np.random.SeedSequence(aud.seed, spawn_key=(SERIAL_KEY,))
-    runs = aud.runner.sample(pair.data, SERIAL_RUNS, rng=np.random.default_rng(seed), params=pair.params,
-                             per_call=True)
+    n = SERIAL_RUNS if pace is None else int(min(SERIAL_RUNS, max(SERIAL_MIN_RUNS, SERIAL_MAX_SECONDS / max(pace, 1e-9))))
+    runs = aud.runner.sample(pair.data, n, rng=np.random.default_rng(seed), params=pair.params, per_call=True)
     flat = runs.reshape(runs.shape[0], -1).astype(float)
     with np.errstate(invalid="ignore", over="ignore"):
         stats = {"the first output value": flat[:, 0], "the sum of a run's output values": flat.sum(axis=1)}
