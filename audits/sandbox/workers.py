@@ -315,6 +315,11 @@ class SandboxWorker:
             except (EOFError, OSError, ProtocolError) as exc:
                 frame, reason = None, self._death(exc, phase)
             else:
+                if frame is None and self.proc.poll() is not None:  # it may write its last frame and end between
+                    try:  # the two looks (a mistyped function's one-line reason, then exit): read what it wrote
+                        frame = self._frame()
+                    except (EOFError, OSError, ProtocolError):
+                        frame = None
                 reason = None if frame is not None or self.proc.poll() is None else self._death(None, phase)
             if frame is None and reason is None:
                 reason = self.clock.expired()
