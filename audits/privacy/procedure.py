@@ -417,6 +417,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
     kept = None
     seconds_per_sample = wall_per_run = 0.0
     try:
+        if serial:  # first: every round's confidence rests on independent runs (and a dependent function ends here)
+            result.serial = check_serial(aud, budget.serial, pace if o.time_budget else None)
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             # anchors: each stress case, after its rows extended to all the input may hold and its votes scaled
             # down to a few (moves.py); the first two stress cases' vote rows widened to more labels, and every stress
@@ -564,8 +566,6 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 # verdict says what it would have needed (no power, with the samples and seconds)
                 info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
                 break
-        if serial:
-            result.serial = check_serial(aud, budget.serial, pace if o.time_budget else None)
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(o.time_budget))
