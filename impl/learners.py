@@ -5,7 +5,8 @@ Every learner takes a batch of k equally sized training sets, ``X`` of shape (k,
 over records). Learners are pure functions of their chunk (and of an explicit ``rng`` where
 they are randomised): no state is shared across chunks (seed 000 trap P2).
 
-- :func:`threshold_erm`: ERM for 1-D thresholds h_t(x) = 1[x >= t] (VC dimension 1).
+- :func:`threshold_erm`: ERM for 1-D thresholds h_t(x) = 1[x >= t] (VC dimension 1);
+  :func:`threshold_erm_sorted` the same on rows already sorted.
 - :func:`interval_erm`: ERM for 1-D intervals h_{a,b}(x) = 1[a <= x <= b] (VC dimension 2).
 - :func:`sgd_logistic`: one-pass projected SGD for L2-regularised logistic regression in 1-D,
   the soft-label learner B of seed 000 Sec. 5 (soft label sigmoid(w0 + w1 x)).
@@ -25,20 +26,29 @@ def threshold_erm(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = Non
     """
     X, y = np.atleast_2d(X), np.atleast_2d(y).astype(np.int64)
     order = np.argsort(X, axis=1, kind="stable")
-    xs = np.take_along_axis(X, order, axis=1)
-    ys = np.take_along_axis(y, order, axis=1)
+    ws = None if weights is None else \
+        np.take_along_axis(np.broadcast_to(np.asarray(weights, dtype=np.int64), X.shape), order, axis=1)
+    return threshold_erm_sorted(np.take_along_axis(X, order, axis=1), np.take_along_axis(y, order, axis=1), ws)
+
+
+def threshold_erm_sorted(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray | None = None) -> np.ndarray:
+    """:func:`threshold_erm` of rows ``xs`` already in increasing order (labels ``ys`` and weights ``ws`` in
+    the same order)."""
+    xs, ys = np.atleast_2d(xs), np.atleast_2d(ys)
     k, n = xs.shape
-    ws = (np.ones_like(ys) if weights is None
-          else np.take_along_axis(np.broadcast_to(np.asarray(weights, dtype=np.int64), X.shape), order, axis=1))
-    # Cut j predicts 0 on the j smallest points and 1 on the rest:
-    # errors(j) = (ones among the first j) + (zeros among the last n - j), each weighed.
-    ones_before = np.concatenate([np.zeros((k, 1), np.int64), np.cumsum(ys * ws, axis=1)], axis=1)
-    zeros_before = np.concatenate([np.zeros((k, 1), np.int64), np.cumsum((1 - ys) * ws, axis=1)], axis=1)
-    errors = ones_before + (zeros_before[:, -1:] - zeros_before)
+    # Cut j predicts 0 on the j smallest points and 1 on the rest: its errors are the ones among the first j
+    # plus the zeros among the last n - j, that is (every zero) + sum over the first j of (+w for a one, -w
+    # for a zero); the first term is the same for every cut of a row, so the prefix sums alone are compared.
+    step = 2 * ys.astype(np.int64) - 1
+    if ws is not None:
+        step *= ws
+    score = np.zeros((k, n + 1), np.int64)
+    np.cumsum(step, axis=1, out=score[:, 1:])
     # A cut between equal x values is not realisable by any threshold: forbid it.
-    tied = np.concatenate([np.zeros((k, 1), bool), xs[:, 1:] == xs[:, :-1], np.zeros((k, 1), bool)], axis=1)
-    errors = np.where(tied, np.iinfo(np.int64).max, errors)
-    best = np.argmin(errors, axis=1)
+    tied = xs[:, 1:] == xs[:, :-1]
+    if tied.any():
+        score[:, 1:-1][tied] = np.iinfo(np.int64).max
+    best = np.argmin(score, axis=1)
     padded = np.concatenate([xs, np.full((k, 1), np.inf)], axis=1)
     return padded[np.arange(k), best]
 

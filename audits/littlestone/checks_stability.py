@@ -23,15 +23,17 @@ from dptestbed.impl.littlestone import classes as C
 from dptestbed.impl.littlestone.soa import Class, ClassTiesMinus
 from dptestbed.impl.littlestone.stable import (
     CapReached,
+    Reader,
     RngCoins,
     Sampler,
     Stats,
     g_sizes,
-    run_g,
+    run_g_on,
     tournament_sample,
 )
 
 G = "globally_stable_learner"
+_BLOCK = 8192  # examples the spec's G draws at a time on fresh data
 G_PRINTED = "globally_stable_learner_printed"
 
 _CTRL_G_CONST = Control("g_constant", "dptestbed.impl.littlestone.mutants:g_constant",
@@ -237,14 +239,16 @@ def _law_vs_reference(ctx: Context) -> dict:
 def _g_outputs(ctx: Context, runs: int, cls: Class, p, target, m: int, budget: float,
                seed: int | None = None) -> np.ndarray:
     """``runs`` outputs of the spec's algorithm G over the SOA of ``cls`` (one tie rule or the other) on fresh data
-    of length m, data and coins from ``seed``, else from the check's stream."""
+    of length m, data and coins from ``seed``, else from the check's stream. G reads at most N + n examples: when
+    m is that or more, they are drawn as G reads them (a run that stops after a few hundred examples does not draw
+    655,440)."""
     d, alpha = int(ctx.env["d"]), float(ctx.env["alpha"])
     n, N = g_sizes(d, alpha, budget)
     rng = np.random.default_rng(ctx.rng.integers(2**32) if seed is None else seed)
     out = []
     for _ in range(runs):
-        x, y = C.draw(p, target, m, rng)
-        out.append(run_g(cls, x, y, d=d, n=n, N=N, coins=RngCoins(rng), k=int(rng.integers(d + 1))))
+        source = Sampler(p, target, rng, budget=N, block=_BLOCK) if m >= N + n else Reader(*C.draw(p, target, m, rng), N)
+        out.append(run_g_on(cls, source, n=n, coins=RngCoins(rng), k=int(rng.integers(d + 1))))
     return np.array(out)
 
 

@@ -55,15 +55,19 @@ def erm_thresholds_window(rng, k: int, n_prime: int, eta: float, t_star: float =
     away from t*, comes back over about h n' (1 - 2 eta) records (probability about
     (eta/(1 - eta))^(h n' (1 - 2 eta)), below 1e-50 at the instances here); +inf stands for 'the first
     record right of W' (no record in [t*, t* + h]: probability (1 - h)^n' per chunk)."""
-    from dptestbed.impl.learners import threshold_erm
+    from dptestbed.impl.learners import threshold_erm_sorted
 
     lo, hi = max(0.0, t_star - half_width), min(1.0, t_star + half_width)
     count = rng.binomial(n_prime, hi - lo, size=k)
     slots = max(1, int(count.max()))
+    # the records of a chunk in increasing order, drawn as such: c uniform order statistics are the first c
+    # partial sums of c + 1 standard exponential gaps over their total (no sort)
+    sums = np.cumsum(rng.standard_exponential((k, slots + 1)), axis=1)
     present = np.arange(slots)[None, :] < count[:, None]
-    X = np.where(present, lo + (hi - lo) * rng.random((k, slots)), np.inf)  # absent: (inf, 1), no error below inf
-    y = np.where(present, (X >= t_star) ^ (rng.random((k, slots)) < eta), 1).astype(np.int64)
-    return threshold_erm(X, y)
+    X = np.where(present, lo + (hi - lo) * (sums[:, :slots] / np.take_along_axis(sums, count[:, None], axis=1)),
+                 np.inf)  # absent: (inf, 1), no error below inf
+    y = np.where(present, (X >= t_star) ^ (rng.random((k, slots)) < eta), 1)
+    return threshold_erm_sorted(X, y)
 
 
 def threshold_error(t, eta: float = 0.0, t_star: float = T_STAR) -> np.ndarray:

@@ -69,17 +69,25 @@ class Reader:
 
 
 class Sampler(Reader):
-    """Draws i.i.d. examples (x, c(x)), x ~ p, lazily (for the exact D_k process)."""
+    """Draws i.i.d. examples (x, c(x)), x ~ p, lazily (for the exact D_k process); ``block`` > 1 draws them
+    that many at a time and serves them in order (the same law, fewer generator calls)."""
 
-    def __init__(self, p, c, rng: np.random.Generator, budget: float = math.inf):
+    def __init__(self, p, c, rng: np.random.Generator, budget: float = math.inf, block: int = 1):
         super().__init__(None, None, budget)
-        self.p, self.c, self.rng = np.asarray(p), np.asarray(c, dtype=np.int8), rng
+        self.p, self.c, self.rng, self.block = np.asarray(p), np.asarray(c, dtype=np.int8), rng, block
+        self._held = np.empty(0, dtype=np.int64)
 
     def draw(self, n: int, counted: bool = True):
         if counted and self.drawn + n > self.budget:
             raise Fail
         self.drawn += n if counted else 0
-        x = self.rng.choice(len(self.p), size=n, p=self.p)
+        if self.block <= 1:
+            x = self.rng.choice(len(self.p), size=n, p=self.p)
+        else:
+            if self._held.size < n:
+                more = self.rng.choice(len(self.p), size=max(n, self.block), p=self.p)
+                self._held = np.concatenate([self._held, more])
+            x, self._held = self._held[:n], self._held[n:]
         return x, self.c[x]
 
 
@@ -166,7 +174,12 @@ def g_sizes(d: int, alpha: float, c: float) -> tuple[int, int]:
 def run_g(cls: Class, x, y, *, d: int, n: int, N: float, coins, k: int, loser: bool = True) -> np.ndarray:
     """One run of G at level k on the batch (x, y): SOA(S o T) or the all-zero Fail row (``loser``:
     :func:`tournament_sample`'s)."""
-    source = Reader(x, y, N)
+    return run_g_on(cls, Reader(x, y, N), n=n, coins=coins, k=k, loser=loser)
+
+
+def run_g_on(cls: Class, source: Reader, *, n: int, coins, k: int, loser: bool = True) -> np.ndarray:
+    """:func:`run_g` reading its examples from ``source`` (its budget N; a :class:`Sampler` for fresh i.i.d.
+    data, whose run has the law of one on a batch of length N + n or more)."""
     try:
         S = tournament_sample(cls, k, n, source, coins, loser=loser)  # step 2
         T = source.draw(n, counted=False)                        # step 3: the next n examples
