@@ -19,7 +19,7 @@ from dptestbed.audits.privacy.pairs import (
     searched_pairs,
     stress_pairs,
 )
-from dptestbed.audits.privacy.records import DISTINCT_COUNTS, LARGE_N
+from dptestbed.audits.privacy.records import DISTINCT_COUNTS, LABEL_OFFSETS, LARGE_N
 from dptestbed.spec import SpecError, load_catalogue, load_spec
 
 CATALOGUE = load_catalogue()
@@ -218,6 +218,19 @@ def test_check_refuses_a_count_no_stress_case_holds_with_one_line(tmp_path, caps
     assert not (tmp_path / "out").exists()
 
 
+def test_check_refuses_a_parameter_that_would_change_nothing(tmp_path, capsys):
+    """``--param n=200`` on a spec without a privacy audit ran its theorem checks at their own points and printed
+    PASS: a tester took that for a check at n = 200 (an instance drawn without replacement where n <= d went unseen)."""
+    from dptestbed.audits.cli import main
+
+    code = main(["check", "private_prediction_lower_bound_corrected", "--impl",
+                 "dptestbed.impl.private_prediction.lower_bound:private_prediction_lower_bound", "--param", "n=200",
+                 "--out", str(tmp_path / "out"), "--no-plots"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err[-1].startswith("dptestbed: error: --param:") and "no privacy audit" in err[-1], err
+    assert not (tmp_path / "out").exists()
+
+
 def test_records_of_zero_features_are_searched():
     """An ERM dropping records of zero features (n counted after them) passed: no searched record was all zero."""
     pairs = [p for p in candidate_pairs(CATALOGUE["convex_erm_prediction"], max_searched=24)
@@ -229,10 +242,14 @@ def test_records_of_zero_features_are_searched():
 
 
 def test_large_copies_are_also_searched_with_their_labels_off_balance():
-    """Error rates rounded to 3 decimals passed: a balanced copy's rates sit on the grid's middle (one half)."""
+    """Error rates rounded to 3 decimals passed: a balanced copy's rates sit on the grid's middle (one half). A
+    learner dropping the candidates below 10^-3 of the best weight passed too: its cut, an error gap of
+    2 ln(1000)/epsilon = 13.8 at epsilon = 1, lay between no searched pair's two gaps. The offsets 2..12 put every
+    gap from 4 to 26 on one side of a pair (gaps 2t and 2t + 2 between two hypotheses that differ on a record)."""
     pairs = [p for p in candidate_pairs(CATALOGUE["generic_private_learner"], max_searched=24)
              if p.name.startswith("search/offset/")]
-    assert [p.name.split("/")[2] for p in pairs] == ["2_labels_off_balance", "21_labels_off_balance"]
+    assert [p.name.split("/")[2] for p in pairs] == [f"{t}_labels_off_balance" for t in LABEL_OFFSETS]
+    assert set(range(2, 13)) <= set(LABEL_OFFSETS)
     for p in pairs:
         y, nb = np.asarray(p.data["y"]), np.asarray(p.neighbour["y"])
         assert int(np.sum(y != nb)) == 1 and len(y) >= LARGE_N and p.params["n"] == len(y)

@@ -98,7 +98,8 @@ def register(subparsers) -> None:
     p.add_argument("--suite", choices=("quick", "full"), default="quick")
     p.add_argument("--no-controls", action="store_true", help="skip the negative controls of the theorem checks")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="audit at this parameter point instead of the spec's audit points (repeatable)")
+                   help="audit at this parameter point instead of the spec's audit points (repeatable; the theorem "
+                        "checks keep their own instances)")
     allow_option(p)
     p.add_argument("--samples", type=bounded_int(300, 10**10), metavar="N",
                    help="samples per side per pair of every privacy audit, one round (default: the auditor's rounds)")
@@ -271,6 +272,12 @@ def cmd_check(args) -> int:
             stress_pairs(spec, params)  # a count the data fix that no stress case holds (n_pub = 5): one line, exit 2
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if params and spec.privacy is None:  # (the theorem checks' instances are their own: it would be ignored)
+        raise UserError(f"--param: {spec.id} has no privacy audit, and its theorem checks run at the instances they "
+                        "name: the parameter would change nothing")
+    if params:
+        print(f"check: --param moves the privacy audit to {', '.join(f'{k}={v}' for k, v in params.items())}; the "
+              "theorem checks run at the instances they name", file=sys.stderr)
     plan_ = planning.plan(cat, args.suite, [spec.id], implementation=args.impl, controls=not args.no_controls,
                           call_timeout=args.call_timeout, audit_params=params)
     plan_.tight = args.tight

@@ -7,8 +7,8 @@ generator                     the record replaced, and by what
 ``sort_order``                for each sort order (each real column, each label field, the row
                               norm): the record at the low end and the median record moved past
                               the other end of that order
-``magnitude``                 a record's real fields scaled to MAGNITUDE (10^12) times the data's scale (or
-                              to the norm bound), up and down; and moved by half a unit, up and down
+``magnitude``                 a record's real fields scaled to MAGNITUDE (10^12) and MAGNITUDE_FAR (10^18)
+                              times the data's scale (or to the norm bound), up and down; and moved by half a unit, up and down
                               (a fractional record among whole ones: a path chosen for integer data)
 ``item_id``                   a record's item id replaced by a new id: next to the largest, far above it
                               (10^6: a domain read from the data), non-contiguous (a gap), below every
@@ -53,7 +53,8 @@ generator                     the record replaced, and by what
                               (DISTINCT_COUNTS: 64, 100, 128 and 256; no more: the output is as wide as the list, and
                               a per-call implementation's audit grows with it); the ``scales`` set to k
 ``random``                    a random dataset of the anchor's size and domains, one record
-                              replaced at random (from a generator seeded by the spec id)
+                              replaced at random (from a generator seeded by the spec id); and one of its
+                              records made huge (``magnitude``'s 10^18, up and down)
 ``length``                    the dataset with copies of its first 1 or 3 changeable records
                               appended (a length its block counts do not divide), with the anchor's
                               own move (the same records appended to its neighbour) and its first
@@ -78,6 +79,10 @@ HUGE_N = 65_536
 # (or any scale taken from the private rows) by 10^3 of the data's scale (10^6 moved it by 10^-3: the PPM tolerance
 # mutant went unseen), while its square (10^24) stays far from overflow
 MAGNITUDE = 1e12
+# ... and a second, past float64's whole numbers: at 10^18 times the scale a sum's unit of last place is hundreds of
+# the data's scale, so an in-range record added to it vanishes (a clipped sum computed as sum(x) - sum(x - clip(x))
+# loses every record beside the huge one; at 10^12 it is off by 10^-5), its square (10^36) still finite
+MAGNITUDE_FAR = 1e18
 FAR_ID = 1_000_000  # an item id far above the data's: an implementation that sizes its domain by the largest id
 
 
@@ -184,13 +189,14 @@ def magnitude(ds: Dataset):
     if not reals or not len(ds.changeable):
         return
     i = int(ds.changeable[len(ds.changeable) // 2])
-    for sign, name in ((1.0, "up"), (-1.0, "down")):
-        values = {}
-        for key in reals:
-            col = ds.fields[key].astype(float)
-            scale = max(float(np.max(np.abs(col))), 1.0)
-            values[key] = ds._within(key, np.full(col.shape[1:], sign * MAGNITUDE * scale))
-        yield f"magnitude/{name}", ds.replaced(i, values)
+    for factor, suffix in ((MAGNITUDE, ""), (MAGNITUDE_FAR, "_far")):
+        for sign, name in ((1.0, "up"), (-1.0, "down")):
+            values = {}
+            for key in reals:
+                col = ds.fields[key].astype(float)
+                scale = max(float(np.max(np.abs(col))), 1.0)
+                values[key] = ds._within(key, np.full(col.shape[1:], sign * factor * scale))
+            yield f"magnitude/{name}{suffix}", ds.replaced(i, values)
     for sign, name in ((1.0, "half_up"), (-1.0, "half_down")):  # off the integers where the data are whole
         yield f"magnitude/{name}", ds.replaced(i, {key: ds._within(key, ds.fields[key][i].astype(float) + sign * 0.5)
                                                    for key in reals})
@@ -446,6 +452,11 @@ def random_dataset(ds: Dataset, rng: np.random.Generator):
     if len(base.changeable):
         i = int(rng.choice(base.changeable))
         yield "random", ds.data(fields), base.replaced(i, _flip(base, i))
+        # a record made huge among these (not among the stress cases' zeros, which a sum that loses the records
+        # beside a huge one loses unseen)
+        for name, nb in magnitude(base):
+            if name.endswith("_far"):
+                yield f"random/{name}", ds.data(fields), nb
 
 
 def _reals(ds: Dataset) -> list[str]:
@@ -591,7 +602,7 @@ def large_moves(big: Dataset, alike: bool = False):
             yield f"large_n/balanced_{name}", big.replaced(rows[-1], {key: _other_label(domain, column[rows[-1]])})
 
 
-LABEL_OFFSETS = (2, 21)  # labels moved off the balance of a large copy by :func:`offset_moves`
+LABEL_OFFSETS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21)  # labels moved off the balance of a large copy (:func:`offset_moves`)
 
 
 def offset_moves(big: Dataset):

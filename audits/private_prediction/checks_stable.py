@@ -211,12 +211,15 @@ def _block_count(t: int) -> int:
 
 
 def _block_vector(rng, r: int, t: int) -> np.ndarray:
-    """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, the next one whole numbers (repeated
-    entries: block learners agree), the rest continuous (distinct entries)."""
+    """Case ``t``'s block predictions in [-3, 3]^r: every fourth all equal, every eighth whole numbers (repeated
+    entries: block learners agree), every eighth labels 0 and 1 (PAC block learners' predictions, ties at even r: an
+    implementation that takes a majority vote of labels instead of their mean), the rest continuous."""
     if t % 4 == 1:
         return np.full(r, rng.uniform(-3, 3))
-    if t % 4 == 3:
+    if t % 8 == 3:
         return rng.integers(-3, 4, r).astype(float)
+    if t % 8 == 7:
+        return rng.integers(0, 2, r).astype(float)
     return rng.uniform(-3, 3, r)
 
 
@@ -225,8 +228,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         _spec, "Lemma 2 (stability)", "one-block-moves", "property",
         title="moving one block's prediction by at most gamma moves A' by at most gamma/r (note W4)",
         instance="r = 4, 3, 5, 7 in turn, gamma = 1: 2000 block-prediction vectors in [-3, 3]^r (a quarter all "
-                 "equal, a quarter whole numbers with repeats, half continuous); one random block moves by a random "
-                 "amount in [-gamma, gamma], or by exactly +-gamma",
+                 "equal, an eighth whole numbers with repeats, an eighth labels 0/1, half continuous); one random "
+                 "block moves by a random amount in [-gamma, gamma], or by exactly +-gamma",
         predicate="failure: |A'(S') - A'(S'')| > gamma/r (1e-12 tolerance)",
         trials={"quick": 2000, "full": 20_000},
         params={"r": 4, "gamma": 1.0},
@@ -251,8 +254,8 @@ for _spec in ("averaged_learner", "averaged_learner_corrected"):
         _spec, "Lemma 2 (stability)", "block-average", "property",
         title="A'(S', x) is the average (1/r) sum_j A(S'_j, x) of the block predictions (ALG-3), which makes a move "
               "of gamma in one block a move of exactly gamma/r",
-        instance="r = 4, 3, 5, 7 in turn: 500 block-prediction vectors in [-3, 3]^r (a quarter all equal, a quarter "
-                 "whole numbers with repeats, half continuous)",
+        instance="r = 4, 3, 5, 7 in turn: 500 block-prediction vectors in [-3, 3]^r (a quarter all equal, an eighth "
+                 "whole numbers with repeats, an eighth labels 0/1, half continuous)",
         predicate="failure: A'(blocks) differs from the mean of the blocks by more than 1e-12",
         trials={"quick": 500, "full": 5000},
         params={"r": 4, "gamma": 1.0},

@@ -545,6 +545,36 @@ def averaged_learner_distinct(data, *, r, **_):
 averaged_learner_distinct.batch = lambda data, n, *, r, **_: np.full(int(n), _distinct_blocks(data))
 
 
+def _without_replacement_batch(data, N, *, rng, d, n, **_):
+    out = lower_bound.private_prediction_lower_bound.batch(data, N, rng=rng, d=d, n=n)
+    if int(n) <= int(d):                                              # BUG: distinct points when they fit
+        out[:, :int(n)] = np.stack([rng.choice(int(d), size=int(n), replace=False) for _ in range(int(N))])
+    return out
+
+
+def lower_bound_without_replacement(data, *, rng, d, n, **_):
+    """BUG: the hard-instance harness draws its points without replacement when n <= d (exact at the spec's n > d)."""
+    return _without_replacement_batch(data, 1, rng=rng, d=d, n=n)[0]
+
+
+lower_bound_without_replacement.batch = _without_replacement_batch
+
+
+def _vote_if_labels(data) -> float:
+    v = np.asarray(data, dtype=float).ravel()
+    if np.all((v == 0) | (v == 1)):                                  # BUG: labels taken for a classifier ensemble
+        return float(2 * v.sum() >= v.size)
+    return float(v.mean())
+
+
+def averaged_learner_vote_on_labels(data, *, r, **_):
+    """BUG: block predictions that are all 0 or 1 get their majority vote (ties to 1), not their mean."""
+    return _vote_if_labels(data)
+
+
+averaged_learner_vote_on_labels.batch = lambda data, n, *, r, **_: np.full(int(n), _vote_if_labels(data))
+
+
 # --------------------------------------------------------------------------- declarations
 
 
@@ -679,6 +709,13 @@ MUTANTS = (
         "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
     _m("averaged_learner_corrected", "averaged_learner_distinct", "utility",
        "averages the distinct block predictions (np.unique)",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
+    _m("private_prediction_lower_bound_corrected", "lower_bound_without_replacement", "utility",
+       "the hard-instance harness draws distinct points when n <= d",
+       ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/instance-law-fewer-points",)),
+    _m("averaged_learner_corrected", "averaged_learner_vote_on_labels", "utility",
+       "block predictions all 0 or 1 get their majority vote",
        ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
         "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
     _m("private_prediction_lower_bound_corrected", "lower_bound_fixed_target", "utility",
