@@ -95,6 +95,9 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
     ("generic_private_learner", "littlestone/generic_relative_prune.py:generic_learner", VIOLATION),
     # the clipped sum as sum(x) - sum(x - clip(x)): a record of 10^18 among in-range ones (records.random_dataset)
     ("bounded_mean", "calibration/bm_sum_minus_excess.py:bounded_mean", VIOLATION),
+    # labels nobody voted for dropped and the mode's index not mapped back: rows unanimous on the last label
+    # (moves.with_one_label)
+    ("subsample_aggregate", "model_agnostic/sa_compact_labels.py:subsample_aggregate", VIOLATION),
 ]
 
 

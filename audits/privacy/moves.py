@@ -414,6 +414,26 @@ def with_mixed_modes(spec: Spec, anchor):
                            only_first=True)
 
 
+def with_one_label(spec: Spec, anchor):
+    """The anchor's vote rows made unanimous on their last label (each row's total kept), so that every other label
+    has no vote in any row, with one vote of the first row moved to the first label on the other side; None when not
+    a vote input of two labels or more. An implementation that drops the labels nobody voted for (compacting the
+    label list) and forgets to map the mode back releases label 0 for the last one on one side only; the stress
+    cases' rows each hold votes for their first label."""
+    if spec.neighbours["relation"] not in VOTE_KINDS:
+        return None
+    moved, _ = moved_part(spec, anchor.data)
+    if moved is None or moved.ndim != 2 or moved.shape[1] < 2:
+        return None
+    rows = np.zeros(moved.shape, dtype=np.int64)
+    rows[:, -1] = moved.sum(axis=1)
+    if rows[0, -1] < 1:
+        return None
+    return _one_vote_moved(spec, anchor, rows, moved.shape, "last_label_only",
+                           "Its rows made unanimous on the last label, one vote of the first row moved to the first.",
+                           only_first=True)
+
+
 def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, what: str,
                     only_first: bool = False):
     """The pair of ``rows`` (the anchor's moved part replaced) and the same with one vote of each row (of the first

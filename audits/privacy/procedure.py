@@ -47,6 +47,7 @@ from .moves import (
     with_many_votes,
     with_mixed_modes,
     with_more_labels,
+    with_one_label,
 )
 from .neighbours import violation
 from .options import AuditOptions
@@ -442,7 +443,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
             tied = [e for e in tied_halves(spec, stress) if not violation(spec, e.data, e.neighbour, e.env)]
             tied += after_stable_rows(spec, stress)  # (checked against the relation as they are built)
-            tied += [e for e in (with_mixed_modes(spec, p) for p in stress[:1])
+            tied += [e for e in (f(spec, p) for p in stress[:1] for f in (with_mixed_modes, with_one_label))
                      if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
             checked = _in_reference_domain(spec, widened + tiny + tied + ([many] if many is not None else []))
             aud.add_pairs(checked)  # where the reference runs
