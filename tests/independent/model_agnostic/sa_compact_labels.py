@@ -17,6 +17,7 @@ TRUTH (defaults eps=8, delta=1e-3, T=1, m=4: lam=1.9495, w=35.04):
   label 1 -> every stable query is released as 0 (wrong) w.p. ~1.
 """
 import math
+
 import numpy as np
 
 
