@@ -247,17 +247,19 @@ def _discrete_gaussian_exact(ctx: Context) -> dict:
 # =========================================================================== bounded mean and sum (diffprivlib)
 
 # bounds [-1, 2] (lower < 0: an add/remove sensitivity max(|lower|, |upper|) differs from upper - lower); records
-# beyond both bounds (clipped to 2 and -1) and inside: clipped sum 4.5 (mean 0.45), unclipped sum 8.5 (mean 0.85)
+# beyond both bounds (clipped to 2 and -1) and inside, some equal (0.5 three times; 9, 3 and 2 all clip to 2: a sum of
+# the distinct clipped values is 2.5): clipped sum 7.5 (mean 0.75), unclipped sum 12.5 (mean 1.25)
 _BOUNDS = (-1.0, 2.0)
-_RECORDS = np.array([9.0, -4.0, 0.2, 0.8, 0.3, 0.7, 0.4, 0.6, 0.5, 0.0])
+_RECORDS = np.array([9.0, -4.0, 0.5, 0.5, 0.5, 0.2, 0.8, 2.0, 3.0, 0.0])
 
 
 def _bounded_calibration(spec: str, ref: str, statistic, control: str, description: str):
     @experiment(
         spec, ref, "exact-tail", "calibration",
         title=f"P[M(D) - {statistic.__name__}(clip(D)) > t] = exp(-t/b)/2 at t = b/2, b, 2b",
-        instance="lower = -1, upper = 2, epsilon = 1, n = 10 records, two far outside the bounds (9 and -4; "
-                 "unclipped, the centre moves); every event inside diffprivlib's truncation range",
+        instance="lower = -1, upper = 2, epsilon = 1, n = 10 records, three outside the bounds (9, 3 and -4; "
+                 "unclipped, the centre moves) and some equal (0.5 three times, three records at 2 once clipped: a "
+                 "statistic of the distinct values moves it too); every event inside diffprivlib's truncation range",
         predicate="event: the output exceeds the clipped statistic + t",
         trials={"quick": 50_000, "full": 2_000_000},
         params={"epsilon": 1.0, "lower": _BOUNDS[0], "upper": _BOUNDS[1], "n": 10},

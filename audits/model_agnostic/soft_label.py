@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from dptestbed.audits.api import Context, Control, experiment, implied_failure, scalar
+from dptestbed.audits.api import Context, Control, experiment, implied_failure, rate_difference, scalar
 
 C_SUPPORT = 1.0  # the paper's c: X = R minus (-c, c)
 
@@ -233,6 +233,34 @@ def _lemma58(ctx: Context) -> dict:
             "log_y": True, "trials_per_point": ctx.trials,
         },
     }
+
+
+@experiment(
+    "soft_label_learner", "Lemma 5.8", "chunk-law", "test",
+    title="(conformance: the law of a chunk model, not the lemma's bound) each chunk's model is B trained on that "
+          "chunk alone: its soft label at x = 1 is above E h(1) as often as a fresh fit of B's, whichever chunk of "
+          "the call it is (a model carried from one chunk to the next, trained on all the chunks before, sits near "
+          "the full-data model, inside Lemma 5.8's loose radius)",
+    instance="paper's 1-D example (notes 4.5, c = 1), n' = 100, x = 1; one call of the implementation on k = trials "
+             "chunks of fresh data, against as many fresh fits of the specified learner B; E h(1) from 20000 other "
+             "fits of B (fixed before the compared runs)",
+    predicate="two-sided Fisher exact test of H0: the chunk models' rate of h(1) > E h(1) is B's; power stated "
+              "against a rate 0.1 above or below",
+    trials={"quick": 4_000, "full": 40_000},
+    params={"n_prime": 100, "learner": "sgd_logistic_one_pass"},
+    controls=(CTRL_FLIP,), tests="conformance",
+)
+def _chunk_law(ctx: Context) -> dict:
+    n_prime, lp, pts = int(ctx.params["n_prime"]), learner_params(ctx.env), np.array([_X_LEMMA58])
+    mean = float(reference_fits(ctx.rng, 20_000, n_prime, pts, **lp).mean())
+    X, y = draw_example(ctx.rng, (ctx.trials, n_prime))
+    h = _impl_soft_labels(ctx, X, y, pts)[:, 0]
+    ref = reference_fits(ctx.rng, ctx.trials, n_prime, pts, **lp)[:, 0]
+    out = rate_difference(int(np.sum(h > mean)), h.size, int(np.sum(ref > mean)), ref.size, shift=0.1,
+                          level=ctx.level, event="a chunk's h(1) above E h(1)")
+    out["instance"].update({"E_h": mean, "implementation_mean": float(h.mean()), "reference_mean": float(ref.mean()),
+                            "first_and_last_chunk": [float(h[0]), float(h[-1])]})
+    return out
 
 
 def quantile_ci(sample, level):

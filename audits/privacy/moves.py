@@ -728,9 +728,14 @@ MAX_COUNT = 64  # an integer parameter is scaled up to at most this (inputs grow
 FAR_SENSITIVITY_FACTOR = 100
 
 
+OFF_ZERO = 0.5  # a bound at 0 that may take any sign is also audited here
+
+
 def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     """Parameter points beside ``params`` (the audit point): each parameter the user did not fix moved,
-    one at a time, to values on both sides of 1 and of its default (a real scale times and divided by
+    one at a time, to values on both sides of 1 and of its default (a bound at 0 of any sign, one that a spec
+    constraint relates to another parameter, to OFF_ZERO: a clipped sum that drops duplicate records leaks only when
+    lower > 0; a real scale times and divided by
     SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
     FAR_EPSILON_FACTORS and OFF_GRID_EPSILON; the claim's delta divided by 100 and 10^4 and set to LARGE_DELTA;
     a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records, and a vector's length also
@@ -746,15 +751,18 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     claim_epsilons = spec.privacy.epsilon.names if spec.privacy is not None else set()
     records = spec.input.get("records")
     scales = set(records.scales + records.fixed) if records is not None else set()
+    bounds = {n for c in spec.constraints if len(c.names) > 1 for n in c.names}
     out = []
     for name, p in spec.parameters.items():
         if name in params or p.type not in ("real", "integer") or name not in base:
             continue
         v = base[name]
         if p.type == "real":
-            if not (isinstance(v, int | float) and v > 0 and (p.min is None or p.min >= 0)):
+            if isinstance(v, int | float) and v == 0 and p.min is None and name in bounds:
+                values = [OFF_ZERO]  # a bound at 0 (of any sign, in a constraint with another: lower < upper)
+            elif not (isinstance(v, int | float) and v > 0 and (p.min is None or p.min >= 0)):
                 continue
-            if name in claim_deltas:  # the claim's delta: smaller (at a hundredth and far below), and large
+            elif name in claim_deltas:  # the claim's delta: smaller (at a hundredth and far below), and large
                 values = [v / 100, v * FAR_DELTA_FACTOR] + ([LARGE_DELTA] if v < LARGE_DELTA / 10 else [])
             else:
                 values = [v * SCALE_FACTOR, v / SCALE_FACTOR]

@@ -189,7 +189,8 @@ def magnitude(ds: Dataset):
     if not reals or not len(ds.changeable):
         return
     i = int(ds.changeable[len(ds.changeable) // 2])
-    for factor, suffix in ((MAGNITUDE, ""), (MAGNITUDE_FAR, "_far")):
+
+    def huge(factor: float, suffix: str):
         for sign, name in ((1.0, "up"), (-1.0, "down")):
             values = {}
             for key in reals:
@@ -197,9 +198,12 @@ def magnitude(ds: Dataset):
                 scale = max(float(np.max(np.abs(col))), 1.0)
                 values[key] = ds._within(key, np.full(col.shape[1:], sign * factor * scale))
             yield f"magnitude/{name}{suffix}", ds.replaced(i, values)
+
+    yield from huge(MAGNITUDE, "")
     for sign, name in ((1.0, "half_up"), (-1.0, "half_down")):  # off the integers where the data are whole
         yield f"magnitude/{name}", ds.replaced(i, {key: ds._within(key, ds.fields[key][i].astype(float) + sign * 0.5)
                                                    for key in reals})
+    yield from huge(MAGNITUDE_FAR, "_far")  # (last: within the search's cap, the moves above come first)
 
 
 def zeroed(ds: Dataset):

@@ -609,6 +609,28 @@ def _unshuffled(params: dict) -> dict:
 soft_label_learner_unshuffled = with_params(
     _sl.soft_label_learner, _unshuffled, "'permutation' SGD that never shuffles (sigma = identity).")
 
+
+def soft_label_learner_warm_start(data, *, rng, k, n_prime, learner, eta, reg, radius):
+    """Alg 7 whose SGD weights are set to zero once, before the loop over chunks: chunk j's training starts from
+    chunk j - 1's model (B run on D_1 ... D_j, not on D_j)."""
+    k, n_prime = int(k), int(n_prime)
+    X = np.asarray(data["X"], dtype=float).reshape(k, n_prime)
+    y = np.asarray(data["y"], dtype=float).reshape(k, n_prime)
+    if learner != "sgd_logistic_one_pass":  # the permutation variant: each chunk in a random order
+        order = np.argsort(rng.random((k, n_prime)), axis=1)
+        X, y = np.take_along_axis(X, order, axis=1), np.take_along_axis(y, order, axis=1)
+    w0 = w1 = 0.0                                                    # BUG: once, not once a chunk
+    out = np.empty((k, 2))
+    for j, (xs, ys) in enumerate(zip(X.tolist(), y.tolist())):
+        for x, label in zip(xs, ys):
+            residual = 1.0 / (1.0 + math.exp(-(w0 + w1 * x))) - label
+            w0, w1 = w0 - eta * (residual + reg * w0), w1 - eta * (residual * x + reg * w1)
+            norm = math.hypot(w0, w1)
+            if norm > radius:
+                w0, w1 = w0 * radius / norm, w1 * radius / norm
+        out[j] = w0, w1
+    return out
+
 _SLC_TR, _SLC_RC, _SLC_DE = _family_ids("soft_label_queries_corrected", "Theorem 5.4")
 _SLH = "soft_label_classifier/Theorem 5.14/release-law"
 _SLC_514 = "soft_label_queries_corrected/Theorem 5.14/alg6-stream"
@@ -642,6 +664,8 @@ _SL = [
     _mutant(_SLL, "chunk_drift", "utility", "chunk models drift with the chunk index", (f"{_SLL}/Lemma 5.8/steele",)),
     _mutant(_SLL, "unshuffled", "utility", "'permutation' SGD without the permutation",
             (f"{_SLL}/Theorem 5.15 (printed Theorem 2)/identity",)),
+    _mutant(_SLL, "warm_start", "utility", "each chunk's SGD starts from the previous chunk's model",
+            (f"{_SLL}/Lemma 5.8/chunk-law",)),
 ]
 
 # =========================================================================== Algorithm 2 (A_stab)
