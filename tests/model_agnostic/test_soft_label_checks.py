@@ -8,7 +8,7 @@ from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
 SOFT = [(spec, e) for (spec, ref), exps in load_registry().items() if spec.startswith("soft_label") for e in exps]
-TRIALS = {"planted": 4000, "concentration": 4000, "steele": 8000, "ensemble": 60, "strong-quality": 120,
+TRIALS = {"planted": 4000, "concentration": 4000, "chunk-law": 2000, "steele": 8000, "ensemble": 60, "strong-quality": 120,
           "identity": 8000, "learned": 30, "straddle-e5": 4000, "alg6-stream": 12}
 
 
@@ -72,3 +72,15 @@ def test_alg6_stream_instance_meets_the_theorem():
     weak = [min(e, 1 - e) < exp.params["nu"] for e in expected]
     assert weak == [False, False, True, True] and expected[0] == 0.5
     assert sum(weak) == exp.params["m"] - exp.params["T"]
+
+
+def test_a_learner_warm_started_across_chunks_differs_in_its_chunk_law():
+    """Chunk j trained from chunk j - 1's model sits near the full-data model, inside Lemma 5.8's radius (a tester's
+    file passed its concentration and Steele checks); against fresh fits of B its chunks' rate of h(1) above E h(1)
+    is about 1 against 0.5."""
+    exp = next(e for s, e in SOFT if s == "soft_label_learner" and e.name == "chunk-law")
+    r = run_check(CATALOGUE["soft_label_learner"], exp,
+                  "dptestbed.impl.model_agnostic.mutants:soft_label_learner_warm_start", seed=5, isolate=False,
+                  trials=2000)
+    thm.apply_multiple_testing([r], n_audits=0)
+    assert r["verdict"] == "violated" and r["instance"]["implementation_rate"] > 0.9, r

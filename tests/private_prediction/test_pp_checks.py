@@ -138,3 +138,20 @@ def test_every_erratum_states_both_versions(catalogue):
     for r in rows:
         assert r["printed_formula"] and r["corrected_formula"], r["id"]
         assert r["verdict"] in ("confirmed", "analytic"), (r["id"], r["verdict"], r["measurement"])
+
+
+@pytest.mark.parametrize("spec_id, check, mutant, at_spec_point", [
+    ("private_prediction_lower_bound_corrected", "instance-law-fewer-points", "lower_bound_without_replacement",
+     "instance-law"),  # distinct points where n <= d: exact at the spec's n = 500 > d = 400
+    ("averaged_learner_corrected", "block-average", "averaged_learner_vote_on_labels", None),  # 0/1 blocks voted
+])
+def test_bugs_of_an_input_regime_are_flagged_where_they_live(catalogue, spec_id, check, mutant, at_spec_point):
+    exps = {e.name: e for (spec, _), es in load_registry().items() if spec == spec_id for e in es}
+    impl = f"dptestbed.impl.private_prediction.mutants:{mutant}"
+    r = run_check(catalogue[spec_id], exps[check], impl, seed=3, isolate=False)
+    thm.apply_multiple_testing([r], n_audits=0)
+    assert r["verdict"] == "violated", r
+    if at_spec_point:
+        r = run_check(catalogue[spec_id], exps[at_spec_point], impl, seed=3, isolate=False)
+        thm.apply_multiple_testing([r], n_audits=0)
+        assert r["verdict"] == "consistent", r
