@@ -21,6 +21,7 @@ CASES = [  # (spec, implementation, expected verdict)
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_parity_bit", VIOLATION),
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_long_shared_noise", VIOLATION),  # p = 65
     ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_exact_atom", VIOLATION),
+    ("laplace_mechanism", "dptestbed.impl.calibration.mutants:laplace_hole_at_answer", VIOLATION),  # near_data
     ("exponential_mechanism", "dptestbed.impl.calibration.mutants:exponential_losses_half_even", VIOLATION),
     ("gaussian_mechanism", "dptestbed.impl.calibration.mutants:gaussian_sigma_as_variance", VIOLATION),
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_two_candidates", VIOLATION),

@@ -56,6 +56,37 @@ def _random_classes(rng, count: int):
         yield C.canonical(rows)
 
 
+def _halving_worst(cls: Class, mask: int, memo: dict) -> int:
+    """Most mistakes an adversary forces on the Halving learner (the larger side of the version space, ties +1)
+    from version space ``mask``: splitting points with both labels."""
+    if mask in memo:
+        return memo[mask]
+    best = 0
+    for pm in cls.pos_mask:
+        plus = mask & pm
+        if not plus or plus == mask:
+            continue
+        minus = mask ^ plus
+        guess = plus.bit_count() >= minus.bit_count()
+        best = max(best, int(not guess) + _halving_worst(cls, plus, memo), int(guess) + _halving_worst(cls, minus, memo))
+    memo[mask] = best
+    return best
+
+
+def _halving_traps(rng, count: int, tries: int = 2000):
+    """Random classes (6-12 functions on 4-5 points) on which an adversary forces more mistakes than Ldim(H) on the
+    Halving learner: where the larger side of a version space is not the side of larger Littlestone dimension, and it
+    matters, so a learner that predicts by size (log2 |H| mistakes) and not by Ldim is seen."""
+    for _ in range(tries):
+        if not count:
+            return
+        H = C.canonical(rng.choice(np.array([-1, 1], np.int8), size=(int(rng.integers(6, 13)), int(rng.integers(4, 6)))))
+        cls = Class(H)
+        if len(H) >= 6 and _halving_worst(cls, cls.full, {}) > cls.ldim():
+            count -= 1
+            yield H
+
+
 _CTRL_LDIM = Control("ldim_max_instead_of_min", "dptestbed.impl.littlestone.mutants:ldim_max_instead_of_min",
                      "Ldim recursion 1 + max(Ldim(V+), Ldim(V-)) instead of 1 + min")
 _CTRL_LDIM_EMPTY = Control("ldim_empty_zero", "dptestbed.impl.littlestone.mutants:ldim_empty_zero",
@@ -260,7 +291,8 @@ def _adversary(ctx: Context, cls: Class, x: list, y: list, mask: int, memo: dict
 @experiment(SOA, "Section 3.2 (SOA mistake bound)", "adversary", "property",
             title="worst-case mistakes of the SOA over realizable sequences = Ldim(H) (adversarial game tree)",
             instance="thresholds N = 3, 7; intervals N = 3; points N = 4 + empty; cube N = 2; thresholds N = 3 spread "
-                     "over 70 points (at 5, 64 and 69, the others constant); then 8 random classes (|X| <= 4, |H| <= 8) "
+                     "over 70 points (at 5, 64 and 69, the others constant); then 8 random classes (|X| <= 4, |H| <= 8), "
+                     "3 random classes on which Halving (the larger side) makes more than Ldim(H) mistakes, "
                      "and thresholds N = 3 again, one after the other in the same process; the adversary plays every "
                      "splitting point with both labels against the implementation's own predictors",
             predicate="the adversary's best total equals Ldim(H) (brute force)",
@@ -271,6 +303,8 @@ def _soa_optimal(ctx: Context) -> dict:
     # then random classes, and the first class again: an implementation's state kept from one class to the next
     # (a cache keyed by row indices) shows on a class that follows another
     mixed = [(f"random class {i}: {H.tolist()}", H) for i, H in enumerate(_random_classes(rng, 8)) if len(H) > 1]
+    mixed += [(f"class where Halving makes more than Ldim(H) mistakes {i}: {H.tolist()}", H)
+              for i, H in enumerate(_halving_traps(rng, 3))]
     first = next(iter(_SOA_CLASSES.items()))
     for label, H in [*_SOA_CLASSES.items(), *mixed, (f"{first[0]}, again after the others", first[1])]:
         cls = Class(H)

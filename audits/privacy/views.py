@@ -117,11 +117,12 @@ class Featurizer:
         self.views: list[str] = []
         self._cache: list = []
         self.grouped = None
+        self.bit_cols = np.empty(0, dtype=np.int64)  # the continuous float columns (:meth:`_bit_views`)
         if _negative_zeros(x1) or _negative_zeros(x2):
             # a bit-level leak: -0.0 and +0.0 compare equal, so no view of the values tells them apart
             self.views.append("negative_zeros")
         self._bit_views(x1, x2)
-        self._input_views(inputs)
+        self._input_views(inputs, continuous=self.bit_cols.size > 0)
         if self.d == 1:
             self.views.append("value")
             return
@@ -208,21 +209,27 @@ class Featurizer:
             self.views.append("parity")
         self.views.append("float32")
 
-    def _input_views(self, inputs: tuple | None) -> None:
+    def _input_views(self, inputs: tuple | None, continuous: bool) -> None:
         """``equals_data``, ``equals_neighbour``: how many output coordinates equal the pair's input (D's, D''s)
         exactly, when the inputs are numeric arrays of one output row's size: an atom at the unnoised answer
-        (the exact answer released now and then) has mass on one side only."""
+        (the exact answer released now and then) has mass on one side only. For float outputs also ``near_data``,
+        ``near_neighbour``: the distance of the nearest coordinate to its unnoised value, whose threshold events
+        {near <= t} see a hole or an atom of any width around the answer (noise redrawn while the release rounds
+        to the answer: never within 0.005 of f(D), within it with probability 2e-3 from f(D') = f(D) + 1)."""
         self.inputs = {}
         if inputs is None:
             return
-        for name, value in zip(("equals_data", "equals_neighbour"), inputs):
+        for side, value in zip(("data", "neighbour"), inputs):
             try:
                 ref = np.asarray(value, dtype=float).ravel()
             except (TypeError, ValueError):
                 continue
             if ref.size == self.d and np.all(np.isfinite(ref)):
-                self.inputs[name] = ref
-                self.views.append(name)
+                self.inputs[f"equals_{side}"] = ref
+                self.views.append(f"equals_{side}")
+                if continuous:
+                    self.inputs[f"near_{side}"] = ref
+                    self.views.append(f"near_{side}")
 
     # rows (of the integer-valued columns) as discrete outcomes --------------------------
     def _fit_symbols(self, x1: np.ndarray, x2: np.ndarray) -> None:
@@ -418,6 +425,9 @@ class Featurizer:
             bits = np.ascontiguousarray(x[:, self.bit_cols], dtype=np.float64).view(np.uint64) & np.uint64(1)
             return bits.sum(axis=1).astype(np.int64)
         if view in self.inputs:
+            if view.startswith("near_"):
+                with np.errstate(invalid="ignore", over="ignore"):
+                    return np.abs(x.astype(np.float64, copy=False) - self.inputs[view]).min(axis=1)
             return (x == self.inputs[view]).sum(axis=1)
         if view.startswith("coord["):
             return np.ascontiguousarray(x[:, int(view[6:-1])])  # one strided pass; the searches then run on contiguous data

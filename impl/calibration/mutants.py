@@ -486,6 +486,18 @@ def _atom(out, data, rng, params):
     return out
 
 
+def _hole_at_answer(out, data, rng, params):
+    """Noise redrawn while a coordinate of the release is within 0.005 of its exact answer (the release would
+    round to the answer at 2 decimals): no output near f(D), the same region reached from f(D') = f(D) + 1."""
+    f = np.broadcast_to(as_vector(data), np.shape(out)[1:])
+    out = np.array(out, dtype=float)
+    near = np.abs(out - f).min(axis=tuple(range(1, out.ndim))) < 0.005
+    while near.any():
+        out[near] = f + laplace(rng, params["gamma"] / params["epsilon"], (int(near.sum()), *f.shape))
+        near = np.abs(out - f).min(axis=tuple(range(1, out.ndim))) < 0.005
+    return out
+
+
 def _laplace_half_noise(data, *, rng, epsilon, gamma):
     return laplace_mechanism(data, rng=rng, epsilon=2 * epsilon, gamma=gamma)
 
@@ -512,6 +524,8 @@ laplace_fn_half_noise.batch = laplace_mechanism.batch  # ... behind a correct ba
 laplace_parity_bit = post_processed(laplace_mechanism, _parity_bit,
                                     "Laplace whose last mantissa bit is the parity of the rounded input.")
 laplace_exact_atom = post_processed(laplace_mechanism, _atom, "Laplace releasing f(D) itself one run in 1,000.")
+laplace_hole_at_answer = post_processed(laplace_mechanism, _hole_at_answer,
+                                        "Laplace redrawn while a coordinate rounds to its exact answer at 2 decimals.")
 
 
 def _em_half_even_batch(data, n, *, rng, epsilon, sensitivity):
@@ -645,6 +659,9 @@ _SEARCHED = [
             "the last mantissa bit is the input's parity (the two sides' outputs are disjoint)", (AUDIT,)),
     _mutant("laplace_mechanism", "laplace_exact_atom", "exact_atom", "privacy",
             "the exact answer released with probability 1e-3 (an atom under a pure claim)", (AUDIT,)),
+    _mutant("laplace_mechanism", "laplace_hole_at_answer", "hole_at_answer", "privacy",
+            "noise redrawn while the release is within 0.005 of the exact answer (a hole at f(D), mass there from "
+            "f(D'): seen by the near_data view)", (AUDIT,)),
     _mutant("exponential_mechanism", "exponential_losses_half_even", "losses_half_even", "privacy",
             "losses rounded half to even before the softmax", (AUDIT,)),
     _mutant("gaussian_mechanism", "gaussian_sigma_as_variance", "sigma_as_variance", "privacy",

@@ -254,6 +254,17 @@ class _TieToEmptySide(soa.ClassTiesMinus):
         return 0 if mask == 0 else super().ldim(mask)                      # BUG: Ldim(empty) = 0
 
 
+class _Halving(soa.Class):
+    """The Halving learner in the SOA's place: each point predicted by the larger side of the version space."""
+
+    def predictor(self, mask):
+        h = np.empty(self.X, dtype=np.int8)
+        for x, pm in enumerate(self.pos_mask):
+            plus = mask & pm
+            h[x] = 1 if plus.bit_count() >= (mask ^ plus).bit_count() else -1      # BUG: |V+| against |V-|, not Ldim
+        return h
+
+
 def _soa_with(cls_type):
     def mechanism(data, *, rng=None):
         cls = cls_type(data["H"])
@@ -277,6 +288,9 @@ soa_without_definition_8 = _soa_with(_NoDefinition8)
 soa_without_definition_8.__doc__ = "SOA whose predictor on a non-realizable prefix is the empty set's (no Definition 8)."
 soa_empty_side_wins = _soa_with(_TieToEmptySide)
 soa_empty_side_wins.__doc__ = "SOA with Ldim(empty) = 0 and ties to -1, so the empty side can win the argmax (P-G2)."
+soa_halving = _soa_with(_Halving)
+soa_halving.__doc__ = ("The Halving learner (the larger side of the version space) in the SOA's place: log2 |H| "
+                       "mistakes, more than Ldim(H) on a class whose larger side is not the side of larger Ldim.")
 soa_memo_across_classes = _soa_with(_SharedMemo)
 soa_memo_across_classes.__doc__ = ("SOA whose Ldim memo is kept for the process, keyed by row masks only: a class "
                                    "after another reads the other's values.")
@@ -531,6 +545,7 @@ MUTANTS = (
     _mutant(_SOA, "soa_without_definition_8", "utility",
             [f"{_SOA}/Definition 8 (non-realizable extension)/statement",
              f"{_SOA}/Definition 8 (non-realizable extension)/reference-tie-rule"]),
+    _mutant(_SOA, "soa_halving", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary"]),
     _mutant(_SOA, "soa_empty_side_wins", "utility", [f"{_SOA}/Section 3.2 (SOA mistake bound)/adversary",
                                                      f"{_SOA}/Fact A1 (identification after d mistakes)/identification",
                                                      f"{_SOA}/Definition 8 (non-realizable extension)/statement",
