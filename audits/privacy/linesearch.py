@@ -35,6 +35,10 @@ KEEP_PER_LINE = 2  # neighbouring pairs a line contributes (its best ones)
 MAX_FOUND = 12     # pairs the search adds to the round's pair search
 PATTERN_ANCHORS = 3  # of them, the best whose first input gets the relation's mixed-direction patterns
 EDGE_PAIRS = 2     # pairs at the edge of the domain (a distance 0 against 1), beside them whatever their score
+SUPPORT_DEPTH = 3  # pairs below (and above) the pilot's edge of an output's support, on a whole-valued line ...
+SUPPORT_LINES = 1  # ... of this many lines (the first with such an edge)
+SUPPORT_VALUES = 4  # ... whose output is one of this many whole values
+SUPPORT_FILL = 32  # the widest gap between grid points filled point by point to find that edge
 
 
 CELL_BINS = 16  # quantile bins of a continuous column's (and the row sum's) cells
@@ -199,8 +203,10 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
     runs per grid point; events are scored for twice that (as the pair search's pilot)."""
     candidates = []
     record: dict = {"lines": len(lines), "runs_per_point": n, "points": 0, "pairs_scored": 0, "rejected": 0}
+    samplers = []
     for k, line in enumerate(lines):
         sampler = _LineSampler(aud, r, k, line, n)
+        samplers.append(sampler)
         for margin, t, u, how in _search_line(sampler, 2 * n, alpha):
             candidates.append((margin, line, t, u, how))
         record["points"] += len(sampler.samples)
@@ -226,6 +232,7 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
         if len(out) == MAX_FOUND:
             break
     out += _edge_pairs(aud, lines, out)
+    out += _support_pairs(aud, samplers, out)
     out += _patterns_at(aud, out[:PATTERN_ANCHORS], record)
     record["found"] = [p.name for p in out]
     return out, record
@@ -262,6 +269,76 @@ def _edge_pairs(aud: Auditor, lines: list[Line], found: list[Pair]) -> list[Pair
         point = max(far, key=lambda f: f[0])[1]
         out += [e.derived(name=f"{e.name}@{point.name.rsplit('@', 1)[-1]}", params=point.params, env=point.env)
                 for e in out if not violation(aud.spec, e.data, e.neighbour, point.env)]
+    return out
+
+
+def _support_edges(s: _LineSampler) -> list[tuple[float, int]]:
+    """The points t of a whole-valued unit line where a discrete output's pilot count turns from 0 to positive
+    (the first t seen, coming from where it is absent), when the line's outputs are a few whole values, after the grid's gaps around it are sampled point by point
+    (SUPPORT_FILL at most): the pilot's edge of that output's support, as ``(t, direction)`` (+1: absent below t)."""
+    line = s.line
+    if not (line.unit and line.integral):
+        return []
+    rows = {t: as2d(x) for t, x in s.samples.items() if t not in s.failed}
+    if not rows or any(x.shape[1] != 1 for x in rows.values()):
+        return []
+    values = np.unique(np.concatenate([np.unique(x) for x in rows.values()]))
+    if values.size > SUPPORT_VALUES or not np.all(values == np.round(values)):
+        return []  # a few discrete outputs (a label or bottom): a continuous output's tails are the event views' to see
+    edges: list[tuple[float, int]] = []
+    for v in values:
+        for direction in (1, -1):
+            seen = sorted((t for t in rows if np.any(rows[t] == v)), key=lambda t: direction * t)
+            absent = [t for t in rows if not np.any(rows[t] == v) and direction * t < direction * seen[0]] if seen else []
+            if not absent:
+                continue
+            a = max(absent, key=lambda t: direction * t)
+            if 1 < abs(seen[0] - a) <= SUPPORT_FILL:  # the gap filled: the first point seen, to the unit
+                between = [a + direction * k for k in range(1, int(abs(seen[0] - a)))]
+                s.fill(between)
+                rows.update((t, as2d(s.samples[t])) for t in between if t in s.samples)
+                first = next((t for t in between if t in rows and np.any(rows[t] == v)), seen[0])
+            else:
+                first = seen[0]
+            edges.append((first, direction))
+    return list(dict.fromkeys(edges))
+
+
+def _support_pairs(aud: Auditor, samplers: list[_LineSampler], found: list[Pair]) -> list[Pair]:
+    """The SUPPORT_DEPTH neighbouring pairs just outside the pilot's edge of a discrete output's support
+    (:func:`_support_edges`) on the first SUPPORT_LINES lines that have one, whatever their score: a pilot of a few
+    hundred runs first sees an output where its probability is about 1/runs, so where an implementation truncates
+    its noise (a release impossible a few scales below the threshold, possible one unit above: 4e-3 against 0 at a
+    distance to instability of 8 against 9), the pairs that show it lie just beyond what the pilot saw, and only the
+    round's estimate, with its 10^5 runs, tells a truncated tail from the spec's thin one."""
+    out: list[Pair] = []
+    lines_used = 0
+    for s in samplers:
+        if lines_used == SUPPORT_LINES:
+            break
+        line, pairs = s.line, []
+        for first, direction in _support_edges(s):
+            for k in range(SUPPORT_DEPTH):
+                u = first - direction * k
+                t = u - direction
+                t, u = min(t, u), max(t, u)
+                if line.lower <= t and u <= line.upper:
+                    pairs.append((t, u))
+        added = 0
+        for t, u in dict.fromkeys(pairs):
+            data, neighbour = line.point(t), line.point(u)
+            if violation(aud.spec, data, neighbour, line.anchor.env) or any(
+                    same_input(data, p.data) and same_input(neighbour, p.neighbour) and p.params == line.anchor.params
+                    for p in found + out):
+                continue
+            added += 1
+            out.append(Pair(name=f"search/{line.name}/{line.anchor.name}/{t:g}_to_{u:g}", data=data,
+                            neighbour=neighbour, params=line.anchor.params, env=line.anchor.env, source="search",
+                            description=f"implementation-guided line search ({line.name[5:]}, the pilot's edge of an "
+                                        f"output's support) from stress case {line.anchor.name}: moved {t:g} and "
+                                        f"{u:g} sensitivities from it",
+                            extra={"move": "support edge", "line": line.name}))
+        lines_used += added > 0
     return out
 
 

@@ -30,6 +30,7 @@ SUM = mutant_control("averaged_learner_sum", "sums the block predictions instead
 AGN_CONST = mutant_control("agnostic_constant_label", "answers 0 at every query")
 ERM_DOUBLE = mutant_control("erm_double_noise", "Lap(2 gamma/epsilon) on the ERM prediction")
 ERM_NEGATED = mutant_control("erm_negated_labels", "fits the ERM on -y (label sign slip)")
+ERM_LABELS01 = mutant_control("erm_labels_01", "fits the ERM on labels mapped to {0, 1}")
 
 
 # =========================================================================== Theorem 4
@@ -484,6 +485,49 @@ def _cor3(ctx: Context) -> dict:
 )
 def _cor4(ctx: Context) -> dict:
     return _erm_check(ctx, scalar(ctx.env["error_bound"]), ridge_opt())
+
+
+# the release law at fixed data (linear loss, closed-form minimiser w = Pi_K(sum_i y_i x_i/(lam n)), spec input text):
+# (rows, labels, query) of each dataset; the {0, 1} labels of a fit move the centre by 0.35 b to 1.0 b on them
+_LAW_DATA = (
+    (((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)), (1.0, 1.0, -1.0, -1.0), (0.6, 0.8)),
+    (((0.6, 0.8),) * 4, (-1.0, -1.0, -1.0, -1.0), (0.6, 0.8)),
+    (((0.6, 0.8), (-0.8, 0.6), (0.0, -1.0), (1.0, 0.0)), (1.0, -1.0, 1.0, -1.0), (-0.8, 0.6)),
+)
+_SHIFT = 0.25  # the centre's alternatives: shifted by this many Laplace scales
+
+
+@experiment(
+    "convex_erm_prediction", "Theorem 3", "release-law", "calibration",
+    title="the law of the release at fixed data: <w^_S, x> + Lap(gamma/epsilon) with w^_S the exact regularised "
+          "minimiser (linear loss: the closed form Pi_K(sum_i y_i x_i/(lam n))), each query answered with fresh noise: "
+          "its median is the exact prediction and P[|M - <w^_S, x>| > b] = e^(-1), b = gamma/epsilon",
+    instance="linear loss, d = 2, n = 4, lam = 0.5, R = 10, L_f = L_l = 1, c_gamma = 4, epsilon = 1 (b = 2); three "
+             "fixed datasets of unit rows with labels in {-1, +1} (mixed, and all -1), one call each asking its query "
+             "point as many times as the trials",
+    predicate="per dataset, P[M <= <w^_S, x>] against 1/2 (alternatives: the centre 0.25 b off) and P[|M - <w^_S, x>| "
+              "> b] against e^(-1) (the scale off by 30%); a fit on labels mapped to {0, 1} moves the centre by "
+              "0.35 b to b",
+    trials={"quick": 4000, "full": 40_000},
+    params={"loss": "linear", "n": 4, "lam": 0.5, "R": 10.0, "L_f": 1.0, "L_l": 1.0, "c_gamma": 4.0, "epsilon": 1.0,
+            "sigma": 0.0},
+    controls=(ERM_LABELS01, ERM_NEGATED),
+)
+def _erm_release_law(ctx: Context) -> dict:
+    b = scalar(ctx.env["gamma"]) / scalar(ctx.env["epsilon"])
+    lam, n, R = scalar(ctx.env["lam"]), int(scalar(ctx.env["n"])), scalar(ctx.env["R"])
+    cells = []
+    for k, (rows, labels, query) in enumerate(_LAW_DATA):
+        X, y, x = np.array(rows), np.array(labels), np.array(query)
+        w = X.T @ y / (lam * n)
+        w = w * min(1.0, R / float(np.linalg.norm(w))) if np.linalg.norm(w) > 0 else w
+        centre = float(w @ x)
+        out = np.asarray(ctx.sample({"X": X, "y": y, "x": np.tile(x, (ctx.trials, 1))}, 1), dtype=float).reshape(-1)
+        cells.append(Cell(f"dataset {k}: M <= {centre:g}", out.size, int(np.sum(out <= centre)), 0.5,
+                          (1 - 0.5 * math.exp(-_SHIFT), 0.5 * math.exp(-_SHIFT))))
+        cells.append(Cell(f"dataset {k}: |M - {centre:g}| > b", out.size, int(np.sum(np.abs(out - centre) > b)),
+                          math.exp(-1.0), tuple(math.exp(-1.0 / f) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))))
+    return {"cells": cells}
 
 
 SCALING_C = 0.1 * 100 ** 0.25   # epsilon_n = c n^(-1/4): epsilon = 0.1 at n = 100 (the noise term dominates)

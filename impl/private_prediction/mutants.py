@@ -440,6 +440,21 @@ def erm_negated_labels(data, *, rng, **params):
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _labels01_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
+    X, y, x = convex_erm._dataset(data, n, L_f)
+    y = (y + 1) / 2                   # BUG: the labels mapped to {0, 1} before the fit
+    gamma = convex_erm.certified_gamma(L_f=L_f, L_l=L_l, lam=lam, n=n, c_gamma=c_gamma)
+    return convex_erm.released(X, y, x, N, rng=rng, epsilon=epsilon, lam=lam, R=R, L_f=L_f, loss=loss, gamma=gamma)
+
+
+@batched(_labels01_batch)
+def erm_labels_01(data, *, rng, **params):
+    """BUG: the labels mapped to {0, 1} ((y + 1)/2) before the fit: private (a fit of bounded labels, sensitivity
+    at most the spec's), but the minimiser and so the release's centre are not the spec's."""
+    out = _labels01_batch(data, 1, rng=rng, **params)[0]
+    return float(out) if np.ndim(out) == 0 else out
+
+
 def _reencoded_batch(data, N, *, rng, epsilon, lam, R, L_f, L_l, n, c_gamma, loss, **_):
     X, y, x = convex_erm._dataset(data, n, L_f)
     y = 2 * y - 1                     # BUG: the {0, 1} -> {-1, 1} map applied to labels already in {-1, 1}
@@ -688,6 +703,9 @@ MUTANTS = (
     _m("convex_erm_prediction", "erm_empty_rows_dropped", "privacy",
        "records of zero features dropped, n counted after them (found on records zeroed but one: search/zero)",
        ("privacy audit",)),
+    _m("convex_erm_prediction", "erm_labels_01", "utility",
+       "labels mapped to {0, 1} before the fit (private; the release's centre moves by 0.35 b to b at fixed data)",
+       ("convex_erm_prediction/Theorem 3/release-law",)),
     _m("convex_erm_prediction", "erm_labels_reencoded", "privacy",
        "labels mapped by y -> 2y - 1 although in {-1, 1}: a record of label -1 weighs 3 (at c_gamma = 4 only a label "
        "-1 record's features moved shows it: search/labels/all_-1)", ("privacy audit",)),
