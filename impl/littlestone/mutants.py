@@ -60,6 +60,13 @@ def _encode_first_occurrence(S, ids, released, a, n):
     return out
 
 
+def _encode_by_estimate(S, ids, released, a, n):
+    out = histogram.encode(S, ids, released, a, n)
+    key = np.where(out[:, :, 0] >= 0, -out[:, :, 1], np.inf)              # BUG: rows by decreasing estimate, not id
+    order = np.argsort(key, axis=1, kind="stable")
+    return np.take_along_axis(out, order[:, :, None], axis=1)
+
+
 def _encode_negative_zero_padding(S, ids, released, a, n):
     out = histogram.encode(S, ids, released, a, n)
     position = np.arange(n)[None, :]
@@ -96,6 +103,10 @@ hist_negative_zero_padding = histogram.make_histogram(
     doc="Hist writing the padding row of each occurring but suppressed item as (-1, -0.0) ('no estimate'), the "
         "other padding rows (-1, +0.0): the values compare equal, the sign bits count the suppressed items (the "
         "support size leaks without noise).")
+hist_sorted_by_estimate = histogram.make_histogram(
+    encode_fn=_encode_by_estimate,
+    doc="Hist listing the released items by decreasing noisy estimate, not ascending id: post-processing of the spec's "
+        "release (private), but an output the spec does not define (a user reading row j as the j-th id misreads it).")
 hist_first_occurrence_order = histogram.make_histogram(
     encode_fn=_encode_first_occurrence, doc="Hist listing the released items in first-occurrence order.")
 
@@ -563,6 +574,7 @@ MUTANTS = (
     _mutant(_H, "hist_true_counts", "privacy", [_AUDIT, _HIST_LAW]),
     _mutant(_H, "hist_first_occurrence_order", "privacy", [_AUDIT]),
     _mutant(_H, "hist_negative_zero_padding", "privacy", [_AUDIT]),
+    _mutant(_H, "hist_sorted_by_estimate", "utility", [f"{_H}/Lemma 15 (privacy)/canonical-order"]),
     _mutant(_H, "hist_epsilon_quartered", "utility", [f"{_H}/Lemma 15 (accuracy)/heavy-item"]),
     _mutant(_H, "hist_estimates_blurred", "utility", [f"{_H}/Lemma 15 (accuracy)/vs-reference-heavy-item"]),
     _mutant(_GEN, "generic_missing_half", "privacy", [_AUDIT, f"{_GEN}/Lemma 16 (privacy)/exact-softmax"]),
