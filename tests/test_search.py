@@ -96,6 +96,8 @@ def test_the_first_entry_s_line_steps_across_fixed_width_integer_wraps():
 def test_the_claim_s_epsilon_is_also_audited_far_from_its_default():
     names = [name for name, _ in parameter_points(CATALOGUE["laplace_mechanism"], {})]
     assert {"epsilon=4", "epsilon=0.25", "epsilon=8", "epsilon=0.125", "epsilon=0.0625"} <= set(names)
+    # off the whole numbers below and above 1 (a keep probability taken at ceil(epsilon) above 1 is exact at 4 and 8)
+    assert {"epsilon=0.7", "epsilon=2.7"} <= set(names)
     assert len(names) == len(set(names))
 
 

@@ -34,6 +34,8 @@ CASES = [  # (spec, implementation, expected verdict)
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_tournament", VIOLATION),  # 33 answers
     ("report_noisy_max", "dptestbed.impl.calibration.mutants:report_noisy_max_long_noiseless", VIOLATION),  # 65
     ("geometric_mechanism", "dptestbed.impl.calibration.mutants:geometric_integer_scale", VIOLATION),  # epsilon x 0.7
+    ("randomized_response",  # epsilon x 2.7
+     "dptestbed.impl.calibration.mutants:randomized_response_epsilon_ceiled", VIOLATION),
     ("discrete_gaussian_mechanism",  # sensitivity x 100 (moves.FAR_SENSITIVITY_FACTOR)
      "dptestbed.impl.calibration.mutants:discrete_gaussian_sigma_capped", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # the unanimous many-vote line

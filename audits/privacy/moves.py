@@ -712,9 +712,11 @@ SCALE_FACTOR = 4.0  # a scale parameter is also audited this many times larger a
 # "epsilon >= 5: Gaussian noise", lies beyond 4x; far above, a pure claim's loss is past what samples can show),
 # the claim's delta also at 10^-4 of it ("delta < 1e-9: ...")
 FAR_EPSILON_FACTORS = (8.0, 1 / 8, 1 / 16)
-# ... and once off the powers of two (every other point keeps sensitivity / epsilon a whole number when it was one: a
-# noise scale truncated to an integer, int(sensitivity / epsilon) for an exact integer sampler, is right on all of them)
-OFF_GRID_EPSILON = 0.7
+# ... and twice off the powers of two (every other point keeps sensitivity / epsilon a whole number when it was one: a
+# noise scale truncated to an integer, int(sensitivity / epsilon) for an exact integer sampler, is right on all of them),
+# once below and once above the default (from epsilon 1, every other point above 1 is a whole number: a randomized
+# response that takes its keep probability at ceil(epsilon) above 1 is exact on all of them; at 2.7, loss 3)
+OFF_GRID_EPSILONS = (0.7, 2.7)
 FAR_EPSILON_MAX = 16.0  # ... up to this epsilon: beyond it no round we draw (10^7 a side: ln(10^7 / 3) = 15) shows a loss
 FAR_DELTA_FACTOR = 1e-4
 # ... and at 0.05 when it is below a tenth of that: an output released on one side only with a mass a little above
@@ -737,7 +739,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     constraint relates to another parameter, to OFF_ZERO: a clipped sum that drops duplicate records leaks only when
     lower > 0; a real scale times and divided by
     SCALE_FACTOR, and 2 or 1/2 when both of those sit on one side of 1, the claim's epsilon also by
-    FAR_EPSILON_FACTORS and OFF_GRID_EPSILON; the claim's delta divided by 100 and 10^4 and set to LARGE_DELTA;
+    FAR_EPSILON_FACTORS and OFF_GRID_EPSILONS; the claim's delta divided by 100 and 10^4 and set to LARGE_DELTA;
     a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records, and a vector's length also
     at the longest of LONG_LENGTHS; the relation's sensitivity also FAR_SENSITIVITY_FACTOR times larger), inside its
     domain. ``(name, point)`` pairs, each point binding (the search
@@ -771,7 +773,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
                 if min(values) >= 1:
                     values.append(0.5)
                 if name in claim_epsilons:
-                    values += [v * f for f in FAR_EPSILON_FACTORS if v * f <= FAR_EPSILON_MAX] + [v * OFF_GRID_EPSILON]
+                    values += [v * f for f in FAR_EPSILON_FACTORS + OFF_GRID_EPSILONS if v * f <= FAR_EPSILON_MAX]
         else:  # a count: only larger (an input sized by it is padded; a smaller one could not hold the input)
             if not (isinstance(v, int) and v >= 1) or name in scales:
                 continue
