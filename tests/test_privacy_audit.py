@@ -736,7 +736,8 @@ def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verd
         tmp_path, monkeypatch):
     """Slow per-call code: when the round sized for power would take longer than CALL_ROUND_SECONDS at the last
     round's pace, it is not started (an item's CPU limit would cut it into a run error); the audit ends "no
-    power" with the samples a side and the seconds that power needs."""
+    power" with the samples a side and the seconds that power needs. The first round is cut to what fits in
+    CALL_ROUND_SECONDS too (here the least a round draws, 300), with a note."""
     from dptestbed.audits.privacy import procedure
     monkeypatch.setattr(procedure, "CALL_FIRST_ROUND", 3_000)
     monkeypatch.setattr(procedure, "CALL_ROUND_SECONDS", 0.0)
@@ -745,6 +746,7 @@ def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verd
                                      "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
     result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95)
     (first,) = result.to_json()["rounds"]
+    assert first["samples_per_side"] < 3_000 and any("the first round drew 300 samples" in n for n in result.notes)
     assert first["skipped_round"]["samples_per_side"] == first["power_short"]["next_round_samples"] > 3_000
     assert result.verdict == "no power" and result.power["samples_for_power"] > 3_000
     assert result.timing["seconds_for_power"] > 0

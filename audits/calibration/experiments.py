@@ -298,8 +298,9 @@ def exponential_probabilities(losses, epsilon, sensitivity):
 @experiment(
     "exponential_mechanism", EM_ACCURACY, "boundary", "bound",
     title="P[loss of the selected candidate > min loss + 2 Delta (ln K + ln(1/beta))/epsilon] <= beta",
-    instance="K = 10 candidates: one at loss 0, the other K - 1 just above the accuracy gap (the worst case); "
-             "margin sweep a = gap/20 .. gap",
+    instance="K = 10 candidates: one at loss -gap, the other K - 1 just above -gap + a (the worst case, shifted "
+             "below 0: the spec's losses may be negative and its law is shift-invariant); margin sweep a = gap/20 .. "
+             "gap",
     predicate="failure: a candidate other than the optimum is selected",
     trials={"quick": 50_000, "full": 2_000_000},
     params={"num_candidates": 10, "epsilon": 1.0, "sensitivity": 1.0, "beta": 0.05},
@@ -313,8 +314,8 @@ def _em_accuracy(ctx: Context) -> dict:
     K = int(ctx.params["num_candidates"])
 
     def failures_at(margin, n):
-        losses = np.full(K, np.nextafter(margin, np.inf))
-        losses[0] = 0.0
+        losses = np.full(K, np.nextafter(margin - gap, np.inf))
+        losses[0] = -gap
         out = ctx.sample(losses, n).reshape(n)
         return int(np.sum(out != 0))
 
@@ -328,15 +329,17 @@ def _em_accuracy(ctx: Context) -> dict:
 @experiment(
     "exponential_mechanism", EM_ACCURACY, "exact-selection", "calibration",
     title="P[select i] = exp(-epsilon u_i/(2 Delta)) / sum_j exp(-epsilon u_j/(2 Delta)) (Dwork-Roth 3.4)",
-    instance="K = 5 losses (0, 0.5, 1, 2, 4) Delta",
+    instance="K = 5 losses (-1.5, -0.5, 0, 1, 2.5) Delta: of both signs, as the spec's losses may be (an "
+             "implementation that reads |loss| is exact on losses >= 0 only)",
     predicate="event: candidate i is selected (one cell per candidate, same runs)",
     trials={"quick": 50_000, "full": 2_000_000},
     params={"num_candidates": 5, "epsilon": 1.0, "sensitivity": 1.0},
-    controls=(_CTRL_EM_BROKEN,),
+    controls=(_CTRL_EM_BROKEN, Control("exponential_mechanism_abs_losses", f"{_MUT}:exponential_mechanism_abs_losses",
+                                       "weights exp(-epsilon |u|/(2 Delta))")),
 )
 def _em_exact(ctx: Context) -> dict:
     eps, sens = scalar(ctx.env["epsilon"]), scalar(ctx.env["sensitivity"])
-    losses = np.array([0.0, 0.5, 1.0, 2.0, 4.0]) * sens
+    losses = np.array([-1.5, -0.5, 0.0, 1.0, 2.5]) * sens
     out = ctx.sample(losses, ctx.trials).reshape(ctx.trials)
     exact = exponential_probabilities(losses, eps, sens)
     alts = [exponential_probabilities(losses, eps / f, sens) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE)]
