@@ -238,6 +238,22 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
     return out, record
 
 
+def _new_line_pair(aud: Auditor, line: Line, t: float, u: float, known: list[Pair], where: str,
+                   move: str) -> Pair | None:
+    """The pair (D(t), D(u)) of a line, kept whatever its pilot score, or None when it is not a neighbour under the
+    relation or is among ``known`` (same inputs at the same parameters)."""
+    data, neighbour = line.point(t), line.point(u)
+    if violation(aud.spec, data, neighbour, line.anchor.env) or any(
+            same_input(data, p.data) and same_input(neighbour, p.neighbour) and p.params == line.anchor.params
+            for p in known):
+        return None
+    return Pair(name=f"search/{line.name}/{line.anchor.name}/{t:g}_to_{u:g}", data=data, neighbour=neighbour,
+                params=line.anchor.params, env=line.anchor.env, source="search",
+                description=f"implementation-guided line search ({line.name[5:]}, {where}) from stress case "
+                            f"{line.anchor.name}: moved {t:g} and {u:g} sensitivities from it",
+                extra={"move": move, "line": line.name})
+
+
 def _edge_pairs(aud: Auditor, lines: list[Line], found: list[Pair]) -> list[Pair]:
     """The first EDGE_PAIRS distinct pairs at the lower edge of a unit line's domain (t at its bound against t + 1: a
     distance to instability of 0 against 1), not among ``found``, whatever their pilot score: an implementation that
@@ -251,16 +267,9 @@ def _edge_pairs(aud: Auditor, lines: list[Line], found: list[Pair]) -> list[Pair
         t = line.lower
         if not (line.unit and math.isfinite(t) and t + 1 <= line.upper):
             continue
-        data, neighbour = line.point(t), line.point(t + 1)
-        if violation(aud.spec, data, neighbour, line.anchor.env) or any(
-                same_input(data, p.data) and same_input(neighbour, p.neighbour) and p.params == line.anchor.params
-                for p in found + out):
-            continue
-        out.append(Pair(name=f"search/{line.name}/{line.anchor.name}/{t:g}_to_{t + 1:g}", data=data,
-                        neighbour=neighbour, params=line.anchor.params, env=line.anchor.env, source="search",
-                        description=f"implementation-guided line search ({line.name[5:]}, the domain's edge) from "
-                                    f"stress case {line.anchor.name}: moved {t:g} and {t + 1:g} sensitivities from it",
-                        extra={"move": "edge", "line": line.name}))
+        pair = _new_line_pair(aud, line, t, t + 1, found + out, "the domain's edge", "edge")
+        if pair is not None:
+            out.append(pair)
     # ... and the same inputs at the parameter point of the largest delta (moves.LARGE_DELTA), where that mass shows
     home = [c.delta for p, c in zip(aud.pairs, aud.claims) if p.source != "parameter" and c.kind == "dp"]
     far = [(c.delta, p) for p, c in zip(aud.pairs, aud.claims)
@@ -324,21 +333,12 @@ def _support_pairs(aud: Auditor, samplers: list[_LineSampler], found: list[Pair]
                 t, u = min(t, u), max(t, u)
                 if line.lower <= t and u <= line.upper:
                     pairs.append((t, u))
-        added = 0
+        before = len(out)
         for t, u in dict.fromkeys(pairs):
-            data, neighbour = line.point(t), line.point(u)
-            if violation(aud.spec, data, neighbour, line.anchor.env) or any(
-                    same_input(data, p.data) and same_input(neighbour, p.neighbour) and p.params == line.anchor.params
-                    for p in found + out):
-                continue
-            added += 1
-            out.append(Pair(name=f"search/{line.name}/{line.anchor.name}/{t:g}_to_{u:g}", data=data,
-                            neighbour=neighbour, params=line.anchor.params, env=line.anchor.env, source="search",
-                            description=f"implementation-guided line search ({line.name[5:]}, the pilot's edge of an "
-                                        f"output's support) from stress case {line.anchor.name}: moved {t:g} and "
-                                        f"{u:g} sensitivities from it",
-                            extra={"move": "support edge", "line": line.name}))
-        lines_used += added > 0
+            pair = _new_line_pair(aud, line, t, u, found + out, "the pilot's edge of an output's support", "support edge")
+            if pair is not None:
+                out.append(pair)
+        lines_used += len(out) > before
     return out
 
 
