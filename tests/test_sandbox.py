@@ -339,6 +339,26 @@ def test_bounded_map_stops_an_item_too_large_and_answers_the_rest(tmp_path, monk
     assert out[4][0] == LIMIT and "8 s" in out[4][1], out
 
 
+UNGUARDED = """
+import threading, time
+from dptestbed.audits.sandbox.bounded import bounded_map
+from dptestbed.audits.sandbox.proctree import PASSING
+threading.Thread(target=time.sleep, args=(1.0,), name=PASSING + "-import", daemon=True).start()
+print(bounded_map(abs, [-2, 3], limit_mb=300, seconds=60))
+"""
+
+
+def test_a_background_import_is_waited_for_before_a_script_without_a_main_guard_forks(tmp_path):
+    """The command line imports scipy in a passing thread; were it still importing when a child starts, the child
+    was spawned, ran the main script again (a script or console wrapper without ``if __name__ == "__main__"``)
+    and printed a traceback (seen in CI on a loaded machine)."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.strip() == "[('done', 2), ('done', 3)]", done.stdout
+
+
 def test_outputs_that_are_booleans_in_some_calls_and_numbers_in_others_stack_as_numbers():
     """One call's type is no evidence: a bool whose type follows the value (False for 0, numpy.float32(1) for 1), or
     is drawn at random, is a correct randomized response; a type that tells the inputs apart is the type probe's

@@ -32,6 +32,7 @@ from ..base.verdict import (
     class_exit_code,
 )
 from ..privacy.result import at_decision
+from ..sandbox.proctree import PASSING
 from ..report.model import power_remedy
 from .options import (
     EXIT_HELP,
@@ -120,7 +121,7 @@ def _import_in_background(module: str) -> None:
         with contextlib.suppress(Exception):  # a failing import fails again, with its message, where it is used
             importlib.import_module(module)
 
-    threading.Thread(target=run, name="dptestbed-import", daemon=True).start()
+    threading.Thread(target=run, name=f"{PASSING}-import", daemon=True).start()
 
 
 def _points(flag: str, text: str | None) -> list | None:

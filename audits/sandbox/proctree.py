@@ -12,7 +12,8 @@ elsewhere the functions see no descendants and measure nothing).
   :func:`kill_user` does the same to every process of one user (a run's own, at the lower levels);
 * :func:`become_subreaper` (orphans of descendants come back to this process instead of init, so
   :func:`kill_tree` finds them) and :func:`die_with_parent` (``PR_SET_PDEATHSIG``);
-* :func:`fork_context`: how to start a child process without forking a process that has threads.
+* :func:`fork_context`: how to start a child process without forking a process that has threads
+  (threads named with :data:`PASSING` end on their own, and are waited for).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 KILL_ROUNDS = 200  # walks of a tree before its stopped processes are killed anyway
+PASSING = "dptestbed-passing"  # the name's start of a thread that ends on its own (a background import)
+PASSING_WAIT = 120.0  # seconds fork_context waits for such a thread at most
 
 
 def prctl(option: int, value: int) -> bool:
@@ -49,10 +52,15 @@ def die_with_parent() -> None:
 def fork_context():
     """multiprocessing's ``fork`` context in a process that runs no other thread, else ``spawn``:
     forking a process with threads may deadlock the child on a lock another thread held (Python
-    3.12 warns of it)."""
+    3.12 warns of it). A thread named :data:`PASSING` (a background import, holding the import lock)
+    is waited for first: ``spawn`` runs the main script again in the child, and a script without
+    ``if __name__ == "__main__"`` would then start its whole run there."""
     import multiprocessing as mp
     import threading
 
+    for thread in threading.enumerate():
+        if thread.name.startswith(PASSING) and thread is not threading.current_thread():
+            thread.join(PASSING_WAIT)
     methods = mp.get_all_start_methods()
     return mp.get_context("fork" if "fork" in methods and threading.active_count() == 1 else "spawn")
 
