@@ -4,11 +4,11 @@ Calibration (fixed seeds, so each verdict is deterministic): every correct corpu
 gets "no violation found" and a bound below its exact epsilon; every broken one is flagged,
 Lyu's Algorithms 3-6 at 99% confidence.
 
-False-alarm rate of the suite (measured, module ``test_false_alarm_rate_*``): Laplace at its
+False-alarm rate of the suite (measured, ``test_false_alarm_rate_*``): randomized response at its
 exact epsilon (the claim is tight on the stress pair), 200 seeds at confidence 0.8 with 2*10^4
 samples per side: the test allows at most ``binomial_false_alarm_limit(200, 0.2, 1e-3)`` alarms
-(a one-sided exact binomial test at level 1e-3 of "rate <= 20%"); the same for randomized
-response. Measured over 2000 seeds: 3.0% at nominal 20% (Laplace and randomized response
+(a one-sided exact binomial test at level 1e-3 of "rate <= 20%"); the same for Laplace in
+``benchmarks/false_alarms.py --audit laplace_mechanism`` (5 minutes). Measured over 2000 seeds: 3.0% at nominal 20% (Laplace and randomized response
 alike), 0.3% at nominal 5% (Laplace). Every other
 statistical assertion here uses a fixed seed, so the suite itself is not flaky.
 """
@@ -139,14 +139,8 @@ def _alarms(spec, seeds, samples=20_000, confidence=0.8):
 
 
 @pytest.mark.slow
-def test_false_alarm_rate_laplace_at_exact_epsilon():
-    seeds = range(200)
-    alarms = _alarms(spec_of("laplace_mechanism"), seeds)
-    assert alarms <= binomial_false_alarm_limit(len(seeds), 0.2, 1e-3)
-
-
-@pytest.mark.slow
 def test_false_alarm_rate_randomized_response_at_exact_epsilon():
+    """Laplace's 200 runs (about 5 minutes) are measured in benchmarks/false_alarms.py --audit laplace_mechanism."""
     seeds = range(200)
     alarms = _alarms(spec_of("randomized_response"), seeds)
     assert alarms <= binomial_false_alarm_limit(len(seeds), 0.2, 1e-3)
