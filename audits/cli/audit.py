@@ -32,8 +32,8 @@ from ..base.verdict import (
     class_exit_code,
 )
 from ..privacy.result import at_decision
-from ..sandbox.proctree import PASSING
 from ..report.model import power_remedy
+from ..sandbox.proctree import PASSING
 from .options import (
     EXIT_HELP,
     UserError,
