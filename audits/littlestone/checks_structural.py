@@ -51,8 +51,8 @@ def definition_ldim(H: np.ndarray) -> int:
 
 def _random_classes(rng, count: int):
     for _ in range(count):
-        X = int(rng.integers(1, 5))
-        rows = rng.choice([-1, 1], size=(int(rng.integers(1, 9)), X))
+        X = int(rng.integers(1, 6))
+        rows = rng.choice([-1, 1], size=(int(rng.integers(1, 13)), X))
         yield C.canonical(rows)
 
 
@@ -122,7 +122,7 @@ def _unbalanced_classes(rng, count: int):
 
 def _definition_cases(ctx: Context):
     rng = np.random.default_rng(ctx.rng.integers(2**32))
-    count = 400 if ctx.trials > 1 else 150
+    count = 600 if ctx.trials > 1 else 300
     yield "empty class", np.zeros((0, 3), np.int8), -1
     yield "one function", np.array([[1, -1, 1]]), 0
     for i, H in enumerate(_random_classes(rng, count)):
@@ -137,7 +137,7 @@ def _n_max(ctx: Context, quick: int, full: int) -> int:
 
 _ldim_experiment(
     "Section 3.2 (Littlestone dimension)", "definition", "Ldim = depth of the largest shattered complete mistake tree",
-    "150 random classes with |X| <= 4, |H| <= 8, and 8 classes on 9-12 points whose best split is unbalanced (a cube "
+    "300 random classes with |X| <= 5, |H| <= 12 (the spec's sizes), and 8 classes on 9-12 points whose best split is unbalanced (a cube "
     "on 3 points beside co-point functions), against a definition-level search; Ldim(empty) = -1, one function 0",
     _definition_cases, (_CTRL_LDIM, _CTRL_LDIM_EMPTY))
 _ldim_experiment(
@@ -229,9 +229,9 @@ def _vc_cases(ctx: Context):
 
 
 _ldim_experiment("Section 1 (finite classes)", "log-bound", "Ldim(H) <= floor(log2 |H|)",
-                 "150 random classes with |X| <= 4, |H| <= 8", _bound_cases, measured=True)
+                 "150 random classes with |X| <= 5, |H| <= 12", _bound_cases, measured=True)
 _ldim_experiment("Fact A6 (VC dimension)", "vc-below-ldim", "VC(H) <= Ldim(H) (brute-force VC)",
-                 "150 random classes with |X| <= 4, |H| <= 8", _vc_cases, measured=True,
+                 "150 random classes with |X| <= 5, |H| <= 12", _vc_cases, measured=True,
                  controls=(Control("ldim_worst_point", "dptestbed.impl.littlestone.mutants:ldim_worst_point",
                                    "Ldim taking the worst splitting point (an under-estimate)"),))
 

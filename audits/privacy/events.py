@@ -50,7 +50,12 @@ class Event:
         vals = self.values
         if self.view in ("row", "rowbin") and featurizer is not None:
             decode = featurizer.row_outcome if self.view == "row" else featurizer.rowbin_outcome
-            shown = ", ".join(str(decode(c)) for c in vals[:8])
+            rows = [decode(c) for c in vals[:8]]
+            shown = ", ".join(str(r) for r in rows)
+            if any(r is None for r in rows):  # rows too long for an exact code are hashed: only the hash is known
+                shown = ", ".join(f"hash {int(c)}" for c in vals[:8])
+                return (f"{self.view} in {{{shown}{f', ... ({len(vals)} outcomes)' if len(vals) > 8 else ''}}} "
+                        "(rows too long to code exactly: each outcome is a hash of the integer entries)")
         else:
             shown = ", ".join(f"{v:.6g}" for v in np.asarray(vals[:8], dtype=float))
         more = f", ... ({len(vals)} outcomes)" if len(vals) > 8 else ""

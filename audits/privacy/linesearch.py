@@ -216,6 +216,7 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
             record.setdefault("failed", []).append(f"{line.name} from {line.anchor.name}: {len(sampler.failed)} points "
                                                    f"(at t = {t:g}: {reason})")
     out: list[Pair] = []
+    anchor_of: dict[str, Pair] = {}  # each found pair's anchor, by name
     for margin, line, t, u, how in sorted(candidates, key=lambda c: -c[0]):
         anchor = line.anchor
         data, neighbour = line.point(t), line.point(u)
@@ -229,11 +230,12 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
                          f"{anchor.name}: moved {t:g} and {u:g} {'sensitivities' if line.unit else ''} from it"
                          ).replace("  ", " "),
             extra={"move": how, "line": line.name, "pilot_margin": margin}))
+        anchor_of[out[-1].name] = anchor
         if len(out) == MAX_FOUND:
             break
     out += _edge_pairs(aud, lines, out)
     out += _support_pairs(aud, samplers, out)
-    out += _patterns_at(aud, out[:PATTERN_ANCHORS], record)
+    out += _patterns_at(aud, out[:PATTERN_ANCHORS], record, anchor_of)
     record["found"] = [p.name for p in out]
     return out, record
 
@@ -342,12 +344,22 @@ def _support_pairs(aud: Auditor, samplers: list[_LineSampler], found: list[Pair]
     return out
 
 
-def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
+def _anchor_move(anchor: Pair | None, start) -> list[tuple[str, np.ndarray]]:
+    """The move of ``anchor`` (the pair a line was drawn through) made again from ``start`` (an input the line
+    found): a constant long vector moved down in its first half and up in its second (moves.stepped) splits
+    answers that share a noise only where the line found the implementation uncertain, far from the anchor's."""
+    if anchor is None or not all(isinstance(x, np.ndarray) for x in (anchor.data, anchor.neighbour, start)) \
+            or anchor.data.shape != anchor.neighbour.shape or anchor.data.shape != start.shape:
+        return []
+    return [("anchor_move", start + (anchor.neighbour - anchor.data))]
+
+
+def _patterns_at(aud: Auditor, found: list[Pair], record: dict, anchors: dict[str, Pair]) -> list[Pair]:
     """The relation's mixed-direction patterns (:func:`.moves.patterns`) applied at both inputs of the best
     pairs the lines found: where the implementation's sensitive region is, the pattern that spreads a move over
     every entry (votes moved back in some rows and forward in others) leaks most, and from the input on the far
     side of the implementation's threshold (a pattern from a row of gap 8 moves to 6 and 10; from the gap-10 row
-    beside it, to 8 and 12)."""
+    beside it, to 8 and 12); and the move of the pair's anchor (``anchors``: by the found pair's name)."""
     out: list[Pair] = []
     seen: list = []  # the inputs patterns were applied from (an input two found pairs share, once)
     for pair in found:
@@ -355,7 +367,7 @@ def _patterns_at(aud: Auditor, found: list[Pair], record: dict) -> list[Pair]:
             if any(same_input(start, s) for s in seen):
                 continue
             seen.append(start)
-            for name, nb in patterns(aud.spec, start, pair.env):
+            for name, nb in [*patterns(aud.spec, start, pair.env), *_anchor_move(anchors.get(pair.name), start)]:
                 if violation(aud.spec, start, nb, pair.env):
                     record["rejected"] += 1
                     continue

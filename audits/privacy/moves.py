@@ -298,6 +298,34 @@ def repeated(spec: Spec, anchor) -> list:
     return out
 
 
+def stepped(spec: Spec, anchor) -> list:
+    """Under query answers, a constant vector of the longest of LONG_LENGTHS entries (the anchor's median) against
+    the same moved one sensitivity down in its first half and up in its second, and the reverse: for every period
+    p below that length, some answers i and i + p are equal on one side and move apart on the other. An
+    implementation that reuses its noise every p queries (np.resize of a short draw) answers i and i + p alike on
+    the constant side; the repeated anchors (:func:`repeated`) move i and i + p alike whenever p is a multiple of
+    the anchor's length, and miss it."""
+    if not _free_length(spec, anchor) or spec.neighbours["relation"] != "query_answers":
+        return []
+    base = np.asarray(anchor.data, dtype=float)
+    if base.ndim != 1 or base.size == 0 or not np.all(np.isfinite(base)):
+        return []
+    step = float(sensitivity(spec, anchor.env))
+    integral = "integer" in spec.input.get("domain", "real")
+    k = LONG_LENGTHS[-1]
+    flat = np.full(k, float(np.round(np.median(base))) if integral else float(np.median(base)))
+    sign = np.where(np.arange(k) < k // 2, -1.0, 1.0)
+    out = []
+    for name, s in (("down_then_up", sign), ("up_then_down", -sign)):
+        moved = flat + step * s
+        if domain_violation(spec, flat) is None and domain_violation(spec, moved) is None:
+            out.append(anchor.derived(name=f"{anchor.name}@constant_{k}/{name}", data=flat.astype(base.dtype),
+                                      neighbour=moved.astype(base.dtype), source="search",
+                                      description=f"{anchor.description} A constant {k} answers, moved "
+                                                  f"{name.replace('_', ' ')} across its halves.".strip()))
+    return out
+
+
 RAMP_MOVES = ("last", "first", "middle")  # the entry moved onto its inner neighbour's value, in this order
 
 
@@ -556,6 +584,19 @@ def with_more_labels(spec: Spec, anchor) -> list:
                                   source="search", description=f"{anchor.description} Its rows widened to three "
                                   f"labels, {name.replace('_', ' ')}.".strip()))
     return out
+
+
+def tied_top(spec: Spec, anchor) -> bool:
+    """Whether a side of the anchor holds a vote row whose two largest counts are equal (a tie to break): its rows
+    widened (:func:`with_more_labels`) are a tie beside an empty label, where a runner-up read as the second-largest
+    distinct count is the empty label's."""
+    for x in (anchor.data, anchor.neighbour):
+        m = moved_part(spec, x)[0]
+        if m is not None and m.ndim == 2 and m.shape[1] >= 2:
+            top = np.sort(m, axis=1)[:, -2:]
+            if np.any((top[:, 0] == top[:, 1]) & (top[:, 1] > 0)):
+                return True
+    return False
 
 
 def _replaced(field: str | None, data, values: np.ndarray):

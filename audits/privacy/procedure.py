@@ -41,7 +41,9 @@ from .moves import (
     repeated,
     shortened,
     single_moves,
+    stepped,
     tied_halves,
+    tied_top,
     with_all_rows,
     with_few_votes,
     with_many_votes,
@@ -74,7 +76,8 @@ from .tradeoff import GRID, claimed_curve, estimated_points
 POWER_MAX_SAMPLES = 100_000_000  # the most samples per side a round sized for power may draw (the full suite's classical
 # Gaussian at epsilon 0.25, delta 1e-6 claims mu = 0.047 and needs about 7.7e7 with four events estimated: at 3e7 and
 # 5e7 it missed power by 0.4% and 0.6%; the estimation counts in batches, so 5e7 a side held 545 MB)
-WIDENED = 4  # pairs of stress cases' two-label vote rows widened to three labels (moves.with_more_labels: 2 a case)
+WIDENED = 4  # pairs of stress cases' two-label vote rows widened to three labels (moves.with_more_labels: 2 a case),
+# and of every later case with a tie at the top of a row (moves.tied_top)
 POWER_TARGET = 0.7  # a round sized for power aims at this fraction of the resolution
 CALL_FIRST_ROUND = 100_000  # a single-run function's first round, samples per side
 CALL_SECOND_ROUND = 1_000_000  # ... its second (full) round, unless sized larger for power
@@ -139,7 +142,8 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
 
 def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, and repeated
-    long (moves.repeated), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
+    long (moves.repeated), and a constant long vector moved down then up (moves.stepped, from the first), inside
+    the spec's domain (the reference runs on them) and checked to be neighbours."""
     out = []
     for anchor in anchors:
         for short in shortened(spec, anchor):
@@ -147,6 +151,7 @@ def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)] + single_moves(spec, short)
         out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
+    out += [p for p in stepped(spec, anchors[0]) if _keeps_claim(spec, p)] if anchors else []
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
 
@@ -422,9 +427,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             result.serial = check_serial(aud, budget.serial, pace if o.time_budget else None)
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             # anchors: each stress case, after its rows extended to all the input may hold and its votes scaled
-            # down to a few (moves.py); the first two stress cases' vote rows widened to more labels, and every stress
-            # case's scaled to 3 and 1 votes a row, are pairs only, not anchors (each added pair thins the pair
-            # search's pilot)
+            # down to a few (moves.py); the first two stress cases' vote rows widened to more labels (and every tied
+            # one's), and every stress case's scaled to 3 and 1 votes a row, are pairs only, not anchors (each added
+            # pair thins the pair search's pilot)
             anchors, widened, tiny = [], [], []
             for p in (p for p in pairs if p.source == "stress"):
                 for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
@@ -434,10 +439,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 anchors.append(p)
                 tiny += [e for e in (with_few_votes(spec, p, votes) for votes in TINY_VOTES)
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
-                if len(widened) < WIDENED:
+                if len(widened) < WIDENED or tied_top(spec, p):
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
             # chunk scores tied between two values; one anchor of unanimous rows of many votes (the first stress
-            # case's) and one of the first stress case repeated long, their lines beside the others'
+            # case's), one of the first stress case repeated long and one constant long vector moved down then up
+            # (its lines shift the constant to where answers i and i + p share a noise and the move splits them)
             stress = [p for p in pairs if p.source == "stress"]
             many = next((e for e in (with_many_votes(spec, p) for p in stress)
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
@@ -449,7 +455,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)
             aud.add_pairs(resized)
-            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
+            far = ([e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
+                   + [e for e in resized if "@constant_" in e.name][:1])
             found_lines = lines(spec, anchors) + lines(spec, far)
             points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines)
             share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
@@ -571,12 +578,24 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
-            elif not aud.runner.batched and (took := _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace,
-                                                                    seconds_per_sample)) > CALL_ROUND_SECONDS:
-                # slow per-call code: a round that would outlast an item's time limits is not started; the
-                # verdict says what it would have needed (no power, with the samples and seconds)
-                info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
-                break
+            elif not aud.runner.batched:
+                took = _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace, seconds_per_sample)
+                if took > CALL_ROUND_SECONDS and carried:
+                    # per-call code: a full round sized for power (an event rising) that would outlast an item's
+                    # time limits becomes a round for power alone on the same events (a third of the runs): a
+                    # valid pcq's pass took 5.3e6 samples that way, its full round 3e7 (15 min) and no verdict
+                    power_targets = [power["candidate"]] + [c for c in rising if c is not power["candidate"]][:2]
+                    carried = []
+                    rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap,
+                                                   estimated=len(power_targets))
+                    took = len({c.pair_index for c in power_targets}) * _round_seconds(
+                        aud, rounds[r + 1], True, kept, pace, seconds_per_sample)
+                    info["power_short"].update(next_round_samples=rounds[r + 1], power_round_instead=True)
+                if took > CALL_ROUND_SECONDS:
+                    # slow per-call code: a round that would outlast an item's time limits is not started; the
+                    # verdict says what it would have needed (no power, with the samples and seconds)
+                    info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
+                    break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(o.time_budget))
@@ -755,15 +774,18 @@ def _per(seconds: float) -> str:
 
 def _power(aud: Auditor, chosen: list[Candidate]) -> dict:
     """The audit's power: among the estimated candidates, the one whose smallest detectable loss is
-    closest to its pair's claim (``ratio`` = that loss / the claim; inf when none could show one)."""
-    best, best_ratio, best_eps = None, math.inf, math.inf
+    closest to its pair's claim (``ratio`` = that loss / the claim; inf when none could show one); among equal
+    ratios (none could, at a claim of 8), the one of the most probable numerator event, which a round sized for
+    power reaches on the fewest samples (a valid pcq: 5.3e6 a side for one event, 3e7 for another)."""
+    best, best_key, best_eps = None, (math.inf, 0.0), math.inf
     for c in chosen:
         claim = aud.claims[c.pair_index]
         p_num = (c.k1 if c.orient == 1 else c.k2) / c.n if c.n else 0.0
         mde = claim.minimum_detectable(p_num, c.n, c.alpha) if c.n else math.inf
-        ratio = mde / claim.value if claim.value > 0 else math.inf
-        if best is None or ratio < best_ratio:
-            best, best_ratio, best_eps = c, ratio, mde
+        key = (mde / claim.value if claim.value > 0 else math.inf, -p_num)
+        if best is None or key < best_key:
+            best, best_key, best_eps = c, key, mde
+    best_ratio = best_key[0]
     claim = aud.claims[best.pair_index] if best is not None else None
     return {"candidate": best, "ratio": best_ratio, "epsilon": best_eps, "claim": None if claim is None else claim.value,
             "resolution": AUDIT_RESOLUTION if claim is None else claim.resolution}
