@@ -18,6 +18,8 @@ from dptestbed.audits.privacy.moves import (
     patterns,
     shortened,
     single_moves,
+    stepped,
+    tied_top,
     with_all_rows,
     with_few_votes,
     with_more_labels,
@@ -260,3 +262,27 @@ def test_a_single_answer_is_moved_down_as_well_as_up():
     short = shortened(spec, stress_pairs(spec)[0])[0]
     assert short.data.size == 1
     assert {tuple(p.neighbour) for p in single_moves(spec, short)} == {(1.0,), (-1.0,)}
+
+
+def test_a_constant_long_vector_is_split_for_every_period_of_a_reused_noise():
+    """A sparse vector reusing its query noise every 50 answers (np.resize of 50 draws) passed: the long pairs repeated
+    a 5- or 10-answer move, the same in answers i and i + 50. The stepped pairs hold answers i and i + p equal on one
+    side and moved apart on the other, for every period p below their length, and are neighbours."""
+    spec = CATALOGUE["svt_lyu_2"]
+    pairs = stepped(spec, stress_pairs(spec)[0])
+    assert len(pairs) == 2
+    for pair in pairs:
+        data, moved = np.asarray(pair.data), np.asarray(pair.neighbour)
+        assert violation(spec, data, moved, pair.env) is None and np.ptp(data) == 0
+        step = moved - data
+        assert all(np.any(step[:-p] != step[p:]) for p in range(1, data.size))
+    assert stepped(CATALOGUE["laplace_mechanism"], stress_pairs(CATALOGUE["laplace_mechanism"])[0]) == []
+
+
+def test_a_vote_row_tied_at_the_top_is_recognised():
+    spec = CATALOGUE["subsample_aggregate_corrected"]
+    anchor = stress_pairs(spec)[0]
+    tied = anchor.derived(name="tied", data=np.array([[5, 5, 0]] * 4), neighbour=np.array([[6, 4, 0]] * 4))
+    assert tied_top(spec, tied)
+    untied = anchor.derived(name="untied", data=np.array([[6, 4, 0]] * 4), neighbour=np.array([[7, 3, 0]] * 4))
+    assert not tied_top(spec, untied)
