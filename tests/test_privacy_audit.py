@@ -719,7 +719,10 @@ def test_the_automatic_rounds_end_with_a_round_for_power_alone_whose_alpha_is_se
     (tmp_path / "lap.py").write_text("import numpy as np\n\ndef laplace(data, *, rng, epsilon, gamma):\n"
                                      "    f = np.atleast_1d(np.asarray(data, dtype=float))\n"
                                      "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
-    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95)
+    # (without the line search: its pairs far out, at -32768, predict a rising bound on 3,000 samples, and round 2
+    # is then a full round, as it should be; the rounds' accounting is what this test is about)
+    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95,
+                   line_search=False)
     rounds = result.to_json()["rounds"]
     assert [r["alpha"] for r in rounds] == pytest.approx([0.05 * (1 - SERIAL_ALPHA_SHARE) / 3] * len(rounds))
     assert len(rounds) >= 2 and all(r["power_round"] for r in rounds[1:])
@@ -738,7 +741,10 @@ def test_a_round_that_would_outlast_the_items_limits_is_not_started_and_the_verd
     (tmp_path / "lap.py").write_text("import numpy as np\n\ndef laplace(data, *, rng, epsilon, gamma):\n"
                                      "    f = np.atleast_1d(np.asarray(data, dtype=float))\n"
                                      "    return f + rng.laplace(0.0, gamma / epsilon, size=f.shape)\n")
-    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95)
+    # (without the line search: its pairs far out, at -32768, predict a rising bound on 3,000 samples, and round 2
+    # is then a full round, as it should be; the rounds' accounting is what this test is about)
+    result = audit(spec_of("laplace_mechanism"), f"{tmp_path / 'lap.py'}:laplace", seed=4, confidence=0.95,
+                   line_search=False)
     (first,) = result.to_json()["rounds"]
     assert first["samples_per_side"] < 3_000 and any("the first round drew 300 samples" in n for n in result.notes)
     assert first["skipped_round"]["samples_per_side"] == first["power_short"]["next_round_samples"] > 3_000
