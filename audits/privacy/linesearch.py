@@ -198,13 +198,17 @@ def _search_line(s: _LineSampler, n_score: int, alpha: float) -> list[tuple[floa
     return ranked[:KEEP_PER_LINE]
 
 
-def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -> tuple[list[Pair], dict]:
-    """The pairs the line search finds (module doc), best first, at most MAX_FOUND, and its record. ``n``:
-    runs per grid point; events are scored for twice that (as the pair search's pilot)."""
+def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float, *, max_found: int = MAX_FOUND,
+                anchor_moves_only: bool = False, first_line: int = 0) -> tuple[list[Pair], dict]:
+    """The pairs the line search finds (module doc), best first, at most ``max_found``, and its record. ``n``:
+    runs per grid point; events are scored for twice that (as the pair search's pilot). ``anchor_moves_only``: no
+    edge, support or pattern pairs, only the anchor's move made again at the found pairs' inputs (lines through a
+    constant vector moved down then up, moves.stepped: a few pairs, which thin the pair search's pilot little);
+    ``first_line``: the first line's index among the round's (its random streams')."""
     candidates = []
     record: dict = {"lines": len(lines), "runs_per_point": n, "points": 0, "pairs_scored": 0, "rejected": 0}
     samplers = []
-    for k, line in enumerate(lines):
+    for k, line in enumerate(lines, start=first_line):
         sampler = _LineSampler(aud, r, k, line, n)
         samplers.append(sampler)
         for margin, t, u, how in _search_line(sampler, 2 * n, alpha):
@@ -231,11 +235,14 @@ def line_search(aud: Auditor, lines: list[Line], r: int, n: int, alpha: float) -
                          ).replace("  ", " "),
             extra={"move": how, "line": line.name, "pilot_margin": margin}))
         anchor_of[out[-1].name] = anchor
-        if len(out) == MAX_FOUND:
+        if len(out) == max_found:
             break
-    out += _edge_pairs(aud, lines, out)
-    out += _support_pairs(aud, samplers, out)
-    out += _patterns_at(aud, out[:PATTERN_ANCHORS], record, anchor_of)
+    if anchor_moves_only:
+        out += _patterns_at(aud, out, record, anchor_of, anchor_moves_only=True)
+    else:
+        out += _edge_pairs(aud, lines, out)
+        out += _support_pairs(aud, samplers, out)
+        out += _patterns_at(aud, out[:PATTERN_ANCHORS], record, anchor_of)
     record["found"] = [p.name for p in out]
     return out, record
 
@@ -354,12 +361,14 @@ def _anchor_move(anchor: Pair | None, start) -> list[tuple[str, np.ndarray]]:
     return [("anchor_move", start + (anchor.neighbour - anchor.data))]
 
 
-def _patterns_at(aud: Auditor, found: list[Pair], record: dict, anchors: dict[str, Pair]) -> list[Pair]:
+def _patterns_at(aud: Auditor, found: list[Pair], record: dict, anchors: dict[str, Pair],
+                 anchor_moves_only: bool = False) -> list[Pair]:
     """The relation's mixed-direction patterns (:func:`.moves.patterns`) applied at both inputs of the best
     pairs the lines found: where the implementation's sensitive region is, the pattern that spreads a move over
     every entry (votes moved back in some rows and forward in others) leaks most, and from the input on the far
     side of the implementation's threshold (a pattern from a row of gap 8 moves to 6 and 10; from the gap-10 row
-    beside it, to 8 and 12); and the move of the pair's anchor (``anchors``: by the found pair's name)."""
+    beside it, to 8 and 12); and the move of the pair's anchor (``anchors``: by the found pair's name; that move
+    alone with ``anchor_moves_only``)."""
     out: list[Pair] = []
     seen: list = []  # the inputs patterns were applied from (an input two found pairs share, once)
     for pair in found:
@@ -367,7 +376,8 @@ def _patterns_at(aud: Auditor, found: list[Pair], record: dict, anchors: dict[st
             if any(same_input(start, s) for s in seen):
                 continue
             seen.append(start)
-            for name, nb in [*patterns(aud.spec, start, pair.env), *_anchor_move(anchors.get(pair.name), start)]:
+            moves = [] if anchor_moves_only else list(patterns(aud.spec, start, pair.env))
+            for name, nb in moves + _anchor_move(anchors.get(pair.name), start):
                 if violation(aud.spec, start, nb, pair.env):
                     record["rejected"] += 1
                     continue

@@ -142,8 +142,7 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
 
 def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, and repeated
-    long (moves.repeated), and a constant long vector moved down then up (moves.stepped, from the first), inside
-    the spec's domain (the reference runs on them) and checked to be neighbours."""
+    long (moves.repeated), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
     out = []
     for anchor in anchors:
         for short in shortened(spec, anchor):
@@ -151,7 +150,6 @@ def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)] + single_moves(spec, short)
         out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
-    out += [p for p in stepped(spec, anchors[0]) if _keeps_claim(spec, p)] if anchors else []
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
 
@@ -442,8 +440,9 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 if len(widened) < WIDENED or tied_top(spec, p):
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
             # chunk scores tied between two values; one anchor of unanimous rows of many votes (the first stress
-            # case's), one of the first stress case repeated long and one constant long vector moved down then up
-            # (its lines shift the constant to where answers i and i + p share a noise and the move splits them)
+            # case's) and one of the first stress case repeated long, their lines beside the others'; and apart, a
+            # constant long vector moved down then up (moves.stepped): its lines shift the constant to where answers
+            # i and i + p share a noise, and its move made again there splits them
             stress = [p for p in pairs if p.source == "stress"]
             many = next((e for e in (with_many_votes(spec, p) for p in stress)
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
@@ -455,10 +454,13 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)
             aud.add_pairs(resized)
-            far = ([e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
-                   + [e for e in resized if "@constant_" in e.name][:1])
+            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
             found_lines = lines(spec, anchors) + lines(spec, far)
-            points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines)
+            split = _in_reference_domain(spec, [p for p in stepped(spec, stress[0])[:1] if _keeps_claim(spec, p)]
+                                         if stress else [])
+            aud.add_pairs(split)  # (a line's anchor is a pair of the audit: its claim)
+            split_lines = lines(spec, split)
+            points = sum(len(L.grid) + len(L.partners()) + len(L.crossings) for L in found_lines + split_lines)
             share = min(LINE_SECONDS, BUDGET_LINE_SHARE * o.time_budget) if o.time_budget else LINE_SECONDS
             least = (points * MIN_LINE_RUNS * pace / (1 if runner.batched else runner.n_workers)
                      if o.time_budget and pace is not None else 0.0)
@@ -469,6 +471,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             else:
                 n_line = runs_per_point(points, pace if o.time_budget else None, runner, share)
                 found, search_record = find_on_lines(aud, found_lines, 0, n_line, alpha_round / K_MAX)
+                if split_lines:  # the split constant's lines apart: their best pair and its anchor's move again
+                    moved, split_record = find_on_lines(aud, split_lines, 0, n_line, alpha_round / K_MAX,
+                                                        max_found=1, anchor_moves_only=True,
+                                                        first_line=len(found_lines))
+                    found += moved
+                    search_record["split_constant"] = split_record
                 # where the reference runs: an edge pair is kept whatever its score, and a line through the other
                 # gap parity leaves a vote count that must sum to r (its reference refuses 21 votes of 20)
                 aud.add_pairs(_in_reference_domain(spec, found))
