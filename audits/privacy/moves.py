@@ -300,11 +300,11 @@ def repeated(spec: Spec, anchor) -> list:
 
 def stepped(spec: Spec, anchor) -> list:
     """Under query answers, a constant vector of the longest of LONG_LENGTHS entries (the anchor's median) against
-    the same moved one sensitivity down in its first half and up in its second, and the reverse: for every period
-    p below that length, some answers i and i + p are equal on one side and move apart on the other. An
-    implementation that reuses its noise every p queries (np.resize of a short draw) answers i and i + p alike on
-    the constant side; the repeated anchors (:func:`repeated`) move i and i + p alike whenever p is a multiple of
-    the anchor's length, and miss it."""
+    the same moved one sensitivity down in its first half and up in its second: for every period p below that
+    length, some answers i and i + p are equal on one side and move apart on the other. An implementation that
+    reuses its noise every p queries (np.resize of a short draw) answers i and i + p alike on the constant side; the
+    repeated anchors (:func:`repeated`) move i and i + p alike whenever p is a multiple of the anchor's length, and
+    miss it. ``[]`` or the one pair."""
     if not _free_length(spec, anchor) or spec.neighbours["relation"] != "query_answers":
         return []
     base = np.asarray(anchor.data, dtype=float)
@@ -314,16 +314,13 @@ def stepped(spec: Spec, anchor) -> list:
     integral = "integer" in spec.input.get("domain", "real")
     k = LONG_LENGTHS[-1]
     flat = np.full(k, float(np.round(np.median(base))) if integral else float(np.median(base)))
-    sign = np.where(np.arange(k) < k // 2, -1.0, 1.0)
-    out = []
-    for name, s in (("down_then_up", sign), ("up_then_down", -sign)):
-        moved = flat + step * s
-        if domain_violation(spec, flat) is None and domain_violation(spec, moved) is None:
-            out.append(anchor.derived(name=f"{anchor.name}@constant_{k}/{name}", data=flat.astype(base.dtype),
-                                      neighbour=moved.astype(base.dtype), source="search",
-                                      description=f"{anchor.description} A constant {k} answers, moved "
-                                                  f"{name.replace('_', ' ')} across its halves.".strip()))
-    return out
+    moved = flat + step * np.where(np.arange(k) < k // 2, -1.0, 1.0)
+    if domain_violation(spec, flat) is not None or domain_violation(spec, moved) is not None:
+        return []
+    return [anchor.derived(name=f"{anchor.name}@constant_{k}/down_then_up", data=flat.astype(base.dtype),
+                           neighbour=moved.astype(base.dtype), source="search",
+                           description=f"{anchor.description} A constant {k} answers, moved down then up across "
+                                       "its halves.".strip())]
 
 
 RAMP_MOVES = ("last", "first", "middle")  # the entry moved onto its inner neighbour's value, in this order

@@ -456,7 +456,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(resized)
             far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
             found_lines = lines(spec, anchors) + lines(spec, far)
-            split = _in_reference_domain(spec, [p for p in stepped(spec, stress[0])[:1] if _keeps_claim(spec, p)]
+            split = _in_reference_domain(spec, [p for p in stepped(spec, stress[0]) if _keeps_claim(spec, p)]
                                          if stress else [])
             aud.add_pairs(split)  # (a line's anchor is a pair of the audit: its claim)
             split_lines = lines(spec, split)
@@ -586,24 +586,12 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 if fits < max(300, N):
                     break
                 rounds[r + 1] = min(rounds[r + 1], fits)
-            elif not aud.runner.batched:
-                took = _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace, seconds_per_sample)
-                if took > CALL_ROUND_SECONDS and carried:
-                    # per-call code: a full round sized for power (an event rising) that would outlast an item's
-                    # time limits becomes a round for power alone on the same events (a third of the runs): a
-                    # valid pcq's pass took 5.3e6 samples that way, its full round 3e7 (15 min) and no verdict
-                    power_targets = [power["candidate"]] + [c for c in rising if c is not power["candidate"]][:2]
-                    carried = []
-                    rounds[r + 1] = _power_samples(aud, power["candidate"], alpha_round, N, round_cap,
-                                                   estimated=len(power_targets))
-                    took = len({c.pair_index for c in power_targets}) * _round_seconds(
-                        aud, rounds[r + 1], True, kept, pace, seconds_per_sample)
-                    info["power_short"].update(next_round_samples=rounds[r + 1], power_round_instead=True)
-                if took > CALL_ROUND_SECONDS:
-                    # slow per-call code: a round that would outlast an item's time limits is not started; the
-                    # verdict says what it would have needed (no power, with the samples and seconds)
-                    info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
-                    break
+            elif not aud.runner.batched and (took := _round_seconds(aud, rounds[r + 1], bool(power_targets), kept, pace,
+                                                                    seconds_per_sample)) > CALL_ROUND_SECONDS:
+                # slow per-call code: a round that would outlast an item's time limits is not started; the
+                # verdict says what it would have needed (no power, with the samples and seconds)
+                info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
+                break
         if agree:
             result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
                                                timed=bool(o.time_budget))
