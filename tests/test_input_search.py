@@ -14,6 +14,7 @@ from dptestbed.audits.privacy.pairs import (
     MAX_CONSTANT_PAIRS,
     MAX_COVER_PAIRS,
     MAX_LENGTH_PAIRS,
+    MAX_ONE_END_PAIRS,
     MAX_RAMP_PAIRS,
     candidate_pairs,
     searched_pairs,
@@ -44,8 +45,10 @@ def test_the_search_is_capped_and_reproducible():
     constant = [p for p in one if p.name.startswith("search/constant/")]  # ... (pairs.MAX_CONSTANT_PAIRS)
     zero = [p for p in one if p.name.startswith("search/zero/")]  # ... (pairs.MAX_ZERO_PAIRS)
     ramp = [p for p in one if p.name.startswith("search/ramp/")]  # ... (pairs.MAX_RAMP_PAIRS)
-    assert 0 < len(ramp) <= MAX_RAMP_PAIRS
-    assert sum(p.source == "search" for p in one) - len(lengthened) - len(constant) - len(zero) - len(ramp) == 5
+    one_end = [p for p in one if p.name.startswith("search/one_end/")]  # ... (pairs.MAX_ONE_END_PAIRS)
+    assert 0 < len(ramp) <= MAX_RAMP_PAIRS and len(one_end) == MAX_ONE_END_PAIRS
+    apart = len(lengthened) + len(constant) + len(zero) + len(ramp) + len(one_end)
+    assert sum(p.source == "search" for p in one) - apart == 5
     assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS and 0 < len(constant) <= MAX_CONSTANT_PAIRS
     assert [p.name for p in one] == [p.name for p in two]
     assert all(np.array_equal(a.neighbour, b.neighbour) for a, b in zip(one, two))
@@ -72,7 +75,7 @@ def test_a_scale_computed_from_private_rows_is_found_by_the_search(tmp_path):
     result = audit(CATALOGUE["bounded_mean"], f"{path}:mean", samples=20_000, seed=1, max_parameter=0)
     assert result.verdict == VIOLATION
     assert result.counterexample["pair"]["source"] == "search"
-    assert result.counterexample["pair"]["name"].startswith("search/magnitude/")
+    assert "/magnitude/" in result.counterexample["pair"]["name"]  # a record made huge (on a stress or random dataset)
 
 
 def test_a_leak_in_the_sign_of_zero_is_an_event(tmp_path):
@@ -144,6 +147,23 @@ def test_the_two_ends_dataset_holds_the_pair_s_record_on_both_its_sides_and_move
         data, nb = np.asarray(p.data, dtype=float), np.asarray(p.neighbour, dtype=float)
         assert data.size == nb.size == p.params["n"] == LARGE_N and np.count_nonzero(data != nb) == 1
         assert len(np.unique(data)) == 2 and np.count_nonzero(data == data.min()) == LARGE_N // 2
+
+
+def test_the_one_end_dataset_holds_every_record_at_one_end_of_the_pair_s_move_at_the_point_s_length():
+    """At bounded_mean's first audit point (n = 2, epsilon = 0.4: noise wider than the range) the pair's moved record
+    (lower to upper) is copied to every position, the last moved to the other end, both ways; n unchanged. Within the
+    audit's candidates they are capped apart (MAX_ONE_END_PAIRS), beside the other searched pairs."""
+    spec = CATALOGUE["bounded_mean"]
+    point = spec.audit_points[0]
+    pairs = [p for p in searched_pairs(spec, stress_pairs(spec, point)) if p.name.startswith("search/one_end/")]
+    low = [p for p in pairs if p.name == "search/one_end/low_to_high/record_lower_to_upper"]
+    assert len(low) == 1 and list(low[0].data) == [-2.0, -2.0] and list(low[0].neighbour) == [-2.0, 3.0]
+    for p in pairs:
+        data, nb = np.asarray(p.data, dtype=float), np.asarray(p.neighbour, dtype=float)
+        assert data.size == nb.size == p.params["n"] == point["n"] and np.count_nonzero(data != nb) == 1
+        assert len(np.unique(data)) == 1 and nb[-1] != data[-1]
+    capped = [p for p in candidate_pairs(spec, point, max_searched=24) if p.name.startswith("search/one_end/")]
+    assert len(capped) == MAX_ONE_END_PAIRS
 
 
 def test_a_linear_space_softmax_that_underflows_is_found_by_the_large_n_search():

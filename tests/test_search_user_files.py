@@ -152,3 +152,16 @@ def test_a_label_re_encoded_for_one_label_only_leaks_where_every_label_is_the_ot
     result = audit(CATALOGUE["convex_erm_prediction"], f"{impl}:predict", {"c_gamma": 4.0}, seed=0)
     assert result.verdict == VIOLATION, result.to_json()["best"]
     assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
+
+
+@pytest.mark.slow
+def test_a_mean_redrawn_into_range_leaks_at_the_point_where_the_noise_is_wider_than_the_range():
+    """Noise redrawn until the release lies in [lower, upper] when n epsilon < 1: Laplace conditioned on a window
+    around the mean, whose normaliser moves with the data (0.58 against 0.4 at the spec's first audit point, n = 2,
+    every record at one end of the range: records.one_end). The other points have n epsilon >= 1."""
+    spec = CATALOGUE["bounded_mean"]
+    point = spec.audit_points[0]
+    assert point["n"] * point["epsilon"] < 1
+    result = audit(spec, str(INDEPENDENT / "calibration/bmean_redraw_in_range_small_n_eps.py:bmean"), point, seed=0)
+    assert result.verdict == VIOLATION, result.to_json()["best"]
+    assert result.counterexample["epsilon_lower_bound"] > point["epsilon"]

@@ -335,7 +335,7 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
             "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
-            "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0}
+            "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -360,13 +360,15 @@ MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zero
 MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with labels off balance (records.offset_moves)
 MAX_RAMP_PAIRS = 8  # ... and on sorted answers or records (moves.ramps, records.ramp)
 MAX_HUGE_ID_PAIRS = 4  # ... and with every item id shifted far up (records.shifted_ids)
+MAX_ONE_END_PAIRS = 2  # ... and with every record at one end of the anchor's move (records.one_end)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, or that of one of the generators capped apart (the lengthened
     datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
-    balance, sorted answers or records, huge ids), so that the other generators keep their max_searched."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids"):
+    balance, sorted answers or records, huge ids, records at one end), so that the other generators keep their
+    max_searched."""
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids", "one_end"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -507,6 +509,9 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
             [anchor.derived(name=f"search/{name}/{anchor.name}", data=d, neighbour=nb, source="search",
                             description=f"input-space search (huge ids) from stress case {anchor.name}")
              for name, d, nb in records.shifted_ids(ds, other)], len(streams.get("huge_ids", []))))
+        if other is not None:
+            streams.setdefault("one_end", []).append(
+                [pair(name, nb, data=data) for name, data, nb in records.one_end(ds, other, specs_records)])
         for name, data, moved, scaled in records.lengthened(ds, specs_records, anchor.params, other):
             try:
                 longer_env = spec.bind({**anchor.params, **scaled})

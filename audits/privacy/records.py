@@ -39,6 +39,9 @@ generator                     the record replaced, and by what
                               changes is on one side and half as on the other, one moved from one
                               end to the other: a trimmed or winsorised estimate with the plain
                               one's noise, right on a few records, reads its window between them
+``one_end``                   at the anchor's own length, every record as the one its pair moves is on one
+                              side, the last moved to the other side's value (both ways): a release
+                              clamped or redrawn into a window around the data leaks most at its end
 ``labels``                    every label one value but the record the anchor's pair moves (on the side
                               where its first real field is lower), flipped on the other side (each value
                               alone in turn); every label the value the data hold fewer of, a record's
@@ -556,19 +559,41 @@ def large_two_ends(ds: Dataset, other: Dataset, records, params: dict):
     its one side (``ds``) and half as it is on the other (``other``), its ``scales`` parameters set; or None (no
     one record differs). The two ends are the pair's own: a record moved from the lower clipping bound to the
     upper one gives a dataset half at each bound (module doc)."""
-    if not records.scales or ds.n >= LARGE_N or not len(ds.changeable) or _labels(ds) or other.n != ds.n:
+    i = _one_moved(ds, other, records)
+    if i is None or not records.scales or ds.n >= LARGE_N:
+        return None
+    half = LARGE_N // 2
+    fields = {k: np.concatenate([np.repeat(v[i:i + 1], half, axis=0),
+                                 np.repeat(other.fields[k][i:i + 1], LARGE_N - half, axis=0)])
+              for k, v in ds.fields.items()}
+    return ds.data(fields), {name: type(params[name])(LARGE_N) for name in records.scales if name in params}
+
+
+def _one_moved(ds: Dataset, other: Dataset, records) -> int | None:
+    """The index of the one record the pair (``ds``, ``other``) moves, or None: other lengths, label fields, a field
+    not real, a public flag array of the changeable records, or more than one record moved."""
+    if not len(ds.changeable) or _labels(ds) or other.n != ds.n:
         return None
     if (records.changeable and records.changeable in ds.public) or any(d != "real" for d, _ in ds.domains.values()):
         return None
     differ = [int(i) for i in ds.changeable
               if any(not np.array_equal(ds.fields[k][i], other.fields[k][i]) for k in ds.fields)]
-    if len(differ) != 1:
-        return None
-    i, half = differ[0], LARGE_N // 2
-    fields = {k: np.concatenate([np.repeat(v[i:i + 1], half, axis=0),
-                                 np.repeat(other.fields[k][i:i + 1], LARGE_N - half, axis=0)])
-              for k, v in ds.fields.items()}
-    return ds.data(fields), {name: type(params[name])(LARGE_N) for name in records.scales if name in params}
+    return differ[0] if len(differ) == 1 else None
+
+
+def one_end(ds: Dataset, other: Dataset, records):
+    """``(name, data, neighbour)``: at the anchor's own length, every record as the one the anchor's pair moves is on
+    one side, the last moved to its value on the other side (both ways); none unless exactly one real record moves.
+    A release clamped, or its noise redrawn, into a window around the data (a range of width w, noise wider than w
+    where n epsilon < 1) leaks most when the data sit at one end of the window."""
+    i = _one_moved(ds, other, records)
+    if i is None or ds.n < 2:
+        return
+    for start, end, name in ((ds, other, "low_to_high"), (other, ds, "high_to_low")):
+        fields = {k: np.repeat(v[i:i + 1], ds.n, axis=0) for k, v in start.fields.items()}
+        alike = ds.data(fields)
+        moved = Dataset(ds.spec_records, alike, ds.env).replaced(ds.n - 1, {k: v[i] for k, v in end.fields.items()})
+        yield f"one_end/{name}", alike, moved
 
 
 def two_ends_moves(big: Dataset):
