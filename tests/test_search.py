@@ -14,6 +14,7 @@ from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
 from dptestbed.audits.privacy.moves import (
     TINY_VOTES,
     lines,
+    mirrored,
     parameter_points,
     patterns,
     shortened,
@@ -192,6 +193,24 @@ def _one_sided_by_rows(x1, x2, claim):
     return best if best > math.log(len(set(rows[0]) | set(rows[1])) / 0.05) else 0.0
 
 
+def test_a_one_sided_output_no_pilot_can_show_under_a_large_epsilon_is_forecast_for_the_round():
+    """0.017 against 0 at epsilon 4 (a coin on a grid of 1/1000, r = 4): 34 of 2,000 pilot runs on one side, none on
+    the other, is no evidence at the pilot's size (0.6 expected were the claim true) but is for a round of 66,667
+    runs a side (21 expected); a row seen fewer than ONE_SIDED_RUNS times is never forecast."""
+    from types import SimpleNamespace
+
+    from dptestbed.audits.privacy.rounds import ONE_SIDED_RUNS, one_sided_evidence
+
+    claim = SimpleNamespace(kind="dp", delta=0.0, value=4.0)
+    x1 = np.zeros(2000, dtype=np.int8)
+    x1[:34] = 1
+    x2 = np.zeros(2000, dtype=np.int8)
+    assert one_sided_evidence(x1, x2, claim) == 0.0
+    assert one_sided_evidence(x1, x2, claim, at=66_667) == pytest.approx(34 / 2000 * np.exp(-4) * 66_667)
+    x1[ONE_SIDED_RUNS - 1:34] = 0
+    assert one_sided_evidence(x1, x2, claim, at=10**9) == 0.0
+
+
 def test_the_pair_searchs_one_sided_evidence_counts_rows_exactly():
     """The pilot's rows counted by code (few values: the code itself; up to 2^62: their index; beyond: a sort of
     the columns) as by distinct rows, for every integer dtype and width."""
@@ -286,3 +305,18 @@ def test_a_vote_row_tied_at_the_top_is_recognised():
     assert tied_top(spec, tied)
     untied = anchor.derived(name="untied", data=np.array([[6, 4, 0]] * 4), neighbour=np.array([[7, 3, 0]] * 4))
     assert not tied_top(spec, untied)
+
+
+def test_vote_rows_are_mirrored_unless_a_stress_case_holds_the_mirror():
+    """subsample_aggregate_prediction's few-teacher case (r = 4 at epsilon 4) has every teacher voting 0; its mirror
+    (every teacher voting 1, one flipped) is where a coin drawn on a grid of 1/1000 leaks (0.017 against 0). The
+    default point's extreme case has a mirror among the stress cases already: none is added."""
+    spec = CATALOGUE["subsample_aggregate_prediction"]
+    stress = stress_pairs(spec)
+    small = next(p for p in stress if p.name == "W1_extreme_small_r")
+    m = mirrored(spec, small, stress)
+    assert m is not None and m.params == small.params and m.name == "W1_extreme_small_r@mirrored"
+    assert list(m.data) == [0, 4] and list(m.neighbour) == [1, 3]
+    assert violation(spec, m.data, m.neighbour, m.env) is None
+    assert mirrored(spec, next(p for p in stress if p.name == "W1_extreme"), stress) is None
+    assert mirrored(CATALOGUE["laplace_mechanism"], stress_pairs(CATALOGUE["laplace_mechanism"])[0], []) is None

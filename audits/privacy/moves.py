@@ -459,6 +459,35 @@ def with_one_label(spec: Spec, anchor):
                            only_first=True)
 
 
+def mirrored(spec: Spec, anchor, taken: list):
+    """The anchor with each vote row's labels in reverse order, both sides (a vote moved from label a to b moves from
+    the mirror of a to that of b); None when not a vote input, when the mirror is the anchor or a pair of ``taken``.
+    The stress cases sit at one end of the vote range at some parameter points only (every teacher voting 0 at
+    epsilon 4, r = 4), where an implementation that treats the labels unlike each other leaks on the other end: a coin
+    drawn on a grid of 1/1000 never answers 0 once its probability of 1 passes 0.999 (0.017 against 0 at r = 4)."""
+    if spec.neighbours["relation"] not in VOTE_KINDS:
+        return None
+    moved, _ = moved_part(spec, anchor.data)
+    other, _ = moved_part(spec, anchor.neighbour)
+    if moved is None or other is None or moved.ndim not in (1, 2) or moved.shape[-1] < 2:
+        return None
+    data = _with_moved(spec, anchor.data, moved[..., ::-1].copy())
+    neighbour = _with_moved(spec, anchor.neighbour, other[..., ::-1].copy())
+    for p in [anchor, *taken]:
+        if p.params == anchor.params and _same(p.data, data) and _same(p.neighbour, neighbour):
+            return None
+    return anchor.derived(name=f"{anchor.name}@mirrored", source="search", data=data, neighbour=neighbour,
+                          description=f"{anchor.description} Its labels in reverse order.".strip())
+
+
+def _same(a, b) -> bool:
+    """Two inputs (arrays, or dicts of arrays) hold the same values."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and all(
+            _same(a[k], b[k]) for k in a)
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
 def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, what: str,
                     only_first: bool = False):
     """The pair of ``rows`` (the anchor's moved part replaced) and the same with one vote of each row (of the first

@@ -37,6 +37,7 @@ from .moves import (
     TINY_VOTES,
     after_stable_rows,
     lines,
+    mirrored,
     patterns,
     repeated,
     shortened,
@@ -426,8 +427,8 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         if o.line_search:  # the implementation-guided line search adds pairs before the first round (linesearch.py)
             # anchors: each stress case, after its rows extended to all the input may hold and its votes scaled
             # down to a few (moves.py); the first two stress cases' vote rows widened to more labels (and every tied
-            # one's), and every stress case's scaled to 3 and 1 votes a row, are pairs only, not anchors (each added
-            # pair thins the pair search's pilot)
+            # one's), and every stress case's scaled to 3 and 1 votes a row and its labels mirrored, are pairs only,
+            # not anchors (each added pair thins the pair search's pilot)
             anchors, widened, tiny = [], [], []
             for p in (p for p in pairs if p.source == "stress"):
                 for e in (with_all_rows(spec, p), with_few_votes(spec, p)):
@@ -435,7 +436,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                         aud.add_pairs([e])
                         anchors.append(e)
                 anchors.append(p)
-                tiny += [e for e in (with_few_votes(spec, p, votes) for votes in TINY_VOTES)
+                tiny += [e for e in [*(with_few_votes(spec, p, votes) for votes in TINY_VOTES), mirrored(spec, p, pairs)]
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
                 if len(widened) < WIDENED or tied_top(spec, p):
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]

@@ -33,6 +33,9 @@ K_MAX = 3
 KEEP_PAIRS = 2
 SHORT_PAIR_LIST = 4  # up to this many pairs every pair is audited (a pilot can drop the only leaking one)
 ONE_SIDED_LEVEL = 0.05  # the pair search keeps a pair whose pilot has an output seen on one side only at this level
+ONE_SIDED_RUNS = 10  # ... or, when none has, those with an output seen this often on one side only (its forecast)
+FORECAST_PAIRS = 3  # ... the strongest this many, drawn again CONFIRM_GROWTH times larger (Auditor._confirm_zero)
+CONFIRM_GROWTH = 8
 PILOT_PAIRS = 16  # the pair search's first level costs what 16 pairs' pilots did, however many pairs there are
 PILOT_GROWTH = 3  # each level of the pair search keeps a third of the pairs and triples their runs
 CONTENDERS = 9  # a batch sampler's later round searches again among this many of the last pair search's best
@@ -64,12 +67,14 @@ def _counts(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray] | N
     return np.bincount(codes[:len(x1)], minlength=size), np.bincount(codes[len(x1):], minlength=size)
 
 
-def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim) -> float:
+def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim, at: int | None = None) -> float:
     """How strongly a pair's pilot runs show an output on one side only, for integer outputs under an (epsilon,
     delta) claim: for each output row seen k times on one side and never on the other, the other side's expected
     count were the claim true, (k / n - delta) e^-epsilon n; the largest, kept when a count of 0 at it has
     probability below ONE_SIDED_LEVEL over the distinct rows seen (Bonferroni), else 0. Continuous outputs and
-    other claims: 0 (their tails are one-sided by chance)."""
+    other claims: 0 (their tails are one-sided by chance). ``at``: the same forecast for ``at`` runs a side, of rows
+    seen at least ONE_SIDED_RUNS times (were the zero structural, a round of that size would show it): under a large
+    epsilon no pilot can tell a zero from e^-epsilon (0.017 against 0 at epsilon 4: 0.6 expected at 2,000 runs)."""
     counts = _counts(x1, x2) if claim.kind == "dp" else None
     if counts is None:
         return 0.0
@@ -78,6 +83,8 @@ def one_sided_evidence(x1: np.ndarray, x2: np.ndarray, claim: Claim) -> float:
     best = 0.0
     for mine, other, n_mine, n_other in ((k1, k2, len(x1), len(x2)), (k2, k1, len(x2), len(x1))):
         only = mine[other == 0]
+        if at is not None:
+            only, n_other = only[only >= ONE_SIDED_RUNS], at
         if only.size:
             best = max(best, max(int(only.max()) / n_mine - claim.delta, 0.0) * math.exp(-claim.value) * n_other)
     return best if best > math.log(distinct / ONE_SIDED_LEVEL) else 0.0
@@ -244,6 +251,7 @@ class Auditor:
         samples: dict[int, tuple] = {}
         scores: dict[int, float] = {}
         one_sided: dict[int, float] = {}  # each pair's one_sided_evidence on its latest pilot runs
+        forecast: dict[int, float] = {}  # ... and its forecast for the round's estimation size
         only: dict[int, int] = {}  # ... and its one_sided_count
         n, level = n_pilot, 0
         while True:
@@ -265,6 +273,7 @@ class Auditor:
                                     alpha_pred, pilot=True)
                 scores[i] = max((self.margin(c, c.rank_score) for c in cands), default=-np.inf)
                 one_sided[i] = one_sided_evidence(*samples[i], self.claims[i])
+                forecast[i] = one_sided_evidence(*samples[i], self.claims[i], at=score_n)
                 only[i] = one_sided_count(*samples[i])
             order = self.rank(alive, scores)
             if last:  # the best pairs, and the spec's best stress case beside them (where the spec's algorithm
@@ -277,6 +286,10 @@ class Auditor:
                 # capped at 20 in distance to instability, 3.4e-3 against 0 at epsilon 0.25)
                 zero = max((i for i in one_sided if i not in kept and one_sided[i] > 0), key=lambda i: one_sided[i],
                            default=None)
+                if zero is None:  # none shown at the pilot's size: the strongest forecasts, drawn again larger
+                    zero = self._confirm_zero(r, [i for i in sorted(forecast, key=lambda i: -forecast[i])
+                                                  if i not in kept and forecast[i] > 0][:FORECAST_PAIRS],
+                                              samples, n_train, level)
                 kept += [] if zero is None else [zero]
                 # and the best pair at the parameter point of the largest claim, when it is larger than the audit
                 # point's: a small pilot cannot resolve a loss near a large epsilon (a regime the implementation
@@ -287,6 +300,28 @@ class Auditor:
                 return kept, {i: samples[i] for i in kept}, scores
             alive = order[:max(keep_pairs, -(-len(alive) // PILOT_GROWTH))]
             n, level = PILOT_GROWTH * n, level + 1
+
+    def _confirm_zero(self, r: int, forecast: list[int], samples: dict, n_train: int, level: int) -> int | None:
+        """Of the pairs whose pilot forecasts a structural zero (an output on one side only, seen ONE_SIDED_RUNS
+        times or more, that a round of the estimation's size would show above the claim), the one whose
+        one-sided output stands at CONFIRM_GROWTH times the pilot's runs (at most ``n_train``), or None: under a large
+        epsilon no pilot tells a zero from a rate the claim allows (a soft majority whose coin is drawn on a grid of
+        1/1000 never answers 0 past a probability of 0.999: 0.017 against 0 at epsilon 4, 0.6 expected on 2,000
+        runs; another pair's 0.018 against 0.001 looks the same there). The added runs stay pilot runs (the pair's
+        training may use them; its estimation never does)."""
+        if not forecast:
+            return None
+        want = {i: self.runs(i, min(n_train, CONFIRM_GROWTH * samples[i][0].shape[0]), PILOT_PHASE_SECONDS)
+                for i in forecast}
+        todo = [i for i in forecast if want[i] > samples[i][0].shape[0]]
+        drawn = self.runner.sample_many([
+            (self.pairs[i].neighbour if side else self.pairs[i].data, want[i] - samples[i][0].shape[0],
+             self.rng(r, i, side, 30 + level), self.pairs[i].params) for i in todo for side in (0, 1)],
+            progress=self.progress.add)
+        for j, i in enumerate(todo):
+            samples[i] = tuple(np.concatenate([a, b]) for a, b in zip(samples[i], (drawn[2 * j], drawn[2 * j + 1])))
+        evidence = {i: one_sided_evidence(*samples[i], self.claims[i]) for i in forecast}
+        return max((i for i in forecast if evidence[i] > 0), key=lambda i: evidence[i], default=None)
 
     def _largest_claim_pairs(self, scores: dict[int, float], only: dict[int, int], kept: list[int],
                              showable: float) -> list[int]:
