@@ -6,7 +6,6 @@ probability 0). The Gumbel variables are drawn by inversion from uniforms: G = -
 (rng.random() is in [0, 1): U = 0 is mapped to the next float up, probability 2^-53 per draw).
 TRUTH: valid (same law as the spec).
 """
-import math
 
 import numpy as np
 
