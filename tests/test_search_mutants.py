@@ -64,6 +64,8 @@ CASES = [  # (spec, implementation, expected verdict)
      "dptestbed.impl.private_prediction.mutants:soft_majority_fallback_smallest_positive", VIOLATION),
     ("subsample_aggregate_prediction_corrected",  # the lengthened datasets
      "dptestbed.impl.private_prediction.mutants:soft_majority_resized_blocks", VIOLATION),
+    ("subsample_aggregate_prediction_corrected",  # one-sided outputs (per call: rounds._confirm_zero, user files)
+     "dptestbed.impl.private_prediction.mutants:soft_majority_coin_on_grid", VIOLATION),
     ("distance_to_instability",  # the pilot's edge of the release's support (linesearch._support_pairs)
      "dptestbed.impl.model_agnostic.mutants:distance_to_instability_noise_clipped", VIOLATION),
     ("stable_laplace_prediction", "dptestbed.impl.private_prediction.mutants:laplace_cached_per_input", IMPL_ERROR),

@@ -141,6 +141,20 @@ def soft_majority_shared_coin(data, *, rng, epsilon, alpha, **_):
     return int(out) if np.ndim(out) == 0 else out
 
 
+def _coin_on_grid_sampler(data, n, *, rng, epsilon, alpha, **_):
+    nu, single = soft_majority.margins(data, soft_majority.n_teachers(epsilon, alpha) if isinstance(data, dict) else 0)
+    p = soft_majority.vote_probability(nu, epsilon)
+    out = (rng.integers(0, 1000, size=(int(n), p.size)) / 1000 < p[None, :]).astype(np.int8)  # BUG: a grid of 1/1000
+    return out[:, 0] if single else out
+
+
+@batched(_coin_on_grid_sampler)
+def soft_majority_coin_on_grid(data, *, rng, epsilon, alpha, **_):
+    """BUG: the coin drawn on a grid of 1/1000 (rng.integers(1000) / 1000 < p): the label 0 never once p > 0.999."""
+    out = _coin_on_grid_sampler(data, 1, rng=rng, epsilon=epsilon, alpha=alpha)[0]
+    return int(out) if np.ndim(out) == 0 else out
+
+
 def _memorising_sampler(data, n, *, rng, epsilon, alpha, **_):
     out = soft_majority.subsample_aggregate_prediction_corrected.batch(data, n, rng=rng, epsilon=epsilon, alpha=alpha)
     if not isinstance(data, dict):
@@ -629,6 +643,10 @@ MUTANTS = (
     _m(SOFT, "soft_majority_shared_coin", "privacy",
        "one uniform coin shared by the answers to all queries of a call (stress case two_queries_canary_between, "
        "q = 2: audit eps_lb 10.6 against 4)", ("privacy audit",)),
+    _m(SOFT, "soft_majority_coin_on_grid", "privacy",
+       "the coin drawn on a grid of 1/1000: never 0 once p > 0.999 (votes 4 against 2 at epsilon 4, r = 4: 0.017 against "
+       "0; audit eps_lb 7.64 against 4 at seeds 0-2; the same bug per call, tests/independent, needs the pair "
+       "search's one-sided forecast)", ("privacy audit",)),
     _m(SOFT, "soft_majority_bagged_blocks", "privacy", "overlapping blocks: each record feeds two teachers",
        ("privacy audit",)),
     _m(SOFT, "soft_majority_fallback_smallest_positive", "privacy",
