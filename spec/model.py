@@ -61,6 +61,7 @@ class Parameter:
     max_inclusive: bool = True
     choices: tuple = ()
     default: Any = None
+    extension: str = ""  # why values other than the default go beyond the paper (the testbed's own extension)
 
     def domain_text(self) -> str:
         if self.type == "choice":

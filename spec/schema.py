@@ -403,7 +403,10 @@ def _read_parameters(file: str, table: dict) -> dict[str, Parameter]:
             max_inclusive=reader.get("max_inclusive", bool, default=True),
             choices=tuple(reader.get("choices", list, required=ptype == "choice", default=[])),
             default=reader.get("default", None),
+            extension=reader.text("extension"),
         )
+        if param.extension and param.default is None:
+            raise reader.error("extension", "an extension parameter needs the paper's value as its default")
         if param.min is not None and param.max is not None and param.min > param.max:
             raise reader.error("min", f"min {param.min} is above max {param.max}")
         if ptype == "choice" and not param.choices:

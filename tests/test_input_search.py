@@ -4,6 +4,7 @@ that found each is named in the counterexample."""
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 import numpy as np
@@ -20,7 +21,7 @@ from dptestbed.audits.privacy.pairs import (
     searched_pairs,
     stress_pairs,
 )
-from dptestbed.audits.privacy.records import DISTINCT_COUNTS, LABEL_OFFSETS, LARGE_N
+from dptestbed.audits.privacy.records import DISTINCT_COUNTS, LABEL_OFFSETS, LARGE_N, SHORTCUT_TAILS
 from dptestbed.spec import SpecError, load_catalogue, load_spec
 
 CATALOGUE = load_catalogue()
@@ -273,3 +274,45 @@ def test_large_copies_are_also_searched_with_their_labels_off_balance():
     for p in pairs:
         y, nb = np.asarray(p.data["y"]), np.asarray(p.neighbour["y"])
         assert int(np.sum(y != nb)) == 1 and len(y) >= LARGE_N and p.params["n"] == len(y)
+
+
+def test_a_finite_class_is_searched_where_its_lead_crosses_a_shortcut_and_where_its_weights_underflow():
+    """A learner returning the best row when every rival's weight is below 10^-3 passed (and one falling back to
+    uniform when plain weights exp(-epsilon m/2) all underflow): no pair moved the lead across 2 ln(1000)/epsilon with
+    a pilot that could show a rival, and no pair put the fewest mistakes at 1,490 against 1,491."""
+    spec = CATALOGUE["generic_private_learner"]
+    pairs = [p for p in candidate_pairs(spec, max_searched=24) if p.name.startswith("search/margin/")]
+    leads = [p for p in pairs if "/lead_" in p.name]
+    assert [p.name.split("/")[2] for p in leads] == [
+        f"lead_{math.floor(2 * math.log(1 / tau)) + 1}_tail_{tau:g}" for tau in SHORTCUT_TAILS]
+    for p, tau in zip(leads, SHORTCUT_TAILS):
+        H = np.asarray(p.data["H"])
+        err = np.sort((H[:, p.data["x"]] != p.data["y"]).sum(axis=1))
+        moved = np.sort((H[:, p.neighbour["x"]] != p.neighbour["y"]).sum(axis=1))
+        assert math.exp(-(err[1] - err[0]) / 2) < tau < math.exp(-(moved[1] - moved[0]) / 2)  # at epsilon = 1
+        assert tau < p.extra["rare"] < 3 * tau and p.params["n"] == len(p.data["y"])
+    under = [p for p in pairs if "/underflow_" in p.name]
+    assert len(under) == 2
+    for p in under:
+        H = np.asarray(p.data["H"])
+        err = (H[:, p.data["x"]] != p.data["y"]).sum(axis=1)
+        moved = (H[:, p.neighbour["x"]] != p.neighbour["y"]).sum(axis=1)
+        assert set(err) == {1491} and moved.min() == 1490
+        assert np.all(np.exp(-err / 2) == 0) and np.exp(-moved.min() / 2) > 0
+
+
+def _shortcut_learner(data, *, rng, epsilon, **_):
+    """The exponential mechanism that returns the best row when every other row's probability is below 10^-3."""
+    H, x, y = np.asarray(data["H"]), np.asarray(data["x"]), np.asarray(data["y"])
+    logw = -epsilon * (H[:, x] != y).sum(axis=1) / 2.0
+    p = np.exp(logw - logw.max())
+    p /= p.sum()
+    best = int(np.argmax(p))
+    return best if np.all(np.delete(p, best) < 1e-3) else int(rng.choice(len(p), p=p))
+
+
+@pytest.mark.slow
+def test_a_shortcut_below_a_rival_weight_of_a_thousandth_breaks_the_claim_on_a_margin_pair():
+    result = audit(CATALOGUE["generic_private_learner"], _shortcut_learner, samples=100_000, seed=1)
+    assert result.verdict == VIOLATION and result.epsilon_lower_bound > 1.5
+    assert result.counterexample["pair"]["name"].startswith("search/margin/lead_14_tail_0.001/")

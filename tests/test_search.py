@@ -4,6 +4,7 @@ parameter points reach where the spec's stress cases do not, and bugs that live 
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 import numpy as np
@@ -13,6 +14,7 @@ from dptestbed.audits.adhoc import adhoc_spec
 from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
 from dptestbed.audits.privacy.moves import (
     TINY_VOTES,
+    derived_scale_points,
     lines,
     mirrored,
     parameter_points,
@@ -134,6 +136,20 @@ def test_parameter_points_lie_on_both_sides_of_one_and_only_for_parameters_the_c
     assert kept and not any("@sigma=" in p.name for p in kept)
     adhoc = adhoc_spec(epsilon=1.0, relation="vector_l1", pairs=[([0.0], [1.0])], params={"gamma": 1.0})
     assert parameter_points(adhoc, {}) == []  # an ad-hoc claim is stated at its one point
+
+
+def test_a_derived_noise_scale_is_also_audited_on_the_other_side_of_one():
+    """A Gaussian prediction drawing with the variance as its standard deviation passed: sigma_G is 9.7 at the audit
+    point and between 1.2 and 39 at every point that moves one parameter, where sigma_G^2 > sigma_G adds noise."""
+    spec = CATALOGUE["stable_gaussian_prediction"]
+    points = parameter_points(spec, {})
+    name, point = points[0]
+    assert name.startswith("gamma=") and "(sigma_G=" in name
+    assert 1 / 16 <= spec.bind(point)["sigma_G"] <= 1 / 2 < 1 < spec.bind({})["sigma_G"]
+    assert len({n.split(" ")[0] for n, _ in points}) == len(points)  # no point twice
+    assert not [n for n, _ in parameter_points(spec, {"gamma": 1.0}) if n.startswith("gamma=")]  # --param wins
+    scales = [n for n, _ in derived_scale_points(CATALOGUE["svt_lyu_4"], {})]
+    assert scales and not any("true_epsilon" in n or "eps1" in n for n in scales)  # losses grow with epsilon
 
 
 def test_a_parameter_that_sizes_the_input_is_moved_even_when_the_code_reads_it_from_the_data():
@@ -320,3 +336,24 @@ def test_vote_rows_are_mirrored_unless_a_stress_case_holds_the_mirror():
     assert violation(spec, m.data, m.neighbour, m.env) is None
     assert mirrored(spec, next(p for p in stress if p.name == "W1_extreme"), stress) is None
     assert mirrored(CATALOGUE["laplace_mechanism"], stress_pairs(CATALOGUE["laplace_mechanism"])[0], []) is None
+
+
+def _gaussian_one_query(data, *, rng, epsilon, delta, gamma, **_):
+    """The paper's Gaussian prediction, one query a call (a scalar: float() of an array raises)."""
+    return float(data) + rng.normal(0.0, gamma * math.sqrt(2 * math.log(1.25 / delta)) / epsilon)
+
+
+def _gaussian_variance_as_sd(data, *, rng, epsilon, delta, gamma, **_):
+    return float(data) + rng.normal(0.0, (gamma * math.sqrt(2 * math.log(1.25 / delta)) / epsilon) ** 2)
+
+
+@pytest.mark.slow
+def test_one_query_a_call_is_not_audited_at_q_and_a_variance_as_sd_breaks_the_claim_below_sigma_one():
+    spec = CATALOGUE["stable_gaussian_prediction"]
+    right = audit(spec, _gaussian_one_query, seed=3)
+    assert right.verdict == NO_VIOLATION
+    left_out = [n for n in right.notes if "left out" in n]
+    assert {n.split(":")[0] for n in left_out} == {"two_queries_together", "two_queries_apart", "three_queries_together"}
+    assert all("testbed's extension" in n for n in left_out)
+    wrong = audit(spec, _gaussian_variance_as_sd, samples=100_000, seed=3)
+    assert wrong.verdict == VIOLATION and wrong.counterexample["pair"]["params"]["gamma"] < 0.1

@@ -798,6 +798,90 @@ FAR_SENSITIVITY_FACTOR = 100
 
 
 OFF_ZERO = 0.5  # a bound at 0 that may take any sign is also audited here
+# a derived noise scale (a derived quantity calibrated to the claim's epsilon: sigma = gamma sqrt(2 ln(1.25/delta))/
+# epsilon) is also audited on the other side of 1 from its value at the audit point, in this window: a scale squared
+# where it should not be (a variance used as a standard deviation) adds more noise above 1 and less below, so every
+# point that moves one parameter by SCALE_FACTOR can sit on the safe side (sigma_G from 2.4 to 39 at the defaults of
+# the stable Gaussian prediction, where the bug shows only at sigma_G < 1)
+BELOW_ONE, ABOVE_ONE = (1 / 16, 1 / 2), (2.0, 16.0)
+SCALE_STEPS = 12  # ... reached by moving one parameter by 2^k or 2^-k, k at most this
+MAX_SCALE_POINTS = 2  # ... for the first this many derived scales of the spec's order (its noise scales lead)
+
+
+def _depends_on(spec: Spec, name: str, targets: frozenset[str]) -> bool:
+    """Whether derived quantity ``name``'s formula reads any of ``targets``, directly or through other derived ones."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in targets:
+            return True
+        if current in seen or current not in spec.derived:
+            continue
+        seen.add(current)
+        todo.extend(spec.derived[current].formula.names)
+    return False
+
+
+def derived_scale_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
+    """Parameter points that put each derived noise scale on the other side of 1 (BELOW_ONE or ABOVE_ONE): for each
+    derived quantity calibrated to the claim's epsilon, positive and within a factor 64 of 1 at the audit point, the
+    first point (fewest doublings or halvings, parameters other than the claim's own first) that moves one parameter
+    the user did not fix into the window; the claim's epsilon at most FAR_EPSILON_MAX, its delta at most
+    LARGE_DELTA; for the first MAX_SCALE_POINTS such scales. ``(name, point)`` pairs, named as
+    ``gamma=0.03125 (sigma_G=0.303)``; no parameter value twice."""
+    if spec.privacy is None:
+        return []
+    epsilons, deltas = spec.privacy.epsilon.names, spec.privacy.delta.names
+    try:
+        base = spec.bind(params)
+    except ValueError:
+        return []
+    movable = [n for n, p in spec.parameters.items()
+               if n not in params and p.type == "real" and isinstance(base.get(n), int | float) and base[n] > 0
+               and (p.min is None or p.min >= 0)]
+    movable.sort(key=lambda n: n in epsilons or n in deltas)  # the claim's own parameters last
+    out: dict[str, tuple[str, dict]] = {}
+    for name in spec.derived:
+        if not (_depends_on(spec, name, epsilons) and _noise_scale(spec, params, base, name, epsilons)):
+            continue
+        v = float(base[name])
+        low, high = BELOW_ONE if v > 1 else ABOVE_ONE
+        found = None
+        for k, moved in itertools.product(range(1, SCALE_STEPS + 1), movable):
+            for x in (base[moved] * 2.0 ** k, base[moved] * 2.0 ** -k):
+                if (moved in epsilons and x > FAR_EPSILON_MAX) or (moved in deltas and x > LARGE_DELTA):
+                    continue
+                if spec.parameters[moved].violation(x):
+                    continue
+                point = {**params, moved: x}
+                try:
+                    value = float(spec.bind(point)[name])
+                except (ValueError, KeyError, ArithmeticError):
+                    continue
+                if low <= value <= high:
+                    found = (f"{moved}={x:g} ({name}={value:.3g})", point)
+                    break
+            if found:
+                break
+        if found:
+            out.setdefault(found[0].split(" ")[0], found)
+        if len(out) == MAX_SCALE_POINTS:
+            break
+    return list(out.values())
+
+
+def _noise_scale(spec: Spec, params: dict, base: dict, name: str, epsilons: frozenset[str]) -> bool:
+    """Whether derived quantity ``name`` reads as a noise scale at the audit point: positive, within a factor 64 of 1
+    and not 1, and smaller where the claim's epsilon is a little larger (a scale calibrated to epsilon; a loss or an
+    epsilon share grows with it)."""
+    v = base.get(name)
+    if not isinstance(v, float | int | np.floating) or not (1 / 64 <= float(v) <= 64) or float(v) == 1:
+        return False
+    try:
+        doubled = spec.bind({**params, **{e: base[e] * 1.01 for e in epsilons if e in base}})
+    except (ValueError, KeyError, ArithmeticError):
+        return False
+    return float(doubled.get(name, v)) < float(v)
 
 
 def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
@@ -810,7 +894,7 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
     a whole count doubled and quadrupled, at most MAX_COUNT, never a count of the records, and a vector's length also
     at the longest of LONG_LENGTHS; the relation's sensitivity also FAR_SENSITIVITY_FACTOR times larger), inside its
     domain. ``(name, point)`` pairs, each point binding (the search
-    re-centres its stress cases and lines on it)."""
+    re-centres its stress cases and lines on it). The points of :func:`derived_scale_points` come first."""
     base = {**spec.defaults(), **params}
     claim_deltas = spec.privacy.delta.names if spec.privacy is not None else set()
     length = spec.input.get("length")  # a vector's length (the stress vectors are padded to it)
@@ -859,4 +943,5 @@ def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:
             except ValueError:
                 continue
             out.append((f"{name}={x:g}", point))
-    return out
+    seen = [point for _, point in out]  # the derived noise scales' points first: the pairs' cap keeps them
+    return [(n, p) for n, p in derived_scale_points(spec, params) if p not in seen] + out

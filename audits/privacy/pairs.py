@@ -335,7 +335,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
             "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
-            "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0}
+            "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0,
+            "margin": MAX_MARGIN_PAIRS if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -361,6 +362,7 @@ MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with la
 MAX_RAMP_PAIRS = 8  # ... and on sorted answers or records (moves.ramps, records.ramp)
 MAX_HUGE_ID_PAIRS = 4  # ... and with every item id shifted far up (records.shifted_ids)
 MAX_ONE_END_PAIRS = 2  # ... and with every record at one end of the anchor's move (records.one_end)
+MAX_MARGIN_PAIRS = len(records.SHORTCUT_TAILS) + 2  # ... and a finite class's leads and underflow (records.margins)
 
 
 def _cap_key(p: Pair) -> str:
@@ -368,7 +370,8 @@ def _cap_key(p: Pair) -> str:
     datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
     balance, sorted answers or records, huge ids, records at one end), so that the other generators keep their
     max_searched."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids", "one_end"):
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids", "one_end",
+                "margin"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -504,6 +507,18 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                 continue
             streams.setdefault("distinct", []).append(
                 [pair(name, nb, data=data, params=_param_values(spec, wide_env), env=wide_env)])
+        try:  # (the claim's epsilon: the weights' exponent a shortcut reads)
+            epsilon = float(spec.privacy.epsilon.evaluate(anchor.env)) if spec.privacy is not None else 0.0
+        except (KeyError, ValueError, ArithmeticError):
+            epsilon = 0.0
+        for name, data, nb, scaled, rare in records.margins(ds, specs_records, anchor.params, epsilon):
+            try:
+                margin_env = spec.bind({**anchor.params, **scaled})
+            except ValueError:
+                continue
+            found = pair(name, nb, data=data, params=_param_values(spec, margin_env), env=margin_env)
+            found.extra["rare"] = rare  # (the pilot draws enough runs to show it: rounds.Auditor.rare_runs)
+            streams.setdefault("margin", []).append([found])  # one list per pair: the first anchor's leads first
         other = _dataset(specs_records, anchor)
         streams.setdefault("huge_ids", []).append(_rotated(  # (already neighbours: no replacement to add)
             [anchor.derived(name=f"search/{name}/{anchor.name}", data=d, neighbour=nb, source="search",

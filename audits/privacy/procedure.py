@@ -206,14 +206,16 @@ def _reference_runs(reference: str, sides: tuple) -> bool:
     return True
 
 
-def _within_capacity(runner: Runner, pairs: list[Pair], skipped: list[str]) -> list[Pair]:
+def _within_capacity(spec: Spec, runner: Runner, pairs: list[Pair], skipped: list[str]) -> list[Pair]:
     """The pairs, less the searched ones of :data:`.records.CAPACITY_MOVES` (inputs an implementation may be unable
-    to hold at all: ids near 2^31 or 2^53 sized into a dense array) on whose both sides it raises on CAPACITY_RUNS
-    runs: it cannot take such an input, on either side, so the pair compares nothing (named in ``skipped``). A pair
-    it takes on one side only stays, and its error is the audit's verdict."""
+    to hold at all: ids near 2^31 or 2^53 sized into a dense array) and those at a value of an ``extension``
+    parameter other than its default (q queries in one call, beyond the paper's one) on whose both sides it raises
+    on CAPACITY_RUNS runs: it cannot take such an input, on either side, so the pair compares nothing (named in
+    ``skipped``). A pair it takes on one side only stays, and its error is the audit's verdict."""
     kept = []
     for p in pairs:
-        if p.source == "search" and p.name.startswith(CAPACITY_MOVES):
+        extended = [n for n, q in spec.parameters.items() if q.extension and n in p.params and p.params[n] != q.default]
+        if extended or (p.source == "search" and p.name.startswith(CAPACITY_MOVES)):
             failed = []
             for side in (p.data, p.neighbour):
                 try:
@@ -221,7 +223,8 @@ def _within_capacity(runner: Runner, pairs: list[Pair], skipped: list[str]) -> l
                 except ImplementationError as exc:
                     failed.append(exc.reason)
             if len(failed) == 2:
-                skipped.append(f"{p.name}: left out, the implementation raised on both sides: {failed[0]}")
+                beyond = "".join(f" ({n} = {p.params[n]:g}: {spec.parameters[n].extension})" for n in extended)
+                skipped.append(f"{p.name}: left out, the implementation raised on both sides{beyond}: {failed[0]}")
                 continue
         kept.append(p)
     return kept
@@ -358,7 +361,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
         return result
     # the stress cases at other parameter points, for the parameters the implementation takes (moves.py)
     pairs += _in_reference_domain(spec, parameter_pairs(spec, params, o.max_parameter, accepts=runner.accepts), skipped)
-    pairs = _within_capacity(runner, pairs, skipped)
+    pairs = _within_capacity(spec, runner, pairs, skipped)
     result.notes += skipped
     if o.randomness == "rng" and not is_trusted(impl):
         try:

@@ -654,6 +654,111 @@ def offset_moves(big: Dataset):
                moved.replaced(rows[-t - 1], {key: _other_label(domain, low)}))
 
 
+# the margins of a finite class's scores where code may take a shortcut (:func:`margins`): a runner-up whose weight
+# exp(-epsilon m / 2) falls below one of these is skipped ("below 1e-4: return the best row"), so a pair whose margin
+# crosses one at the audit's epsilon leaks it (a weight near the tail against an exact 0)
+SHORTCUT_TAILS = (1e-2, 1e-3, 1e-4, 1e-5)
+MAX_MARGIN_LENGTH = 4096  # records of a margin dataset (:func:`margins`) at most
+MAX_UNDERFLOW_LENGTH = 20_000  # ... and of an underflow one (2 u records: u = 1,491 at epsilon 1, 7,451 at 0.2)
+
+
+def underflow_bound() -> float:
+    """The largest x (to 1e-9) with ``np.exp(-x) > 0`` in float64 (745.13): weights exp(-epsilon m / 2) taken
+    without a shift all vanish past it, where code may fall back to anything (uniform, the best row)."""
+    low, high = 700.0, 800.0
+    while high - low > 1e-9:
+        mid = (low + high) / 2
+        low, high = (mid, high) if np.exp(-mid) > 0 else (low, mid)
+    return low
+
+
+def _class_table(ds: Dataset) -> tuple[str, str, np.ndarray] | None:
+    """(index field, label field, candidate rows) of a finite class's sample: a public array of rows
+    (``public_rows``), one ``index<ROWS`` field into its columns and one sign or binary label field; else None."""
+    labels = _labels(ds)
+    index = [(k, d) for k, (d, _) in ds.domains.items() if d.startswith("index<")]
+    if len(labels) != 1 or len(index) != 1:
+        return None
+    rows = np.asarray(ds.public.get(index[0][1].split("<", 1)[1]))
+    x = np.asarray(ds.fields[index[0][0]]).astype(np.int64)
+    if rows.ndim != 2 or not len(rows) or (x.size and (x.min() < 0 or x.max() >= rows.shape[1])):
+        return None
+    return index[0][0], labels[0], rows
+
+
+def mistakes_of(rows: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each candidate row's mistakes on the sample (x, y)."""
+    return (rows[:, x] != y[None, :]).sum(axis=1)
+
+
+def margins(ds: Dataset, records, params: dict, epsilon: float):
+    """``(name, data, neighbour, scaled, rare)`` of a finite class's sample (:func:`_class_table`) where its mistake counts
+    cross what code may cut at the claim's ``epsilon``: (a) for each tau in SHORTCUT_TAILS, the changeable records
+    cycled, every label one value, to the shortest length at which the best row's lead over the next reaches
+    m_tau = floor(2 ln(1/tau)/epsilon) + 1 (the next row's weight exp(-epsilon m / 2) below tau), against a record
+    the best row gets right and the next does not given the other label (a lead of m_tau - 2, its weight above tau);
+    (b) every changeable record with both labels, cycled to u pairs, u = floor(2 x/epsilon) + 1 with x the exp
+    underflow bound (:func:`underflow_bound`): every row errs u times and every weight exp(-epsilon u / 2) vanishes,
+    against the last record of each label given the other one (a row back at u - 1 mistakes: its weight a denormal).
+    The ``scales`` parameters set to the new length; ``rare``: in (a), the probability the exponential mechanism
+    gives the rows but the best on the neighbour (what a shortcut would zero on the other side), else None."""
+    table = _class_table(ds) if records.scales and len(ds.changeable) and epsilon > 0 else None
+    if table is None:
+        return
+    index_key, key, rows = table
+    domain = ds.domains[key][0]
+    values = (1, 0) if domain == "binary" else (1, -1)
+    fixed = np.setdiff1d(np.arange(ds.n), ds.changeable)
+    x = np.asarray(ds.fields[index_key]).astype(np.int64)
+
+    def built(index, labels) -> Dataset:
+        fields = {k: np.concatenate([v[fixed], v[index]]) for k, v in ds.fields.items()}
+        fields[key] = np.concatenate([ds.fields[key][fixed], np.asarray(labels).astype(ds.fields[key].dtype)])
+        return Dataset(ds.spec_records, ds.data(fields), ds.env)
+
+    def scaled(big: Dataset) -> dict:
+        return {name: type(params[name])(big.n) for name in records.scales if name in params}
+
+    cycle = np.arange(MAX_MARGIN_LENGTH) % len(ds.changeable)
+    base = mistakes_of(rows, x[fixed], ds.fields[key][fixed])
+    for tau in SHORTCUT_TAILS:
+        target = math.floor(2 * math.log(1 / tau) / epsilon) + 1
+        shortest = None  # (length, label value)
+        for v in values:  # the mistakes after m records, every row at once
+            err = base[:, None] + np.cumsum(rows[:, x[ds.changeable[cycle]]] != v, axis=1)
+            top2 = np.sort(err, axis=0)[:2] if len(rows) > 1 else None
+            if top2 is None:
+                return
+            hit = np.flatnonzero(top2[1] - top2[0] >= target)
+            if hit.size and (shortest is None or hit[0] + 1 < shortest[0]):
+                shortest = (int(hit[0]) + 1, v)
+        if shortest is None:
+            continue
+        m, v = shortest
+        best = built(ds.changeable[cycle[:m]], [v] * m)
+        bx, by = best.fields[index_key].astype(np.int64), best.fields[key]
+        order = np.argsort(mistakes_of(rows, bx, by), kind="stable")
+        moves = [int(i) for i in best.changeable
+                 if rows[order[0], bx[i]] == by[i] and rows[order[1], bx[i]] != by[i]]
+        if moves:
+            moved = best.replaced(moves[-1], {key: _other_label(domain, by[moves[-1]])})
+            lead = np.sort(mistakes_of(rows, bx, by))
+            rest = float(np.sum(np.exp(-epsilon * (lead[1:] - lead[0] - 2) / 2)))  # the rows but the best, on `moved`
+            yield (f"margin/lead_{target}_tail_{tau:g}", best.data(best.fields), moved, scaled(best),
+                   rest / (1 + rest))
+    u = math.floor(2 * underflow_bound() / epsilon) + 1
+    if 2 * u > MAX_UNDERFLOW_LENGTH:
+        return
+    index = ds.changeable[np.arange(u) % len(ds.changeable)]
+    labels = ds.fields[key][index]
+    big = built(np.concatenate([index, index]), np.concatenate([labels, _other_label(domain, labels)]))
+    for value, name in ((values[1], "label_up"), (values[0], "label_down")):
+        with_value = [int(i) for i in big.changeable if big.fields[key][i] == value]
+        if with_value:
+            yield (f"margin/underflow_{u}_{name}", big.data(big.fields),
+                   big.replaced(with_value[-1], {key: _other_label(domain, value)}), scaled(big), None)
+
+
 def item_id(ds: Dataset):
     """A changeable record's item id replaced by new ids (module doc)."""
     keys = ds.keys_of("item")

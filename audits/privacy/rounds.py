@@ -36,6 +36,7 @@ ONE_SIDED_LEVEL = 0.05  # the pair search keeps a pair whose pilot has an output
 ONE_SIDED_RUNS = 10  # ... or, when none has, those with an output seen this often on one side only (its forecast)
 FORECAST_PAIRS = 3  # ... the strongest this many, drawn again CONFIRM_GROWTH times larger (Auditor._confirm_zero)
 CONFIRM_GROWTH = 8
+RARE_RUNS = 40  # a pair built around a rare output (Auditor.rare_runs) draws a pilot that shows it this often
 PILOT_PAIRS = 16  # the pair search's first level costs what 16 pairs' pilots did, however many pairs there are
 PILOT_GROWTH = 3  # each level of the pair search keeps a third of the pairs and triples their runs
 CONTENDERS = 9  # a batch sampler's later round searches again among this many of the last pair search's best
@@ -152,6 +153,7 @@ class Auditor:
         self.contenders: list[int] = []  # the last pair search's kept pairs and next best (CONTENDERS in all)
         self.cost: dict[int, float] = {}  # wall seconds a run of each pair (a side's mean), when measured
         self.one_sided_far: set[int] = set()  # the pair search's pair at the largest claim for a one-sided output
+        self.one_sided_zero: set[int] = set()  # ... and its pair whose pilot shows an output on one side only
         self.typical_cost = 0.0           # ... their median
 
     def rng(self, r: int, i: int, side: int, split: int) -> np.random.Generator:
@@ -233,6 +235,13 @@ class Auditor:
         fits = int(seconds * self.runner.n_workers / (2 * self.cost[i]))
         return int(min(n, max(MIN_PAIR_RUNS, fits)))
 
+    def rare_runs(self, i: int, n_train: int) -> int:
+        """The pilot runs a side pair i needs to show an output of the rarity it was built for (``extra["rare"]``: the
+        spec's probability of an output that a shortcut would remove on one side, records.margins) RARE_RUNS times,
+        at most ``n_train``; 0 for a pair without one."""
+        rare = self.pairs[i].extra.get("rare")
+        return int(min(n_train, math.ceil(RARE_RUNS / rare))) if rare else 0
+
     def add_pairs(self, pairs: list[Pair]) -> None:
         """Pairs found during the audit (the line search's, linesearch.py) join the pairs and their claims."""
         self.pairs.extend(pairs)
@@ -256,7 +265,8 @@ class Auditor:
         n, level = n_pilot, 0
         while True:
             self.progress.stage(f"round {r + 1}: pair search", 2 * n * len(alive))
-            want = {i: self.runs(i, n, PILOT_PHASE_SECONDS) for i in alive}
+            want = {i: self.runs(i, max(n, self.rare_runs(i, n_train) if not level else 0), PILOT_PHASE_SECONDS)
+                    for i in alive}
             todo = [i for i in alive if samples.get(i, (np.empty(0),))[0].shape[0] < want[i]]
             drawn = self.runner.sample_many([
                 (self.pairs[i].neighbour if side else self.pairs[i].data,
@@ -291,6 +301,7 @@ class Auditor:
                                                   if i not in kept and forecast[i] > 0][:FORECAST_PAIRS],
                                               samples, n_train, level)
                 kept += [] if zero is None else [zero]
+                self.one_sided_zero = set() if zero is None else {zero}
                 # and the best pair at the parameter point of the largest claim, when it is larger than the audit
                 # point's: a small pilot cannot resolve a loss near a large epsilon (a regime the implementation
                 # switches on there, Gaussian noise from epsilon 6 on, needs the full round's runs to show)
@@ -486,7 +497,8 @@ class Auditor:
         """The best candidate (by fraction of its pair's claim), the best at the audit's own parameter point
         when the best is not (:meth:`at_point`), and close competitors of other (pair, orientation)s: at most
         K_MAX; and the best of the spec's stress cases when none of those is one, and the best of the pair kept at
-        the largest claim for a one-sided output (at most K_MAX + 2)."""
+        the largest claim for a one-sided output, and the best of the pair kept for its structural zero (at most
+        K_MAX + 3)."""
         cands = [c for c in cands if np.isfinite(c.rank_score)]
         if not cands:
             return []
@@ -518,6 +530,11 @@ class Auditor:
         far = [c for c in cands if c.pair_index in self.one_sided_far]
         if far and not any(c.pair_index in self.one_sided_far for c in chosen):
             chosen.append(far[0])
+        # and the best event of the pair kept for its structural zero: a rare one-sided output (a rival's 2e-4
+        # against never) ranks below common events on the shrunk estimate, and its pair was kept to be estimated
+        zero = [c for c in cands if c.pair_index in self.one_sided_zero]
+        if zero and not any(c.pair_index in self.one_sided_zero for c in chosen):
+            chosen.append(zero[0])
         return chosen
 
     # estimation on fresh samples ----------------------------------------------------

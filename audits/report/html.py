@@ -528,6 +528,7 @@ def _audit_block(a: dict) -> str:
             h.append(f"<li>counterexample:<pre>{esc(counterexample_text(a))}</pre>"
                      f"<details><summary>raw</summary><pre>{esc(json.dumps(a['counterexample'], indent=1)[:3000])}"
                      "</pre></details></li>")
+    h.extend(f"<li class='meta'>{esc(note)}</li>" for note in a.get("notes") or [])
     h.append("</ul></div>")
     return "".join(h)
 

@@ -67,6 +67,10 @@ def render_markdown(document: dict, figures: dict, errors: list[dict], out_dir: 
         lines.append(f"| {cell(paper_of.get(row['spec'], ''))} | {cell(row['spec'])} | {cell(row['item'])} | "
                      f"{cell(row['target'])} | {cell(row['claim'])} | {cell(measured)} | {md(row['class'])} | "
                      f"{md(expected_text(row['expected']))} | {outcome} |")
+    notes = [(r, note) for r in document.get("privacy", []) for note in r.get("notes") or []]
+    if notes:
+        lines += ["", "## How the audits ran", ""] + [f"- {cell(r['spec'])}, {cell(r.get('target', 'reference'))}: "
+                                                      f"{cell(note)}" for r, note in notes]
     if errors:
         lines += ["", "## Report errors", ""] + [f"- {cell(e['item'])}: {cell(e['error'])}" for e in errors]
     if document.get("errata"):
