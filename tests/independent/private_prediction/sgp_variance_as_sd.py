@@ -1,5 +1,6 @@
 """Gaussian prediction: sigma_G^2 passed as the standard deviation (a variance used as a scale)."""
 import math
+
 import numpy as np
 
 
