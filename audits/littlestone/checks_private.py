@@ -238,6 +238,32 @@ def _generic_exact(ctx: Context) -> dict:
                            tuple(float(a[j]) for a in alts)) for j in range(len(H))]}
 
 
+# the best row's lead in the tail check: the other row at 6.7e-3, 9.1e-4 and 7.5e-5 at epsilon 1, each just past a
+# shortcut "every rival below 10^-2 (10^-3, 10^-4): the best row" (15 expected in 2 10^5 runs at 19, against never)
+TAIL_LEADS = (10, 14, 19)
+
+
+@experiment(GEN, "Lemma 16 (privacy)", "exact-softmax-tail", "calibration",
+            title="(conformance) the output law keeps the softmax's tail: a row that leads by 10, 14 or 19 mistakes "
+                  "leaves the other its weight exp(-epsilon lead/2) (never a shortcut to the best row)",
+            instance="H = [[1], [-1]], every example (0, -1): row 0 errs on all L = 10, 14, 19 of them, row 1 on none; "
+                     "cells: row 0 chosen, exact probability 1/(1 + e^(epsilon L/2)) (6.7e-3, 9.1e-4, 7.5e-5 at "
+                     "epsilon 1: 15 expected in 2 10^5 runs at 19)",
+            predicate="event per cell: row 0 is chosen",
+            trials={"quick": 200_000, "full": 2_000_000}, params={"H_size": 2},
+            controls=(_mut("generic_missing_half", "weights exp(-epsilon err) (the 1/2 dropped)"),), tests="conformance")
+def _generic_tail(ctx: Context) -> dict:
+    eps = _f(ctx.env["epsilon"])
+    H, cells = np.array([[1], [-1]], dtype=np.int8), []
+    for lead in TAIL_LEADS:
+        x, y = np.zeros(lead, dtype=np.int64), -np.ones(lead, dtype=np.int8)
+        out = np.asarray(ctx.sample({"H": H, "x": x, "y": y}, ctx.trials, n=lead)).reshape(-1)
+        alts = tuple(float(probabilities(H, x, y, eps / f)[0]) for f in (1 + NOISE_FUDGE, 1 - NOISE_FUDGE))
+        cells.append(Cell(f"row 0 at lead {lead}", ctx.trials, int(np.sum(out == 0)),
+                          float(probabilities(H, x, y, eps)[0]), alts))
+    return {"cells": cells}
+
+
 # =========================================================================== M
 
 
