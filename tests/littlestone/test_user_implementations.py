@@ -93,7 +93,7 @@ def test_the_generic_learners_law_counts_every_row_of_h(file, differs):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("file, differs", [
-    ("gpl_shortcut_rival_below_1e-4.py:generic_private_learner", True),  # the best row when every rival is below 1e-4
+    ("gpl_shortcut_rival_below.py:below_1e4", True),  # the best row when every rival is below 1e-4
     ("gpl_gumbel_valid.py:generic_private_learner", False),             # valid: Gumbel-max, the same law
 ])
 def test_the_generic_learners_law_keeps_the_softmax_tail(file, differs):
