@@ -878,10 +878,10 @@ def _noise_scale(spec: Spec, params: dict, base: dict, name: str, epsilons: froz
     if not isinstance(v, float | int | np.floating) or not (1 / 64 <= float(v) <= 64) or float(v) == 1:
         return False
     try:
-        doubled = spec.bind({**params, **{e: base[e] * 1.01 for e in epsilons if e in base}})
+        larger = spec.bind({**params, **{e: base[e] * 1.01 for e in epsilons if e in base}})
     except (ValueError, KeyError, ArithmeticError):
         return False
-    return float(doubled.get(name, v)) < float(v)
+    return float(larger.get(name, v)) < float(v)
 
 
 def parameter_points(spec: Spec, params: dict) -> list[tuple[str, dict]]:

@@ -223,7 +223,7 @@ def _within_capacity(spec: Spec, runner: Runner, pairs: list[Pair], skipped: lis
                 except ImplementationError as exc:
                     failed.append(exc.reason)
             if len(failed) == 2:
-                beyond = "".join(f" ({n} = {p.params[n]:g}: {spec.parameters[n].extension})" for n in extended)
+                beyond = "".join(f" ({n} = {p.params[n]}: {spec.parameters[n].extension})" for n in extended)
                 skipped.append(f"{p.name}: left out, the implementation raised on both sides{beyond}: {failed[0]}")
                 continue
         kept.append(p)

@@ -703,7 +703,7 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
     The ``scales`` parameters set to the new length; ``rare``: in (a), the probability the exponential mechanism
     gives the rows but the best on the neighbour (what a shortcut would zero on the other side), else None."""
     table = _class_table(ds) if records.scales and len(ds.changeable) and epsilon > 0 else None
-    if table is None:
+    if table is None or len(table[2]) < 2:  # (one row: no rival to lead)
         return
     index_key, key, rows = table
     domain = ds.domains[key][0]
@@ -726,9 +726,7 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
         shortest = None  # (length, label value)
         for v in values:  # the mistakes after m records, every row at once
             err = base[:, None] + np.cumsum(rows[:, x[ds.changeable[cycle]]] != v, axis=1)
-            top2 = np.sort(err, axis=0)[:2] if len(rows) > 1 else None
-            if top2 is None:
-                return
+            top2 = np.sort(err, axis=0)[:2]
             hit = np.flatnonzero(top2[1] - top2[0] >= target)
             if hit.size and (shortest is None or hit[0] + 1 < shortest[0]):
                 shortest = (int(hit[0]) + 1, v)
@@ -737,12 +735,13 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
         m, v = shortest
         best = built(ds.changeable[cycle[:m]], [v] * m)
         bx, by = best.fields[index_key].astype(np.int64), best.fields[key]
-        order = np.argsort(mistakes_of(rows, bx, by), kind="stable")
+        err = mistakes_of(rows, bx, by)
+        order = np.argsort(err, kind="stable")
         moves = [int(i) for i in best.changeable
                  if rows[order[0], bx[i]] == by[i] and rows[order[1], bx[i]] != by[i]]
         if moves:
             moved = best.replaced(moves[-1], {key: _other_label(domain, by[moves[-1]])})
-            lead = np.sort(mistakes_of(rows, bx, by))
+            lead = err[order]
             rest = float(np.sum(np.exp(-epsilon * (lead[1:] - lead[0] - 2) / 2)))  # the rows but the best, on `moved`
             yield (f"margin/lead_{target}_tail_{tau:g}", best.data(best.fields), moved, scaled(best),
                    rest / (1 + rest))
