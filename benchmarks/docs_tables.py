@@ -4,6 +4,7 @@
                                      [--mutants MUTANTS/results.json] [--tests SECONDS_FAST SECONDS_SLOW]
                                      [--corpus /tmp/ind] [--libraries TABLE.md] [--libraries-familywise TABLE.md]
                                      [--percall TABLE.md] [--statdp STATDP.json] [--audit-phases PHASES.json]
+                                     [--measurements TABLE.md]
                                      [--load TEXT] [--check]
 
 Each table or figure sits between ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` in a
@@ -23,7 +24,8 @@ missing. Inputs:
 - ``--percall``: the table ``benchmarks/percall.py --markdown TABLE.md`` wrote (correct files checked one call at a
   time);
 - ``--statdp``: the JSON ``benchmarks/vs_statdp.py --json`` wrote (StatDP and dptestbed side by side);
-- ``--audit-phases``: the JSON ``benchmarks/audit_phases.py --json`` wrote (each audit's wall time by phase).
+- ``--audit-phases``: the JSON ``benchmarks/audit_phases.py --json`` wrote (each audit's wall time by phase);
+- ``--measurements``: the table ``benchmarks/measurements.py --markdown TABLE.md`` wrote (the long measurements).
 """
 
 from __future__ import annotations
@@ -187,6 +189,7 @@ def main(argv=None) -> int:
     ap.add_argument("--percall", type=Path)
     ap.add_argument("--statdp", type=Path)
     ap.add_argument("--audit-phases", type=Path)
+    ap.add_argument("--measurements", type=Path)
     ap.add_argument("--load", metavar="TEXT", help="the inputs were measured under this load (said in the stamps)")
     ap.add_argument("--check", action="store_true", help="list the markers and whether an input fills them")
     args = ap.parse_args(argv)
@@ -228,6 +231,9 @@ def main(argv=None) -> int:
     if args.percall:
         figures["percall"] = args.percall.read_text() + "\n" + stamp("`python benchmarks/percall.py --markdown "
                                                                        "TABLE.md`")
+    if args.measurements:
+        figures["measurements"] = args.measurements.read_text() + "\n" + stamp(
+            "`python benchmarks/measurements.py --jobs 2 --markdown TABLE.md`")
     missing = []
     for path in FILES:
         text = path.read_text()

@@ -58,8 +58,20 @@ def _memoised_catalogue():
 _memoised_catalogue()
 
 
-def pytest_collection_modifyitems(items):
-    """The modules of :data:`LAST` run last (see the module docstring)."""
+def _asks_for_measurements(config) -> bool:
+    """A marker expression naming ``measurement`` (``-m measurement``: benchmarks/measurements.py) or a test named
+    by its node id (``tests/test_x.py::test_y``) runs the long measurements; the README's test command never does."""
+    return "measurement" in (config.option.markexpr or "") or any("::" in str(arg) for arg in config.args)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Long measurements (marked ``measurement``) are left out unless asked for, and the modules of :data:`LAST` run
+    last (see the module docstring)."""
+    if not _asks_for_measurements(config):
+        measurements = [item for item in items if item.get_closest_marker("measurement")]
+        if measurements:
+            config.hook.pytest_deselected(items=measurements)
+            items[:] = [item for item in items if not item.get_closest_marker("measurement")]
     items.sort(key=lambda item: LAST.index(item.path.name) + 1 if item.path.name in LAST else 0)
 
 

@@ -167,6 +167,7 @@ def test_the_one_end_dataset_holds_every_record_at_one_end_of_the_pair_s_move_at
     assert len(capped) == MAX_ONE_END_PAIRS
 
 
+@pytest.mark.measurement
 def test_a_linear_space_softmax_that_underflows_is_found_by_the_large_n_search():
     """Seed 001's learner with float64 weights exp(-epsilon m/2) and an argmin fallback when they all underflow
     (m >= 1,491 at epsilon = 1): no stress case has that many mistakes; the balanced large-n copy does (2,048
@@ -311,7 +312,7 @@ def _shortcut_learner(data, *, rng, epsilon, **_):
     return best if np.all(np.delete(p, best) < 1e-3) else int(rng.choice(len(p), p=p))
 
 
-@pytest.mark.slow
+@pytest.mark.measurement
 def test_a_shortcut_below_a_rival_weight_of_a_thousandth_breaks_the_claim_on_a_margin_pair():
     result = audit(CATALOGUE["generic_private_learner"], _shortcut_learner, samples=100_000, seed=1)
     assert result.verdict == VIOLATION and result.epsilon_lower_bound > 1.5

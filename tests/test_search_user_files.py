@@ -12,10 +12,13 @@ from dptestbed.audits.privacy import IMPL_ERROR, VIOLATION, audit
 from dptestbed.audits.privacy.claims import from_json
 from dptestbed.spec import load_catalogue
 
+# each test checks a whole implementation at default settings, tens of seconds to minutes: a long measurement
+# (benchmarks/measurements.py), left out of the README's test command
+pytestmark = pytest.mark.measurement
+
 CATALOGUE = load_catalogue()
 
 
-@pytest.mark.slow
 def test_a_users_per_call_gaussian_truncated_at_four_sigma_breaks_the_claim_at_a_million_samples():
     """Noise redrawn until |Z| <= 4 (tests/independent): 1.35e-3 beyond D's support at Delta = sigma, which a per-call
     audit's first round (10^5 a side) cannot score and which no power criterion asks more samples for: one round of
@@ -101,7 +104,6 @@ FILES = [  # (spec, file in tests/independent: function, expected verdict), bugs
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 2767148732])
 def test_a_coin_on_a_grid_never_answering_0_is_confirmed_beyond_the_pilot(seed):
     """The soft majority's coin drawn as rng.integers(1000) / 1000 < p never answers 0 once p > 0.999: 0.017 against
@@ -115,7 +117,6 @@ def test_a_coin_on_a_grid_never_answering_0_is_confirmed_beyond_the_pilot(seed):
     assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("spec_id, implementation, verdict", FILES, ids=[f[1].split("/")[1].split(".")[0] for f in FILES])
 def test_the_search_finds_where_a_users_file_leaks(spec_id, implementation, verdict):
     result = audit(CATALOGUE[spec_id], str(INDEPENDENT / implementation), seed=0)
@@ -124,7 +125,6 @@ def test_the_search_finds_where_a_users_file_leaks(spec_id, implementation, verd
         assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
 
 
-@pytest.mark.slow
 def test_a_correct_histogram_that_cannot_hold_huge_ids_passes_and_the_pairs_it_cannot_take_are_named():
     """np.bincount sizes its array by the largest id: it raises MemoryError on both sides of every huge-id pair (ids
     shifted by 2^31 and 2^53), which the audit leaves out and names, instead of ending "implementation error"."""
@@ -135,7 +135,6 @@ def test_a_correct_histogram_that_cannot_hold_huge_ids_passes_and_the_pairs_it_c
     assert not any(p["name"].startswith("search/huge_ids/") for p in result.to_json()["pairs"])
 
 
-@pytest.mark.slow
 def test_a_mean_of_block_means_leaks_where_the_blocks_do_not_divide_n():
     """Block means of 1,024 records averaged unweighted: at n = 1,100 the last record weighs 1/152 (loss 7.24 against
     1); the dataset is all zeros in [0, 1], where a record moved down would be clipped back (the move goes up)."""
@@ -145,7 +144,6 @@ def test_a_mean_of_block_means_leaks_where_the_blocks_do_not_divide_n():
     assert result.counterexample["epsilon_lower_bound"] > 4
 
 
-@pytest.mark.slow
 def test_a_correct_prediction_of_q_queries_is_not_audited_on_more_queries_than_its_claim_covers():
     """A correct per-call Laplace prediction (valid, tests/independent) at the two-query point (claim 2 epsilon): the
     stress case repeated to 33 queries moves every one of them, a loss of 33 epsilon for the spec's own mechanism, so the
@@ -157,7 +155,6 @@ def test_a_correct_prediction_of_q_queries_is_not_audited_on_more_queries_than_i
     assert not any("@repeated_" in p["name"] for p in result.to_json()["pairs"])
 
 
-@pytest.mark.slow
 def test_a_label_re_encoded_for_one_label_only_leaks_where_every_label_is_the_other():
     """Labels in {-1, 1} mapped by y -> 2y - 1 (right for {0, 1}): -1 weighs 3. At c_gamma = 4 every label flip of the
     stress cases loses exactly the claim (their labels are all +1); a record of label -1 whose features move loses 1.5
@@ -168,7 +165,6 @@ def test_a_label_re_encoded_for_one_label_only_leaks_where_every_label_is_the_ot
     assert result.counterexample["epsilon_lower_bound"] > from_json(result.counterexample["claim"]).value
 
 
-@pytest.mark.slow
 def test_a_mean_redrawn_into_range_leaks_at_the_point_where_the_noise_is_wider_than_the_range():
     """Noise redrawn until the release lies in [lower, upper] when n epsilon < 1: Laplace conditioned on a window
     around the mean, whose normaliser moves with the data (0.58 against 0.4 at the spec's first audit point, n = 2,

@@ -120,7 +120,7 @@ def _class(catalogue, spec_id: str, ref: str, name: str, implementation: str, **
 _MUT = "dptestbed.impl.littlestone.mutants"
 
 
-@pytest.mark.slow
+@pytest.mark.measurement
 def test_competitive_checks_notice_a_learner_three_times_worse(catalogue):
     """Theorem 17's alpha = 0.4 is 16 times the worst loss the reference makes on its instance, Theorem 10's eta_G
     600 times below the reference's stability: a GenericLearner 3 times flatter, a constant M and a constant G pass

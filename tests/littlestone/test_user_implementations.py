@@ -32,7 +32,7 @@ def _check(tmp_path, spec: str, name: str) -> tuple[int, dict]:
     return code, classes
 
 
-@pytest.mark.slow
+@pytest.mark.measurement
 @pytest.mark.parametrize("name, code, audit", [
     ("hist_textbook", 0, "pass"),                          # tau = 1 + (2/eps) ln(2/delta): more private
     ("hist_without_one", 0, "pass"),                       # delta-event (delta/2) e^(eps/2) = 0.0165 <= 0.02
@@ -91,7 +91,7 @@ def test_the_generic_learners_law_counts_every_row_of_h(file, differs):
     assert (r["p_value"] <= thm.FAMILY_ALPHA / 30) == differs, r["p_value"]
 
 
-@pytest.mark.slow
+@pytest.mark.measurement
 @pytest.mark.parametrize("file, differs", [
     ("gpl_shortcut_rival_below.py:below_1e4", True),  # the best row when every rival is below 1e-4
     ("gpl_gumbel_valid.py:generic_private_learner", False),             # valid: Gumbel-max, the same law
