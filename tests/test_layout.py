@@ -189,3 +189,18 @@ def test_docstring_cross_references_resolve():
             if not any(_resolves(c) for c in candidates):
                 broken.append(f"{path.relative_to(ROOT)}: {ref}")
     assert not broken, broken
+
+
+@pytest.mark.parametrize("markexpr, args, runs", [
+    ("not slow", [], False), ("slow", [], False), ("", ["tests/test_search_mutants.py"], False),  # the README's
+    ("measurement", [], True), ("slow or measurement", [], True),  # benchmarks/measurements.py
+    ("", ["tests/test_search_mutants.py::test_alg_4_with_a_quarter_lambda_is_found_at_six_queries"], True)])
+def test_the_readme_command_leaves_the_long_measurements_to_their_benchmark(request, markexpr, args, runs):
+    """Tests marked ``measurement`` run only when asked for by the marker or by their node id (tests/conftest.py,
+    the copy pytest loaded)."""
+    from types import SimpleNamespace
+
+    conftest = next(p for p in request.config.pluginmanager.get_plugins()
+                    if Path(getattr(p, "__file__", "") or "") == Path(__file__).with_name("conftest.py"))
+    config = SimpleNamespace(option=SimpleNamespace(markexpr=markexpr), args=args)
+    assert conftest._asks_for_measurements(config) is runs

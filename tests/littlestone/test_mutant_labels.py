@@ -5,7 +5,7 @@ audit point, against each pair's claim. The largest value is the figure its bug 
 N pairs the audit tries"); the mutants whose label rests on an argument alone (post-processing, a smaller
 epsilon, parallel composition) state the argument, and the figure backs it on the pairs the audit tries.
 
-Rerun it after the pair search changes: ``python -m pytest -q -m slow tests/littlestone/test_mutant_labels.py``.
+Rerun it after the pair search changes: ``python -m pytest -q -m "slow or measurement" tests/littlestone/test_mutant_labels.py``.
 """
 
 from __future__ import annotations
