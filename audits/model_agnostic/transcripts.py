@@ -30,6 +30,7 @@ on each segment). Three kinds of registered check use it, all sampling only thro
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -404,6 +405,112 @@ def _soft_single(spec: str, ref: str, name: str, *, params: dict, w_of, T_of, co
         return {"cells": cells}
 
 
+# widths whose boundaries are binary fractions: a decimal boundary (0.3 at gamma 0.1) is ambiguous in floating point
+# (0.3 < 3 * 0.1 exactly, 0.3 * 10 = 3.0000000000000004), so valid readings of P13 bin it either way
+BOUNDARY_GAMMAS = (0.25, 0.125)
+
+
+def _bins_exact(x: Fraction, N: int, rule: str) -> tuple[int, int]:
+    """(1-based regular bin, 1-based shifted bin or 0) of the value x (exact) in the partitions of width 1/N:
+    the spec's (``spec``: a boundary value in the bin it opens, P13), a boundary value in the bin below
+    (``below``: bins closed on the right), or the edges counted in the end shifted bins (``clamped``)."""
+    t = x * N
+    regular = min(math.floor(t) + 1, N) if rule != "below" else min(max(math.ceil(t), 1), N)
+    v = math.floor(t + Fraction(1, 2)) if rule != "below" else math.ceil(t + Fraction(1, 2)) - 1
+    if rule == "clamped":
+        v = min(max(v, 1), N - 1)
+    return regular, v if 1 <= v <= N - 1 else 0
+
+
+def _histogram_test(values: list, N: int, rule: str) -> tuple[float, float, float, float]:
+    """(regular midpoint, regular dist, shifted midpoint, shifted dist) of the multiset ``values`` ((Fraction,
+    count) pairs) under ``rule`` (:func:`_bins_exact`): argmax ties to the smallest bin, dist = max(0, gap - 1)."""
+    regular, shifted = np.zeros(N, dtype=np.int64), np.zeros(N - 1, dtype=np.int64)
+    for x, count in values:
+        r, v = _bins_exact(x, N, rule)
+        regular[r - 1] += count
+        if v:
+            shifted[v - 1] += count
+
+    def mode_dist(h):
+        mode = int(np.argmax(h))
+        second = np.sort(h)[-2] if h.size > 1 else 0
+        return mode + 1, float(max(0, int(h[mode]) - int(second) - 1))
+
+    (rm, rd), (sm, sd) = mode_dist(regular), mode_dist(shifted)
+    return (2 * rm - 1) / (2 * N), rd, sm / N, sd
+
+
+def boundary_cases(N: int, w: float) -> list[tuple[str, list]]:
+    """(name, [(value, count)]) of the multisets on the boundaries of the width-1/N partitions: every regular
+    boundary j/N (and 0, 1) held by all K values (K - 1 about 2w: the regular test passes); each shifted boundary
+    (2v - 1)/(2N) beside the regular boundary v/N, half the values each (a regular tie, one shifted bin: the shifted
+    test passes); and the two edges (values in no shifted bin) beside a shifted bin, half each, its distance about
+    w (a count that moves the shifted test's rate)."""
+    big, half = 2 * (math.ceil(w) + 1), math.ceil(w) + 1
+    cases = [(f"all at {j}/{N}", [(Fraction(j, N), 2 * big)]) for j in range(N + 1)]
+    cases += [(f"half at {2 * v - 1}/{2 * N}, half at {v}/{N}", [(Fraction(2 * v - 1, 2 * N), big), (Fraction(v, N), big)])
+              for v in range(1, N)]
+    cases += [(f"half at 0, half at 1/{N}", [(Fraction(0), half), (Fraction(1, N), half)]),
+              (f"half at 1, half at {2 * N - 3}/{2 * N}", [(Fraction(1), half), (Fraction(2 * N - 3, 2 * N), half)])]
+    return cases
+
+
+def _boundary_rates(values: list, N: int, rule: str, spec_test: tuple, *, w: float, lam: float, T) -> dict:
+    """The exact rates of the spec's cells (its regular midpoint, its shifted midpoint, bottom) when the multiset
+    is binned by ``rule``; ``spec_test`` the spec's (:func:`_histogram_test`)."""
+    rm, rd, sm, sd = _histogram_test(values, N, rule)
+    law = soft_law((rd,), (sd,), w=w, lam=lam, T=T)
+    return {REGULAR: law.get((REGULAR,), 0.0) * (rm == spec_test[0]),
+            SHIFTED: law.get((SHIFTED,), 0.0) * (sm == spec_test[2]), BOTH_BOTTOM: law.get((BOTH_BOTTOM,), 0.0)}
+
+
+def _soft_boundaries(spec: str, ref: str, *, params: dict, w_of, T_of, controls=()):
+    """Multisets on the bins' boundaries at widths 1/4 and 1/8 (P13: x = j gamma in bin j + 1, x = 1 in the last,
+    the edges in no shifted bin): the outcome's midpoint and rate against the exact law."""
+
+    @experiment(
+        spec, ref, "bin-boundaries", "calibration",
+        title="GenHist on the boundaries (P13: x = j gamma belongs to bin j + 1, x = 1 to the last bin; values in "
+              "[0, gamma/2) and [1 - gamma/2, 1] in no shifted bin): the released midpoint and its exact rate on "
+              "multisets at the boundaries j/N and (2v - 1)/(2N) of gamma = 1/4 and 1/8 (binary fractions: every "
+              "reading of 'x = j gamma' agrees on them, unlike 0.3 at gamma = 0.1)",
+        instance="gamma = 1/4 and 1/8; per width: all K values at j/N (j = 0..N), half at (2v - 1)/(2N) and half at "
+                 "v/N (v = 1..N-1: a regular tie inside one shifted bin), half at 0 or 1 beside a shifted bin "
+                 "(distance about w); K about 4w; one query a call; alternatives: boundary values in the bin below, "
+                 "edge values in the end shifted bins",
+        predicate="event per cell: the regular midpoint (Flag 0), the shifted midpoint (Flag 1), bottom, or any other "
+                  "output (exact probability 0)",
+        trials={"quick": 200, "full": 2_000}, params=params, controls=tuple(controls),
+    )
+    def boundaries(ctx: Context) -> dict:
+        lam, w = scalar(ctx.env["lam"]), w_of(ctx)
+        T = T_of(ctx) if T_of(ctx) is not None else math.inf
+        cells = []
+        for gamma in BOUNDARY_GAMMAS:
+            N = round(1 / gamma)
+            for name, values in boundary_cases(N, w):
+                S = np.concatenate([np.full(count, float(x)) for x, count in values])
+                out = ctx.sample(S[None, :] if T_of(ctx) is not None else S, ctx.trials, gamma=gamma)
+                out = out.reshape(ctx.trials, 2)
+                spec_test = _histogram_test(values, N, "spec")
+                r_mid, s_mid = spec_test[0], spec_test[2]
+                observed = {REGULAR: np.isclose(out[:, 0], r_mid, rtol=0, atol=1e-9) & (out[:, 1] == 0),
+                            SHIFTED: np.isclose(out[:, 0], s_mid, rtol=0, atol=1e-9) & (out[:, 1] == 1),
+                            BOTH_BOTTOM: (out[:, 0] == -1) & (out[:, 1] == 1)}
+
+                exact, *alts = (_boundary_rates(values, N, rule, spec_test, w=w, lam=lam, T=T)
+                                for rule in ("spec", "below", "clamped"))
+                for o in (REGULAR, SHIFTED, BOTH_BOTTOM):
+                    cells.append(Cell(f"gamma {gamma:g}, {name}: {_SOFT_CODES[o]}", ctx.trials,
+                                      int(observed[o].sum()), exact[o], tuple(a[o] for a in alts)))
+                other = ~(observed[REGULAR] | observed[SHIFTED] | observed[BOTH_BOTTOM])
+                cells.append(Cell(f"gamma {gamma:g}, {name}: other", ctx.trials, int(other.sum()),
+                                  max(0.0, 1.0 - sum(exact.values())),
+                                  tuple(max(0.0, 1.0 - sum(a.values())) for a in alts)))
+        return {"cells": cells}
+
+
 _SOFT_PARAMS = {"m": 4, "T": 2, "epsilon": 8.0, "delta": 1e-3, "gamma": 0.25}
 for _spec in ("soft_label_queries", "soft_label_queries_corrected"):
     _soft_transcript(_spec, controls=(_ctrl(f"{_spec}_never_redraw", "threshold never re-drawn"),
@@ -411,11 +518,19 @@ for _spec in ("soft_label_queries", "soft_label_queries_corrected"):
     _soft_single(_spec, "Theorem 5.4", "release-calibration", params=_SOFT_PARAMS,
                  w_of=lambda ctx: scalar(ctx.env["w"]), T_of=lambda ctx: int(ctx.params["T"]),
                  controls=(_ctrl(f"{_spec}_threshold_halved", "w/2"),))
+_soft_boundaries("soft_label_queries_corrected", "Theorem 5.4", params=_SOFT_PARAMS,
+                 w_of=lambda ctx: scalar(ctx.env["w"]), T_of=lambda ctx: int(ctx.params["T"]),
+                 controls=(_ctrl("soft_label_queries_corrected_right_closed", "bins closed on the right"),
+                           _ctrl("soft_label_queries_corrected_edge_clamped", "edges in the end shifted bins")))
 
 _soft_single("soft_label_classifier", "Theorem 5.14", "release-law", params={},
              w_of=lambda ctx: float(ctx.params["w"]), T_of=lambda ctx: None,
              controls=(_ctrl("soft_label_classifier_never_redraw", "the shifted test reuses the first threshold"),
                        _ctrl("soft_label_classifier_threshold_halved", "w/2")))
+_soft_boundaries("soft_label_classifier", "Theorem 5.14", params={},
+                 w_of=lambda ctx: float(ctx.params["w"]), T_of=lambda ctx: None,
+                 controls=(_ctrl("soft_label_classifier_right_closed", "bins closed on the right"),
+                           _ctrl("soft_label_classifier_edge_clamped", "edges in the end shifted bins")))
 
 
 def tied_multisets(m: int, gamma: float, K: int = 200) -> np.ndarray:

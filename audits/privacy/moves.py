@@ -537,6 +537,59 @@ def tied_halves(spec: Spec, anchors: list) -> list:
     return out
 
 
+def crossed_ties(spec: Spec, anchors: list) -> list:
+    """Pairs of chunk score rows (scores_one_move, a ``gamma``-histogram with the threshold ``w`` in the
+    anchor's parameters) where one partition is tied at the top while the other has a clear mode at distance about
+    w: from the first stress case with a gamma, every row (or the single row) holds x values at each of two
+    quarter points of one shifted bin (in regular bins j and j + 1) and 2x at a quarter point of the next shifted
+    bin (regular bin j + 2), x = w + 1, so the shifted histogram ties 2x : 2x while the regular one has the mode 2x
+    over x (distance x - 1, about w); its mirror; and the same with the partitions' roles swapped (a regular tie,
+    the shifted mode 2x over x). Each is paired with one value moved across the tie, both ways. A test that reads
+    one partition's runner-up or distance for the other's mode passes about half the time and then releases the
+    tied bin's midpoint on one side only (0.25 of the time against never, claim 8): tied_halves' two values cannot
+    tie one partition while the other's mode is clear, and no stress case is near w in the other partition."""
+    if spec.neighbours["relation"] != "scores_one_move" or moved_entries(spec) != (None, None):
+        return []
+    found = [(a, np.ndim(a.data)) for a in anchors
+             if isinstance(a.data, np.ndarray) and a.data.ndim in (1, 2) and "gamma" in a.env and "w" in a.env]
+    if not found:
+        return []
+    anchor, ndim = found[0]
+    gamma, w = float(np.asarray(anchor.env["gamma"])), float(np.asarray(anchor.env["w"]))
+    bins = int(round(1.0 / gamma))
+    if bins < 3 or not math.isfinite(w) or w > 10_000:
+        return []
+    x = int(math.ceil(w)) + 1
+    rows = 1 if ndim == 1 else anchor.data.shape[0]
+    quarter = lambda h: (h + 0.5) * gamma / 2  # noqa: E731 - the centre of half-bin h (width gamma/2)
+    # regular bin j = half-bins 2j, 2j + 1; shifted bin v = half-bins 2v - 1, 2v (half-bin 0 and the last in none)
+    js = (bins - 3) // 2  # the shifted tie's split bin j + 1 and whole bin j + 2 (half-bin 2j + 4 <= 2 bins - 1)
+    jr = max(1, js)       # the regular tie's shifted bins j .. j + 2 all inside the shifted partition
+    layouts = {"shifted_tie": ((2 * js + 1, x), (2 * js + 2, x), (2 * js + 4, 2 * x)),
+               "shifted_tie_mirrored": ((2 * js + 1, 2 * x), (2 * js + 3, x), (2 * js + 4, x)),
+               "regular_tie": ((2 * jr, x), (2 * jr + 1, x), (2 * jr + 3, 2 * x)),
+               "regular_tie_mirrored": ((2 * jr, 2 * x), (2 * jr + 2, x), (2 * jr + 3, x))}
+    out = []
+    for name, layout in layouts.items():
+        if max(h for h, _ in layout) >= 2 * bins:
+            continue
+        values = [quarter(h) for h, _ in layout]
+        row = np.concatenate([np.full(count, v) for v, (_, count) in zip(values, layout)])
+        whole = 0 if layout[0][1] == 2 * x else 2  # the tie's side held at one value; index 1 is on the other
+        for src, dst in ((whole, 1), (1, whole)):
+            moved_row = row.copy()
+            moved_row[int(np.flatnonzero(row == values[src])[0])] = values[dst]
+            data, neighbour = (np.tile(r, (rows, 1)) if ndim == 2 else r for r in (row, moved_row))
+            out.append(anchor.derived(
+                name=f"{anchor.name}@crossed_ties/{name}_{values[src]:g}_to_{values[dst]:g}", source="search",
+                data=data, neighbour=neighbour,
+                description=f"{anchor.description} Every row: "
+                            f"{', '.join(f'{c} at {v:g}' for v, (_, c) in zip(values, layout))} (one partition "
+                            f"tied at the top, the other's distance {x - 1}); one value moved from {values[src]:g} "
+                            f"to {values[dst]:g}.".strip()))
+    return out
+
+
 AFTER_STABLE = 4  # pairs of moves.after_stable_rows (two a stress case, the first stress cases')
 
 

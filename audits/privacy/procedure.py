@@ -36,6 +36,7 @@ from .linesearch import line_search as find_on_lines
 from .moves import (
     TINY_VOTES,
     after_stable_rows,
+    crossed_ties,
     lines,
     mirrored,
     patterns,
@@ -443,14 +444,15 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)]
                 if len(widened) < WIDENED or tied_top(spec, p):
                     widened += [e for e in with_more_labels(spec, p) if not violation(spec, e.data, e.neighbour, e.env)]
-            # chunk scores tied between two values; one anchor of unanimous rows of many votes (the first stress
+            # chunk scores tied between two values, or one partition tied while the other's mode is clear; one anchor of unanimous rows of many votes (the first stress
             # case's) and one of the first stress case repeated long, their lines beside the others'; and apart, a
             # constant long vector moved down then up (moves.stepped): its lines shift the constant to where answers
             # i and i + p share a noise, and its move made again there splits them
             stress = [p for p in pairs if p.source == "stress"]
             many = next((e for e in (with_many_votes(spec, p) for p in stress)
                          if e is not None and not violation(spec, e.data, e.neighbour, e.env)), None)
-            tied = [e for e in tied_halves(spec, stress) if not violation(spec, e.data, e.neighbour, e.env)]
+            tied = [e for e in tied_halves(spec, stress) + crossed_ties(spec, stress)
+                    if not violation(spec, e.data, e.neighbour, e.env)]
             tied += after_stable_rows(spec, stress)  # (checked against the relation as they are built)
             tied += [e for e in (f(spec, p) for p in stress[:1] for f in (with_mixed_modes, with_one_label))
                      if e is not None and not violation(spec, e.data, e.neighbour, e.env)]

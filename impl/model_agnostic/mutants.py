@@ -574,6 +574,48 @@ _export({"soft_label_classifier_never_redraw": core_mutant(
     _sl.soft_label_classifier, "H_Priv with query noise Lap(lam).", QUERY_NOISE_FACTOR=1.0)})
 
 
+def _right_closed_tests(S, gamma):
+    N = _sl.bins_per_unit(gamma)
+    t = _sl._half_bin_coordinate(S, N)
+    regular = np.clip(np.ceil(t / 2.0).astype(np.int64), 1, N)   # BUG: bins ((j - 1) gamma, j gamma]: j gamma in bin j
+    v = np.ceil((t + 1.0) / 2.0).astype(np.int64) - 1
+    shifted = np.where((v >= 1) & (v <= N - 1), v, 0)
+    return _sl.tests_of_counts(_sl.bin_counts(regular, N), _sl.bin_counts(shifted, N - 1))
+
+
+def _edge_clamped_tests(S, gamma):
+    N = _sl.bins_per_unit(gamma)
+    v = np.floor((_sl._half_bin_coordinate(S, N) + 1.0) / 2.0).astype(np.int64)
+    shifted = np.clip(v, 1, N - 1)  # BUG: [0, gamma/2) and [1 - gamma/2, 1] counted in the end shifted bins
+    return _sl.tests_of_counts(_sl.gen_hist(S, gamma, 0), _sl.bin_counts(shifted, N - 1))
+
+
+def _histogram_mutants(tests_of, what: str) -> dict:
+    """Alg 6 (corrected) and H_Priv with the histogram tests ``tests_of`` (S, gamma) -> the four tests."""
+    def queries_batch(data, n, /, *, rng, epsilon, delta, T, m, gamma):
+        return _sl._queries_batch(data, n, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m, gamma=gamma,
+                                  corrected=True, tests_of=tests_of)
+
+    def classifier_batch(data, n, /, *, rng, gamma, lam, w):
+        return _sl.classifier_runs(data, n, rng=rng, gamma=gamma, lam=lam, w=w, tests_of=tests_of)
+
+    def queries(data, *, rng, epsilon, delta, T, m, gamma):
+        return queries_batch(data, 1, rng=rng, epsilon=epsilon, delta=delta, T=T, m=m, gamma=gamma)[0]
+
+    def classifier(data, *, rng, gamma, lam, w):
+        return classifier_batch(data, 1, rng=rng, gamma=gamma, lam=lam, w=w)[0]
+
+    queries.__doc__, classifier.__doc__ = f"Alg 6 (corrected) with {what}.", f"H_Priv with {what}."
+    return {"queries": batched(queries_batch)(queries), "classifier": batched(classifier_batch)(classifier)}
+
+
+_RIGHT_CLOSED = _histogram_mutants(_right_closed_tests, "bins closed on the right (a boundary j gamma in bin j)")
+_EDGE_CLAMPED = _histogram_mutants(_edge_clamped_tests, "the values of [0, gamma/2) and [1 - gamma/2, 1] counted in "
+                                                        "the end shifted bins")
+_export({f"{spec}_{name}": made[kind] for name, made in (("right_closed", _RIGHT_CLOSED), ("edge_clamped", _EDGE_CLAMPED))
+         for spec, kind in (("soft_label_queries_corrected", "queries"), ("soft_label_classifier", "classifier"))})
+
+
 def _flipped_batch(data, n, *, rng, k, n_prime, learner, eta, reg, radius):
     flipped = {"X": data["X"], "y": 1 - np.asarray(data["y"])}      # BUG: labels flipped before training
     return _sl._learner_batch(flipped, n, rng=rng, k=k, n_prime=n_prime, learner=learner, eta=eta, reg=reg,
@@ -660,6 +702,11 @@ _SL = [
       for name, bug, core in (("noise_half", "lam/2", "noise_half"), ("threshold_halved", "w/2", "threshold_halved"),
                               ("never_redraw", "the shifted test reuses the first w_hat", "never_redraw"),
                               ("query_noise_lam", "query noise Lap(lam)", "query_noise_lam"))),
+    *(_mutant(spec, name, "utility", bug, (f"{spec}/{ref}/bin-boundaries",))
+      for spec, ref in (("soft_label_queries_corrected", "Theorem 5.4"), ("soft_label_classifier", "Theorem 5.14"))
+      for name, bug in (("right_closed", "bins closed on the right: a boundary j gamma in bin j, not j + 1 (P13)"),
+                        ("edge_clamped", "values of [0, gamma/2) and [1 - gamma/2, 1] counted in the end shifted "
+                                         "bins"))),
     _mutant(_SLL, "flipped_labels", "utility", "B trained on 1 - y", (f"{_SLL}/Lemma 5.8/concentration",)),
     _mutant(_SLL, "chunk_drift", "utility", "chunk models drift with the chunk index", (f"{_SLL}/Lemma 5.8/steele",)),
     _mutant(_SLL, "unshuffled", "utility", "'permutation' SGD without the permutation",

@@ -95,18 +95,28 @@ def gen_hist(S, gamma, flag) -> np.ndarray:
     if not np.all(np.isfinite(S)):
         raise ValueError("soft predictions must be finite")
     idx = regular_bin(S, gamma) if flag == 0 else shifted_bin(S, gamma)   # 1-based; 0 = excluded
-    width = N if flag == 0 else N - 1
-    rows = idx.reshape(-1, S.shape[-1])
+    return bin_counts(idx, N if flag == 0 else N - 1)
+
+
+def bin_counts(idx, width: int) -> np.ndarray:
+    """Counts of the 1-based bin indices ``idx`` (0 = in no bin) over their last axis: int64 (..., width)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    rows = idx.reshape(-1, idx.shape[-1])
     offsets = np.arange(rows.shape[0], dtype=np.int64)[:, None] * (width + 1)
     counts = np.bincount((rows + offsets).ravel(), minlength=rows.shape[0] * (width + 1))
-    return counts.reshape(rows.shape[0], width + 1)[:, 1:].reshape(S.shape[:-1] + (width,))
+    return counts.reshape(rows.shape[0], width + 1)[:, 1:].reshape(idx.shape[:-1] + (width,))
 
 
 def histogram_tests(S, gamma):
     """For each multiset: (regular mode (1-based), regular dist, shifted mode, shifted dist),
     dist = max(0, max - second max - 1) as printed (Alg 8 steps 3, 5, 8, 9)."""
-    reg_mode, reg_gap = mode_and_gap(gen_hist(S, gamma, 0))
-    sh_mode, sh_gap = mode_and_gap(gen_hist(S, gamma, 1))
+    return tests_of_counts(gen_hist(S, gamma, 0), gen_hist(S, gamma, 1))
+
+
+def tests_of_counts(regular, shifted):
+    """(regular mode (1-based), regular dist, shifted mode, shifted dist) of the two partitions' counts."""
+    reg_mode, reg_gap = mode_and_gap(regular)
+    sh_mode, sh_gap = mode_and_gap(shifted)
     return reg_mode + 1, np.maximum(0, reg_gap - 1), sh_mode + 1, np.maximum(0, sh_gap - 1)
 
 
@@ -185,10 +195,15 @@ def soft_label_queries_corrected(data, *, rng, epsilon, delta, T, m, gamma):
 
 
 def _classifier_batch(data, n, *, rng, gamma, lam, w):
+    return classifier_runs(data, n, rng=rng, gamma=gamma, lam=lam, w=w)
+
+
+def classifier_runs(data, n, *, rng, gamma, lam, w, tests_of=histogram_tests):
+    """H_Priv on ``n`` runs with a fresh threshold each; ``tests_of(S, gamma)``: the four histogram tests."""
     S = np.asarray(data, dtype=float).reshape(-1)
     if S.size < 1 or not np.all(np.isfinite(S)):
         raise ValueError("soft_label_classifier: data must be a non-empty finite multiset S of shape (K,)")
-    tests = tuple(t[0] for t in histogram_tests(np.clip(S, 0.0, 1.0)[None, :], gamma))
+    tests = tuple(t[0] for t in tests_of(np.clip(S, 0.0, 1.0)[None, :], gamma))
     svt = new_core(rng, n, lam=lam, w=w, T=np.inf)     # w_hat <- w + Lap(lam) at the start of the call
     s_hat, flag = h_priv(svt, np.ones(svt.n, dtype=bool), tests, gamma)
     return np.stack([s_hat, flag], axis=1)
