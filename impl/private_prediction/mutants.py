@@ -574,6 +574,15 @@ def averaged_learner_distinct(data, *, r, **_):
 averaged_learner_distinct.batch = lambda data, n, *, r, **_: np.full(int(n), _distinct_blocks(data))
 
 
+def averaged_learner_over_n(data, *, r, n, **_):
+    """BUG: the block predictions summed and divided by n (the records a block) instead of r: more stable than
+    gamma/r where n > r (the default n = 10, r = 4), a move of gamma/n > gamma/r where n < r."""
+    return float(np.sum(np.asarray(data, dtype=float)) / int(n))
+
+
+averaged_learner_over_n.batch = lambda data, N, *, r, n, **_: np.full(int(N), averaged_learner_over_n(data, r=r, n=n))
+
+
 def _without_replacement_batch(data, N, *, rng, d, n, **_):
     out = lower_bound.private_prediction_lower_bound.batch(data, N, rng=rng, d=d, n=n)
     if int(n) <= int(d):                                              # BUG: distinct points when they fit
@@ -750,6 +759,10 @@ MUTANTS = (
     _m("private_prediction_lower_bound_corrected", "lower_bound_without_replacement", "utility",
        "the hard-instance harness draws distinct points when n <= d",
        ("private_prediction_lower_bound_corrected/Theorem 2 (instance bound)/instance-law-fewer-points",)),
+    _m("averaged_learner_corrected", "averaged_learner_over_n", "utility",
+       "divides the sum by n (records a block) instead of r: gamma/n, above gamma/r where n < r",
+       ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
+        "averaged_learner_corrected/Lemma 2 (stability)/block-average")),
     _m("averaged_learner_corrected", "averaged_learner_vote_on_labels", "utility",
        "block predictions all 0 or 1 get their majority vote",
        ("averaged_learner_corrected/Lemma 2 (stability)/one-block-moves",
