@@ -20,7 +20,7 @@ line                   D(t), and which two points are neighbours
 =====================  =================================================================================
 
 The grid of a unit line reaches from a quarter sensitivity to 2^20 sensitivities on both sides of the
-anchor (finer near it), so that a threshold of the implementation's own far above or below the spec's
+anchor (finer near it, and every 2^8 on to 2^62), so that a threshold of the implementation's own far above or below the spec's
 (a fast path at w + 5 lambda, a scale 4 times too small) lies between two grid points; whole-number
 domains keep whole t. The search (:mod:`.linesearch`) samples the grid, scores neighbouring
 points, bisects where the output law jumps, and climbs toward the worst pair.
@@ -42,6 +42,9 @@ from .neighbours import domain_violation, moved_entries, moved_part, sensitivity
 
 FINE = (0.25, 0.5, 0.75)
 GEOMETRIC = tuple(2.0 ** k for k in range(0, 21))  # 1 .. 2^20 sensitivities
+# and sparser to 2^62 (every 2^8): an answer scaled into a fixed-width integer (micro-units in int64 wrap at
+# 2^63 / 10^6 = 9.2e12) jumps somewhere far out, and the jump between two of these is bisected to a pair
+FAR = tuple(2.0 ** k for k in (24, 32, 40, 48, 56, 62))
 PARTNERS_UP_TO = 32.0  # grid points up to this far get their unit neighbour t + 1 sampled too
 # where a value cast to a fixed-width integer wraps (int16, int32 and uint32 above; int16 and int32 below): the first
 # and last entries' lines also sample the two neighbouring points on either side of each
@@ -122,7 +125,7 @@ def _bounds(base: np.ndarray, step: np.ndarray, spec: Spec) -> tuple[float, floa
 
 
 def _unit_grid(integral: bool, lo: float, hi: float) -> list[float]:
-    values = {0.0} | {s * g for s in (1, -1) for g in GEOMETRIC}
+    values = {0.0} | {s * g for s in (1, -1) for g in GEOMETRIC + FAR}
     if not integral:
         values |= {s * f for s in (1, -1) for f in FINE}
     else:
@@ -295,6 +298,35 @@ def repeated(spec: Spec, anchor) -> list:
         moved[:data.size] = neighbour
         out.append(anchor.derived(name=f"{anchor.name}@repeated_{k}", data=long, neighbour=moved, source="search",
                                   description=f"{anchor.description} Repeated to {k} entries.".strip()))
+    return out
+
+
+PAD_LENGTH = 2048  # entries a selection's candidates are padded to (:func:`padded`)
+PAD_GAP = 64.0     # ... by candidates this many sensitivities past every answer
+
+
+def padded(spec: Spec, anchor) -> list:
+    """For a selection over a free-length vector (``[output] kind = "discrete"``, one index a run): the anchor's
+    entries followed by PAD_LENGTH minus as many candidates PAD_GAP sensitivities above all of them, the same on both
+    sides, and the same with the candidates below all of them (a loss to minimise or an answer to maximise, they
+    never compete). A sampler whose cost grows with the candidates (a rejection sampler that gives up after 1,000
+    proposals and returns the best, an approximate top-k above some thousands) is exact on the stress cases' few
+    candidates; among 2,048 the few that compete are proposed rarely and the shortcut decides."""
+    if (not _free_length(spec, anchor) or spec.output.get("kind") != "discrete"
+            or spec.neighbours["relation"] != "query_answers"):
+        return []
+    data, neighbour = np.asarray(anchor.data, dtype=float), np.asarray(anchor.neighbour, dtype=float)
+    if data.size >= PAD_LENGTH or not (np.all(np.isfinite(data)) and np.all(np.isfinite(neighbour))):
+        return []
+    gap = PAD_GAP * float(sensitivity(spec, anchor.env))
+    out = []
+    for name, value in (("above", max(data.max(), neighbour.max()) + gap),
+                        ("below", min(data.min(), neighbour.min()) - gap)):
+        pad = np.full(PAD_LENGTH - data.size, value)
+        out.append(anchor.derived(name=f"{anchor.name}@padded_{PAD_LENGTH}_{name}", source="search",
+                                  data=np.concatenate([data, pad]), neighbour=np.concatenate([neighbour, pad]),
+                                  description=f"{anchor.description} With {pad.size} candidates at {value:g} after "
+                                              f"it (never competing).".strip()))
     return out
 
 

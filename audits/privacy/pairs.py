@@ -336,7 +336,9 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
             "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
             "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0,
-            "margin": MAX_MARGIN_PAIRS if max_searched else 0}
+            "margin": MAX_MARGIN_PAIRS if max_searched else 0,
+            "composition": MAX_COMPOSITION_PAIRS if max_searched else 0,
+            "wrap": len(records.WRAP_COUNTS) if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
         parameter_pairs(spec, params, max_parameter) if max_parameter else [])
     for p in stress + generated_pairs(spec, stress) + more:
@@ -357,6 +359,7 @@ MAX_LABEL_PAIRS = 3  # ... on datasets of one-sided labels (records.one_sided_la
 MAX_CONSTANT_PAIRS = 2  # ... on datasets of alike records far outside the data (records.far_constant)
 MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets that the others leave unsearched
 MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
+MAX_COMPOSITION_PAIRS = len(records.COMPOSITION_SHARES)  # ... and on two-item lists (records.compositions)
 MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zeroed)
 MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with labels off balance (records.offset_moves)
 MAX_RAMP_PAIRS = 8  # ... and on sorted answers or records (moves.ramps, records.ramp)
@@ -368,10 +371,10 @@ MAX_MARGIN_PAIRS = len(records.SHORTCUT_TAILS) + 2  # ... and a finite class's l
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, or that of one of the generators capped apart (the lengthened
     datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
-    balance, sorted answers or records, huge ids, records at one end), so that the other generators keep their
-    max_searched."""
+    balance, sorted answers or records, huge ids, records at one end, two-item lists, wrapping counts), so that the other generators
+    keep their max_searched."""
     for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids", "one_end",
-                "margin"):
+                "margin", "composition", "wrap"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -500,13 +503,19 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
             streams.setdefault("public_rows", []).append(  # one list per widening: each one's first move early
                 [pair(f"{name}/{move}", nb, data=data, params=_param_values(spec, env), env=env)
                  for move, nb in [*records.label_flips(wide), *records.position(wide)]])
-        for name, data, nb, scaled in records.distinct_ids(ds, specs_records, anchor.params):
-            try:
-                wide_env = spec.bind({**anchor.params, **scaled})
-            except ValueError:
-                continue
-            streams.setdefault("distinct", []).append(
-                [pair(name, nb, data=data, params=_param_values(spec, wide_env), env=wide_env)])
+        for gen, made in (("distinct", records.distinct_ids(ds, specs_records, anchor.params)),
+                          ("composition", records.compositions(ds, specs_records, anchor.params)),
+                          # (a selection's output is one index: a learner over a finite class, whose counts are
+                          # sums, at tens of thousands of records; a learner with a hypothesis vector pays per record)
+                          ("wrap", records.wrap_copies(ds, specs_records, anchor.params)
+                           if spec.output.get("kind") == "discrete" else ())):
+            for name, data, nb, scaled in made:
+                try:
+                    wide_env = spec.bind({**anchor.params, **scaled})
+                except ValueError:
+                    continue
+                streams.setdefault(gen, []).append(
+                    [pair(name, nb, data=data, params=_param_values(spec, wide_env), env=wide_env)])
         try:  # (the claim's epsilon: the weights' exponent a shortcut reads)
             epsilon = float(spec.privacy.epsilon.evaluate(anchor.env)) if spec.privacy is not None else 0.0
         except (KeyError, ValueError, ArithmeticError):

@@ -39,6 +39,7 @@ from .moves import (
     crossed_ties,
     lines,
     mirrored,
+    padded,
     patterns,
     repeated,
     shortened,
@@ -143,8 +144,8 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
 
 
 def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
-    """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, and repeated
-    long (moves.repeated), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
+    """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, repeated
+    long (moves.repeated), and the first two padded with candidates that never compete (moves.padded), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
     out = []
     for anchor in anchors:
         for short in shortened(spec, anchor):
@@ -152,6 +153,7 @@ def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)] + single_moves(spec, short)
         out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
+    out += [p for anchor in anchors[:2] for p in padded(spec, anchor)]
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
 

@@ -55,6 +55,11 @@ generator                     the record replaced, and by what
                               (k - 1 distinct), for k at and just above the counts where code switches paths
                               (DISTINCT_COUNTS: 64, 100, 128 and 256; no more: the output is as wide as the list, and
                               a per-call implementation's audit grows with it); the ``scales`` set to k
+``wrap``                      with labels, 129 and 32,769 copies of one record against the same with the
+                              last one's labels flipped: agreements counted in int8 or int16 wrap on one side
+``composition``               499 records of two item ids, the first holding a share f of them (1/2, 3/5, 2/3,
+                              3/4, 4/5, 9/10, 99/100), one more record moved to it: a branch on the largest
+                              count's share
 ``random``                    a random dataset of the anchor's size and domains, one record
                               replaced at random (from a generator seeded by the spec id); and one of its
                               records made huge (``magnitude``'s 10^18, up and down)
@@ -420,6 +425,36 @@ def distinct_ids(ds: Dataset, records, params: dict):
                {name: type(params[name])(k) for name in records.scales if name in params})
 
 
+COMPOSITION_RECORDS = 499  # records of the two-item lists of :func:`compositions` (prime: no f n is whole)
+COMPOSITION_SHARES = (0.5, 0.6, 2 / 3, 0.75, 0.8, 0.9, 0.99)
+
+
+def compositions(ds: Dataset, records, params: dict):
+    """``(name, data, neighbour, scaled)``: COMPOSITION_RECORDS copies of the first changeable record, k of them with
+    the data's most common item id and the rest with its next (or a fresh) id, against one more record moved to the
+    first id, for k just below f n at each share f of COMPOSITION_SHARES (n prime, so that one pair crosses both
+    "count > f n" and "count >= f n"), the ``scales`` parameters set to n; none without an item field, scales or
+    changeable records. A path chosen by the share of the largest count (a supermajority answered from the top item
+    alone, a majority taken as unanimity) switches between the two sides, with both counts far above any release
+    threshold: no stress list (tens of records) and no list of distinct ids has two heavy items."""
+    keys = ds.keys_of("item")
+    if not keys or not records.scales or not len(ds.changeable) or (records.changeable and records.changeable in ds.public):
+        return
+    first, key = int(ds.changeable[0]), keys[0]
+    ids, counts = np.unique(np.asarray(ds.fields[key])[ds.changeable], return_counts=True)
+    order = np.argsort(-counts, kind="stable")
+    a = int(ids[order[0]])
+    b = int(ids[order[1]]) if ids.size > 1 else a + 1
+    n = COMPOSITION_RECORDS
+    for share in COMPOSITION_SHARES:
+        k = math.floor(share * n)
+        fields = {name: np.repeat(v[first:first + 1], n, axis=0) for name, v in ds.fields.items()}
+        fields[key] = np.where(np.arange(n) < k, a, b).astype(np.int64)
+        two = Dataset(ds.spec_records, ds.data(fields), ds.env)
+        yield (f"composition/{k}_of_{n}", two.data(two.fields), two.replaced(k, {key: a}),
+               {name: type(params[name])(n) for name in records.scales if name in params})
+
+
 def _lone_record(ds: Dataset, other: Dataset | None) -> tuple[Dataset, int]:
     """(the side, the record): the first changeable record the anchor's two sides differ in, on the side where its
     first real field is lower; the first changeable record of ``ds`` when they differ in none (or in length)."""
@@ -514,6 +549,28 @@ def _replicable(ds: Dataset, records, size: int) -> bool:
     if records.changeable and records.changeable in ds.public:
         return False
     return not all(domain == "item" for domain, _ in ds.domains.values())
+
+
+WRAP_COUNTS = (129, 32_769)  # records of :func:`wrap_copies`: 2^7 + 1 (int8) and 2^15 + 1 (int16)
+
+
+def wrap_copies(ds: Dataset, records, params: dict):
+    """``(name, data, neighbour, scaled)``: with label fields, k copies of the first changeable record (labels as
+    they are) against the same with the last one's labels flipped, for k in WRAP_COUNTS, the ``scales`` parameters
+    set to k; none otherwise (:func:`_replicable`). A count summed over the records in a fixed-width integer (a
+    hypothesis' agreements with the labels in int8 or int16) wraps on the side where all k agree and not on the
+    other: the hypothesis that fits every record looks the worst there. The balanced large copies never reach it
+    (agreements near 0) and the large constant ones have no labels."""
+    labels = _labels(ds)
+    if not labels or not _replicable(ds, records, max(WRAP_COUNTS) + 1):
+        return
+    first = int(ds.changeable[0])
+    for k in WRAP_COUNTS:
+        fields = {key: np.repeat(v[first:first + 1], k, axis=0) for key, v in ds.fields.items()}
+        alike = Dataset(ds.spec_records, ds.data(fields), ds.env)
+        flipped = {key: _other_label(ds.domains[key][0], alike.fields[key][k - 1]) for key in labels}
+        yield (f"wrap/{k}_alike", alike.data(alike.fields), alike.replaced(k - 1, flipped),
+               {name: type(params[name])(k) for name in records.scales if name in params})
 
 
 def large_copy(ds: Dataset, records, params: dict):

@@ -95,7 +95,16 @@ __all__ = [
 ]
 
 BLOCK = 2000            # single-run calls per worker task
-BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process)
+BATCH_BLOCK = 100_000   # runs per call of a batch sampler (in a worker or in this process) ...
+# ... and fewer on a long input: runs x input values at most this (a sampler that draws a value per input entry and
+# run, a Gumbel-max over 2,048 candidates, holds 400 MB of float64 a call, not 1.6 GB)
+BATCH_INPUT_VALUES = 50_000_000
+
+
+def batch_block(data) -> int:
+    """Runs per batch-sampler call on ``data`` (BATCH_BLOCK, fewer on an input of many values)."""
+    values = sum(np.size(v) for v in data.values()) if isinstance(data, dict) else np.size(data)
+    return int(min(BATCH_BLOCK, max(1_000, BATCH_INPUT_VALUES // max(int(values), 1))))
 RANDOMNESS = ("rng", "own")  # where an implementation's random numbers come from (module docstring)
 
 
@@ -442,12 +451,12 @@ class Runner:
                 finally:
                     self.charge(time.thread_time() - t0)
 
-            if n <= BATCH_BLOCK:
+            if n <= batch_block(data):
                 out = block((n, rng))
                 if progress:
                     progress(n)
                 return out
-            tasks = _blocks(n, BATCH_BLOCK, rng)
+            tasks = _blocks(n, batch_block(data), rng)
             with contextlib.ExitStack() as stack:  # the threads end with the call: no process forks with idle ones
                 if self.n_workers > 1 and self.threadsafe:
                     from concurrent.futures import ThreadPoolExecutor
@@ -490,8 +499,8 @@ class Runner:
         (``seconds``: each request's wall seconds from its blocks' submissions to their results, added; ``mode``:
         the workers' task, "batch" or "loop" by ``batch`` unless given)."""
         mode = mode or ("batch" if batch else "loop")
-        tasks = [(k, size, seed) for k, (_, n, rng, _) in enumerate(requests)
-                 for size, seed in _blocks(int(n), BATCH_BLOCK if batch else BLOCK, rng)]
+        tasks = [(k, size, seed) for k, (data, n, rng, _) in enumerate(requests)
+                 for size, seed in _blocks(int(n), batch_block(data) if batch else BLOCK, rng)]
         while len(self._workers) < min(self.n_workers, len(tasks)):
             self._workers.append(self._new_worker())
         results: list[np.ndarray | None] = [None] * len(tasks)
