@@ -537,6 +537,20 @@ def _one_vote_moved(spec: Spec, anchor, rows: np.ndarray, shape, suffix: str, wh
                           description=f"{anchor.description} {what}".strip())
 
 
+def first_row(spec: Spec, anchor):
+    """The anchor's first row alone (both sides), when it holds vote rows and its sides differ there; None
+    otherwise. A line anchor: its votes moved along the row reach every gap of one query, ties and the gaps just
+    above them included, where an implementation that answers a single query by another path (a one-row input sent
+    to a stability test at the whole budget) leaks; the stress cases' rows are searched only together."""
+    if spec.neighbours["relation"] not in VOTE_KINDS or not isinstance(anchor.data, np.ndarray):
+        return None
+    data, neighbour = anchor.data, np.asarray(anchor.neighbour)
+    if data.ndim != 2 or data.shape[0] < 2 or neighbour.shape != data.shape or np.array_equal(data[0], neighbour[0]):
+        return None
+    return anchor.derived(name=f"{anchor.name}@first_row", data=data[:1].copy(), neighbour=neighbour[:1].copy(),
+                          source="search", description=f"{anchor.description} Its first row alone.".strip())
+
+
 def tied_halves(spec: Spec, anchors: list) -> list:
     """Pairs of one-chunk score rows with a tie (scores_one_move): from the stress case with the most chunks, every
     row's first half of the columns (rounded up) at its most common value a and the rest at t, for each t of

@@ -37,6 +37,7 @@ from .moves import (
     TINY_VOTES,
     after_stable_rows,
     crossed_ties,
+    first_row,
     lines,
     mirrored,
     padded,
@@ -462,7 +463,11 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
             aud.add_pairs(checked)  # where the reference runs
             resized = _resized_pairs(spec, stress)
             aud.add_pairs(resized)
-            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1]
+            # and the first stress case's first row alone, its votes moved along the row (every gap of one query)
+            row = _in_reference_domain(spec, [e for e in (first_row(spec, p) for p in stress[:1])
+                                              if e is not None and not violation(spec, e.data, e.neighbour, e.env)])
+            aud.add_pairs(row)
+            far = [e for e in checked if e is many] + [e for e in resized if "@repeated_" in e.name][:1] + row
             found_lines = lines(spec, anchors) + lines(spec, far)
             split = _in_reference_domain(spec, [p for p in stepped(spec, stress[0]) if _keeps_claim(spec, p)]
                                          if stress else [])
