@@ -477,8 +477,8 @@ def _soft_boundaries(spec: str, ref: str, *, params: dict, w_of, T_of, controls=
               "reading of 'x = j gamma' agrees on them, unlike 0.3 at gamma = 0.1)",
         instance="gamma = 1/4 and 1/8; per width: all K values at j/N (j = 0..N), half at (2v - 1)/(2N) and half at "
                  "v/N (v = 1..N-1: a regular tie inside one shifted bin), half at 0 or 1 beside a shifted bin "
-                 "(distance about w); K about 4w; one query a call; alternatives: boundary values in the bin below, "
-                 "edge values in the end shifted bins",
+                 "(distance about w); K about 4w (2w at the edges); one query a call; alternatives: boundary values in "
+                 "the bin below, edge values in the end shifted bins",
         predicate="event per cell: the regular midpoint (Flag 0), the shifted midpoint (Flag 1), bottom, or any other "
                   "output (exact probability 0)",
         trials={"quick": 200, "full": 2_000}, params=params, controls=tuple(controls),
