@@ -82,7 +82,7 @@ hist_threshold_without_one = histogram.make_histogram(
     doc="Hist with threshold (2/epsilon) ln(1/delta), the '1 +' dropped: a count-1 item is released with probability "
         "e^(epsilon/2) delta/2 instead of delta/2, still <= delta for epsilon <= 2 ln 2, and on every pair the only "
         "delta-event is such an item's release (the other changed count moves by 1, a ratio e^(epsilon/2)), so it "
-        "keeps the claim (exact epsilon at the claimed delta, largest over the 45 pairs the audit tries: 0.96 against "
+        "keeps the claim (exact epsilon at the claimed delta, largest over the 52 pairs the audit tries: 0.96 against "
         "1, on a count shift, as the reference's; the delta-event 0.0165 <= delta = 0.02 at epsilon = 1; privacy "
         "audit epsilon_lb 0.89, smallest detectable 1.04): only the reference's release law sees it.")
 hist_threshold_log_over_epsilon = histogram.make_histogram(
@@ -97,7 +97,7 @@ hist_estimates_blurred = histogram.make_histogram(
 hist_epsilon_quartered = histogram.make_histogram(
     lambda counts, n, epsilon, delta, rng: histogram.release(counts, n, epsilon / 4, delta, rng),  # BUG: eps/4
     doc="Hist run at epsilon/4 (a composition it does not need): private (exact epsilon at the claimed delta, "
-        "largest over the 45 pairs the audit tries: 0.09 against 1), but heavy items are lost.")
+        "largest over the 52 pairs the audit tries: 0.21 against 1), but heavy items are lost.")
 hist_negative_zero_padding = histogram.make_histogram(
     encode_fn=_encode_negative_zero_padding,
     doc="Hist writing the padding row of each occurring but suppressed item as (-1, -0.0) ('no estimate'), the "
