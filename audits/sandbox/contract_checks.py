@@ -159,6 +159,13 @@ def describe(exc: BaseException) -> str:
 
 def validate_stack(outputs: list, where: str) -> np.ndarray:
     """Single-run outputs -> stacked numeric array, or ImplementationError."""
+    try:  # numpy stacks outputs of one shape in C; anything else goes the slow way, which names the call
+        fast = np.asarray(outputs)
+    except Exception:  # noqa: BLE001 - ragged, or an output that refuses to be an array
+        fast = None
+    if fast is not None and fast.dtype.kind in "biuf" and fast.ndim >= 1 and fast.shape[0] == len(outputs):
+        _check_nan(fast, where)
+        return fast
     first = None
     arrays = []
     for i, out in enumerate(outputs):

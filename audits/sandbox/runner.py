@@ -517,10 +517,12 @@ class Runner:
                         data, _, _, params = requests[k]
                         w.submit((mode, data, size, int(seed), params), self.timeout)
                         running[wi], since[wi] = ti, time.perf_counter()
+                answered = False
                 for wi in list(running):
                     msg = self._workers[wi].result(row_shapes.get(tasks[running[wi]][0]))
                     if msg is None:
                         continue
+                    answered = True  # that worker is idle: give it the next task before waiting
                     ti = running.pop(wi)
                     if seconds is not None:
                         seconds[tasks[ti][0]] += time.perf_counter() - since[wi]
@@ -531,7 +533,7 @@ class Runner:
                     row_shapes.setdefault(tasks[ti][0], payload.shape[1:])
                     if progress:
                         progress(tasks[ti][1])
-                if running:
+                if running and not answered:
                     _wait([self._workers[wi] for wi in running], 0.05)
         except BaseException:
             for w in self._workers:
