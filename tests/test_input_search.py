@@ -17,6 +17,7 @@ from dptestbed.audits.privacy.pairs import (
     MAX_LENGTH_PAIRS,
     MAX_ONE_END_PAIRS,
     MAX_RAMP_PAIRS,
+    MAX_SHRUNK_PAIRS,
     candidate_pairs,
     searched_pairs,
     stress_pairs,
@@ -47,8 +48,10 @@ def test_the_search_is_capped_and_reproducible():
     zero = [p for p in one if p.name.startswith("search/zero/")]  # ... (pairs.MAX_ZERO_PAIRS)
     ramp = [p for p in one if p.name.startswith("search/ramp/")]  # ... (pairs.MAX_RAMP_PAIRS)
     one_end = [p for p in one if p.name.startswith("search/one_end/")]  # ... (pairs.MAX_ONE_END_PAIRS)
+    shrunk = [p for p in one if p.name.startswith("search/shrunk/")]  # ... (pairs.MAX_SHRUNK_PAIRS)
     assert 0 < len(ramp) <= MAX_RAMP_PAIRS and len(one_end) == MAX_ONE_END_PAIRS
-    apart = len(lengthened) + len(constant) + len(zero) + len(ramp) + len(one_end)
+    assert 0 < len(shrunk) <= MAX_SHRUNK_PAIRS
+    apart = len(lengthened) + len(constant) + len(zero) + len(ramp) + len(one_end) + len(shrunk)
     assert sum(p.source == "search" for p in one) - apart == 5
     assert 0 < len(lengthened) <= MAX_LENGTH_PAIRS and 0 < len(constant) <= MAX_CONSTANT_PAIRS
     assert [p.name for p in one] == [p.name for p in two]

@@ -265,7 +265,9 @@ def test_a_permutation_test_tells_dependent_consecutive_calls_at_its_level():
     z = rng.laplace(size=1000)
     antithetic = np.ravel(np.column_stack([z, -z]))
     repeated = np.repeat(z, 2)
-    for x, sign in ((antithetic, -1), (repeated, 1)):
+    # calls 4j + 2 and 4j + 3 answer with the noises of calls 4j and 4j + 1, negated: independent neighbours, a lag of 2
+    two_on = np.ravel(np.column_stack([z[0::2], z[1::2], -z[0::2], -z[1::2]]))
+    for x, sign in ((antithetic, -1), (repeated, 1), (two_on, -1)):
         corr, p = serial_p_value(x, rng, 999)
         assert p == 1 / 1000 and np.sign(corr) == sign and abs(corr) > 0.4
 

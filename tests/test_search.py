@@ -13,15 +13,18 @@ import pytest
 from dptestbed.audits.adhoc import adhoc_spec
 from dptestbed.audits.privacy import NO_POWER, NO_VIOLATION, VIOLATION, audit
 from dptestbed.audits.privacy.moves import (
+    LONGER_LENGTHS,
     TINY_VOTES,
     derived_scale_points,
     lines,
     mirrored,
     parameter_points,
     patterns,
+    repeated,
     shortened,
     single_moves,
     stepped,
+    stretched,
     tied_top,
     with_all_rows,
     with_few_votes,
@@ -29,6 +32,7 @@ from dptestbed.audits.privacy.moves import (
 )
 from dptestbed.audits.privacy.neighbours import violation
 from dptestbed.audits.privacy.pairs import candidate_pairs, parameter_pairs, searched_pairs, stress_pairs
+from dptestbed.audits.privacy.procedure import _resized_pairs
 from dptestbed.spec import load_catalogue
 
 CATALOGUE = load_catalogue()
@@ -312,6 +316,40 @@ def test_a_constant_long_vector_is_split_for_every_period_of_a_reused_noise():
         step = moved - data
         assert all(np.any(step[:-p] != step[p:]) for p in range(1, data.size))
     assert stepped(CATALOGUE["laplace_mechanism"], stress_pairs(CATALOGUE["laplace_mechanism"])[0]) == []
+
+
+def test_the_first_long_vector_is_stretched_past_a_noise_buffer_and_a_ledger_window():
+    """A sparse vector that cycles a buffer of 128 noise draws (query 129 answered with query 1's) and a session whose
+    ledger remembers the last 100 queries passed: every searched vector held at most 65 answers. The first stress case
+    is also repeated to 129 and 257 answers, and stretched: its first answer at both ends, moved apart, the answers
+    between far past any noise (tops on one path, bottoms on the other), each a neighbour."""
+    spec = CATALOGUE["sparse_vector"]
+    anchor = stress_pairs(spec)[0]
+    pairs = stretched(spec, anchor)
+    assert sorted(np.asarray(p.data).size for p in pairs) == sorted(2 * list(LONGER_LENGTHS))
+    for pair in pairs:
+        data, moved = np.asarray(pair.data), np.asarray(pair.neighbour)
+        assert violation(spec, data, moved, pair.env) is None
+        assert np.flatnonzero(data != moved).tolist() == [0, data.size - 1] and data[0] == data[-1]
+        assert abs(data[1] - data[0]) >= 2 ** 20
+    assert {np.asarray(p.data).size for p in repeated(spec, anchor, LONGER_LENGTHS)} == set(LONGER_LENGTHS)
+    names = {p.name.split("@")[-1] for p in _resized_pairs(spec, stress_pairs(spec)[:1])}
+    assert {"repeated_257", "stretched_129_above", "stretched_257_below"} <= names
+    assert stretched(CATALOGUE["laplace_mechanism"], stress_pairs(CATALOGUE["laplace_mechanism"])[0]) == []
+
+
+def test_records_far_inside_their_bound_are_searched_with_one_moved_to_the_bound():
+    """An ERM that rescales its rows so that the largest has norm L_f passed: every stress row had norm 1 already.
+    The shrunk pair holds every row at a thousandth of its size and moves one to norm L_f the other way."""
+    spec = CATALOGUE["convex_erm_prediction"]
+    pairs = [p for p in candidate_pairs(spec, max_searched=24) if p.name.startswith("search/shrunk/")]
+    assert pairs
+    for p in pairs:
+        X, nb = np.asarray(p.data["X"]), np.asarray(p.neighbour["X"])
+        assert np.max(np.linalg.norm(X, axis=1)) <= 1e-3 + 1e-12
+        changed = np.flatnonzero(np.any(X != nb, axis=1))
+        assert changed.size == 1 and math.isclose(float(np.linalg.norm(nb[changed[0]])), 1.0)
+        assert violation(spec, p.data, p.neighbour, p.env) is None
 
 
 def test_a_vote_row_tied_at_the_top_is_recognised():

@@ -3,7 +3,7 @@ implementation, and ``fn.batch`` only an accelerator that the audit samples in b
 once it is shown to have ``fn``'s law on the pairs the verdict rests on (:func:`check_agreement`).
 
 Method. For each of the audit's decisive pairs (the pairs of its estimated candidates, and its first
-pair) and each side, ``n`` runs of the single-run function (one call per run, in the sandboxed
+pair), and the pair on which a screen of every pair saw the two samplers differ most (:func:`screen`), and each side, ``n`` runs of the single-run function (one call per run, in the sandboxed
 workers) and ``n`` runs of the batch sampler, each from a stream of its own, are compared as an
 audit compares the two sides of a pair: on the first half of each sample the most distinguishing event
 is selected (every view and event family of the privacy audit, delta = 0, both orientations); on the
@@ -35,13 +35,48 @@ AGREEMENT_MIN_RUNS = 2_000
 AGREEMENT_MAX_PAIRS = 2
 AGREEMENT_MAX_SECONDS = 20.0  # under a time budget: the single-run function's share, at its measured pace
 SAME_LAW = Claim("dp", 0.0)  # two laws agree iff every event's epsilon at delta 0 is 0
+SCREEN_RUNS = 200  # runs of each sampler per pair side in the screen (:func:`screen`)
+SCREEN_SECONDS = 10.0  # ... over the pairs until this many seconds have passed
+SCREEN_LEVEL = 0.01  # ... scored as a test at this level would
 AGREEMENT_KEY = 0xA9EE  # the check's streams: SeedSequence(seed, spawn_key=(AGREEMENT_KEY, pair, side, sampler))
 
 
-def agreement_pairs(aud: Auditor, chosen: list[Candidate]) -> list[int]:
-    """The pairs the check compares: those of the estimated candidates, best first, then the first pair."""
+def agreement_pairs(aud: Auditor, chosen: list[Candidate], screened: int | None = None) -> list[int]:
+    """The pairs the check compares: those of the estimated candidates, best first, then the first pair; and the
+    pair on which the screen (:func:`screen`) saw the two samplers differ most."""
     order = [c.pair_index for c in sorted(chosen, key=lambda c: -aud.relative(c, c.eps_lb))] + [0]
-    return list(dict.fromkeys(order))[:AGREEMENT_MAX_PAIRS]
+    decisive = list(dict.fromkeys(order))[:AGREEMENT_MAX_PAIRS]
+    return decisive + ([screened] if screened is not None and screened not in decisive else [])
+
+
+def screen(aud: Auditor) -> int | None:
+    """The pair (its index) on whose sides ``fn`` and ``fn.batch`` differ most on SCREEN_RUNS runs each, over every
+    pair of the audit within SCREEN_SECONDS of calls of ``fn`` (the first pairs first), or None. The decisive pairs
+    are where the batch sampler's law matters to the verdict; but a function that takes another path on some inputs
+    (a shortcut above 64 distinct items, behind a batch sampler that is right everywhere) differs on a pair the
+    audit, sampling the batch, has no reason to keep. A pilot: its runs, from streams of their own, only choose the
+    pair the check then compares afresh at its level."""
+    runner, best, top = aud.runner, None, 0.0
+    t0 = time.perf_counter()
+    for i, pair in enumerate(aud.pairs):
+        if time.perf_counter() - t0 > SCREEN_SECONDS:
+            break
+        for side in (0, 1):
+            data = pair.data if side == 0 else pair.neighbour
+            try:
+                calls = runner.sample(data, SCREEN_RUNS, rng=_rng(aud, i, side, 10), params=pair.params, per_call=True)
+                batch = runner.sample(data, SCREEN_RUNS, rng=_rng(aud, i, side, 11), params=pair.params)
+            except ImplementationError:
+                continue  # (an input it refuses: the audit's own phases say so)
+            if calls.shape[1:] != batch.shape[1:]:
+                return i
+            h = SCREEN_RUNS // 2
+            cands = [c for c in aud.select(i, calls, batch, h, SCREEN_LEVEL, pilot=True, claim=SAME_LAW)
+                     if np.isfinite(c.rank_score)]
+            score = max((c.rank_score for c in cands), default=-math.inf)
+            if score > top:
+                best, top = i, score
+    return best
 
 
 def check_agreement(aud: Auditor, pairs: list[int], alpha: float, timed: bool = False) -> dict:

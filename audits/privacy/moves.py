@@ -283,21 +283,59 @@ def single_moves(spec: Spec, short) -> list:
             for sign, name in ((1.0, "up"), (-1.0, "down"))]
 
 
-def repeated(spec: Spec, anchor) -> list:
-    """The anchor repeated to LONG_LENGTHS entries, when its input is a vector of free length: the same move in
+def repeated(spec: Spec, anchor, lengths: tuple[int, ...] = LONG_LENGTHS) -> list:
+    """The anchor repeated to ``lengths`` entries, when its input is a vector of free length: the same move in
     every copy under query answers (each answer moves at most one sensitivity), in the first copy only under an
     L1 or L2 relation. An implementation that works in blocks of 16 queries (a fresh threshold noise for each,
-    a noisy max per block, then a noisy max of the winners) is exact on the stress cases' 5 and 10 answers."""
+    a noisy max per block, then a noisy max of the winners) is exact on the stress cases' 5 and 10 answers; one
+    that keeps a ledger of the last 100 queries only (a session answering again past its budget) is exact below
+    101 (the first stress case is also repeated to LONGER_LENGTHS)."""
     if not _free_length(spec, anchor):
         return []
     data, neighbour = anchor.data, anchor.neighbour
     out = []
-    for k in (k for k in LONG_LENGTHS if k > data.size):
+    for k in (k for k in lengths if k > data.size):
         long = np.resize(data, k)
         moved = np.resize(neighbour, k) if spec.neighbours["relation"] == "query_answers" else long.copy()
         moved[:data.size] = neighbour
         out.append(anchor.derived(name=f"{anchor.name}@repeated_{k}", data=long, neighbour=moved, source="search",
                                   description=f"{anchor.description} Repeated to {k} entries.".strip()))
+    return out
+
+
+LONGER_LENGTHS = (129, 257)  # the first stress case is also repeated, and its ends stretched (:func:`stretched`), to these
+STRETCH_GAP = 2.0 ** 20  # ... between the ends, answers this many sensitivities past every answer (past any noise scale)
+
+
+def stretched(spec: Spec, anchor) -> list:
+    """Under query answers of free length: the anchor's first answer at both ends of LONGER_LENGTHS entries, moved one
+    sensitivity up at the first end and down at the last, between them answers STRETCH_GAP sensitivities above every
+    answer (a path on which a sparse vector answers top, free of its count, whatever its noise scale) or below them
+    (bottom, free where the tops are counted), the same on both sides. The ends lie k - 1 = 128 and 256 answers apart:
+    an implementation that draws its noise in a buffer of 128 (or 32, 64, 256) and cycles it answers both ends with one
+    draw, so one side never answers them apart, while every input of 65 answers or fewer has the spec's law (at 1,025
+    answers, a session's audit held 8 GB for 375 s: longer buffers are left out)."""
+    if not _free_length(spec, anchor) or spec.neighbours["relation"] != "query_answers":
+        return []
+    data, neighbour = np.asarray(anchor.data, dtype=float), np.asarray(anchor.neighbour, dtype=float)
+    if not (np.all(np.isfinite(data)) and np.all(np.isfinite(neighbour))):
+        return []
+    step = float(sensitivity(spec, anchor.env))
+    gap = STRETCH_GAP * step
+    end = float(data[0])
+    out = []
+    for k in LONGER_LENGTHS:
+        for name, value in (("above", max(data.max(), neighbour.max()) + gap),
+                            ("below", min(data.min(), neighbour.min()) - gap)):
+            long = np.full(k, value)
+            long[0] = long[-1] = end
+            moved = long.copy()
+            moved[0], moved[-1] = end + step, end - step
+            out.append(anchor.derived(name=f"{anchor.name}@stretched_{k}_{name}", source="search", data=long,
+                                      neighbour=moved, description=(
+                                          f"{anchor.description} Its first answer at both ends of {k} answers, moved "
+                                          f"up at one end and down at the other, the answers between at {value:g}."
+                                      ).strip()))
     return out
 
 

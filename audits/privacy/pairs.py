@@ -334,9 +334,9 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
-            "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
+            "shrunk": MAX_SHRUNK_PAIRS if max_searched else 0, "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
             "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0,
-            "margin": MAX_MARGIN_PAIRS if max_searched else 0,
+            "margin": MAX_MARGIN_PAIRS if max_searched else 0, "overflow": MAX_OVERFLOW_PAIRS if max_searched else 0,
             "composition": MAX_COMPOSITION_PAIRS if max_searched else 0,
             "wrap": len(records.WRAP_COUNTS) if max_searched else 0}
     more = (searched_pairs(spec, stress, max_searched) if max_searched else []) + (
@@ -361,20 +361,22 @@ MAX_COVER_PAIRS = 6  # ... and the first sort-order move of the stress datasets 
 MAX_DISTINCT_PAIRS = len(records.DISTINCT_COUNTS)  # ... and on lists of many distinct item ids (records.distinct_ids)
 MAX_COMPOSITION_PAIRS = len(records.COMPOSITION_SHARES)  # ... and on two-item lists (records.compositions)
 MAX_ZERO_PAIRS = 2  # ... and with a record's features set to zero (records.zeroed)
+MAX_SHRUNK_PAIRS = 2  # ... and with the records shrunk, one moved to the far edge (records.shrunk)
 MAX_OFFSET_PAIRS = len(records.LABEL_OFFSETS)  # ... and on large copies with labels off balance (records.offset_moves)
 MAX_RAMP_PAIRS = 8  # ... and on sorted answers or records (moves.ramps, records.ramp)
 MAX_HUGE_ID_PAIRS = 4  # ... and with every item id shifted far up (records.shifted_ids)
 MAX_ONE_END_PAIRS = 2  # ... and with every record at one end of the anchor's move (records.one_end)
 MAX_MARGIN_PAIRS = len(records.SHORTCUT_TAILS) + 2  # ... and a finite class's leads and underflow (records.margins)
+MAX_OVERFLOW_PAIRS = 2  # ... and its mistakes spread past an exp overflow (records.margins)
 
 
 def _cap_key(p: Pair) -> str:
     """The cap a pair counts against: its source's, or that of one of the generators capped apart (the lengthened
-    datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed records, labels off
+    datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed or shrunk records, labels off
     balance, sorted answers or records, huge ids, records at one end, two-item lists, wrapping counts), so that the other generators
     keep their max_searched."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "offset", "ramp", "huge_ids", "one_end",
-                "margin", "composition", "wrap"):
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "shrunk", "offset", "ramp", "huge_ids", "one_end",
+                "margin", "overflow", "composition", "wrap"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source
@@ -486,6 +488,7 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                            ("random", [pair(name, nb, data=d) for name, d, nb in records.random_dataset(ds, rng)]),
                            ("zero", _rotated([pair(name, nb, data=d) for name, d, nb in records.zeroed(ds)],
                                              len(streams.get("zero", [])))),
+                           ("shrunk", [pair(name, nb, data=d) for name, d, nb in records.shrunk(ds)]),
                            ("ramp", _rotated([pair(name, nb, data=d) for name, d, nb in records.ramp(ds)],
                                              len(streams.get("ramp", [])))),
                            ("constant", _rotated([pair(name, nb, data=d) for name, d, nb in records.far_constant(ds)],
@@ -527,7 +530,8 @@ def searched_pairs(spec: Spec, anchors: list[Pair], cap: int | None = None) -> l
                 continue
             found = pair(name, nb, data=data, params=_param_values(spec, margin_env), env=margin_env)
             found.extra["rare"] = rare  # (the pilot draws enough runs to show it: rounds.Auditor.rare_runs)
-            streams.setdefault("margin", []).append([found])  # one list per pair: the first anchor's leads first
+            # one list per pair: the first anchor's leads first; the overflow pairs apart (a class of three rows or more)
+            streams.setdefault(name.split("/", 1)[0], []).append([found])
         other = _dataset(specs_records, anchor)
         streams.setdefault("huge_ids", []).append(_rotated(  # (already neighbours: no replacement to add)
             [anchor.derived(name=f"search/{name}/{anchor.name}", data=d, neighbour=nb, source="search",

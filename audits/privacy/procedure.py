@@ -24,7 +24,7 @@ from ..sandbox.runner import (
     missing_reference,
 )
 from . import exact as exact_profiles
-from .agreement import agreement_pairs, check_agreement
+from .agreement import agreement_pairs, check_agreement, screen
 from .budget import AlphaBudget
 from .claims import Claim
 from .confirm import confirmation_round, may_confirm
@@ -34,6 +34,8 @@ from .events import Candidate
 from .linesearch import MIN_LINE_RUNS, runs_per_point
 from .linesearch import line_search as find_on_lines
 from .moves import (
+    LONG_LENGTHS,
+    LONGER_LENGTHS,
     TINY_VOTES,
     after_stable_rows,
     crossed_ties,
@@ -46,6 +48,7 @@ from .moves import (
     shortened,
     single_moves,
     stepped,
+    stretched,
     tied_halves,
     tied_top,
     with_all_rows,
@@ -146,14 +149,19 @@ def _probe(spec: Spec, runner: Runner, ref: str, pair: Pair, randomness: str) ->
 
 def _resized_pairs(spec: Spec, anchors: list[Pair]) -> list[Pair]:
     """The stress cases cut short (moves.shortened), with the relation's patterns at the cut inputs, repeated
-    long (moves.repeated), and the first two padded with candidates that never compete (moves.padded), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
+    long (moves.repeated; the first one longer still, and stretched: moves.stretched), and the first two padded with candidates that never compete (moves.padded), inside the spec's domain (the reference runs on them) and checked to be neighbours."""
     out = []
-    for anchor in anchors:
+    for k, anchor in enumerate(anchors):
         for short in shortened(spec, anchor):
             out.append(short)
             out += [short.derived(name=f"{short.name}/{name}", neighbour=nb) for name, nb in
                     patterns(spec, short.data, short.env)] + single_moves(spec, short)
-        out += [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
+        long = [p for p in repeated(spec, anchor) if _keeps_claim(spec, p)]
+        out += long
+        if k == 0 and long and long[-1].data.size == LONG_LENGTHS[-1]:
+            # a claim kept with every one of 65 answers moved holds at any length (a sparse vector's, a noisy max's;
+            # one for a fixed number of answers is not kept at 65): the exact profiles are not walked out to 257
+            out += repeated(spec, anchor, LONGER_LENGTHS) + stretched(spec, anchor)
     out += [p for anchor in anchors[:2] for p in padded(spec, anchor)]
     out = [p for p in out if not same_input(p.data, p.neighbour) and not violation(spec, p.data, p.neighbour, p.env)]
     return _in_reference_domain(spec, out)
@@ -606,7 +614,7 @@ def audit(spec: Spec, implementation=None, params: dict | None = None, options: 
                 info["skipped_round"] = {"samples_per_side": rounds[r + 1], "seconds": took}
                 break
         if agree:
-            result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen), alpha_agree,
+            result.agreement = check_agreement(aud, agreement_pairs(aud, all_chosen, screen(aud)), alpha_agree,
                                                timed=bool(o.time_budget))
         if diverge and all_chosen:
             result.divergence = divergence_round(aud, all_chosen, max(rounds), alpha_diverge)

@@ -75,6 +75,7 @@ Under ``add_remove`` a replacement is not a neighbour: each replacement's new re
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -234,6 +235,34 @@ def zeroed(ds: Dataset):
     i = int(ds.changeable[len(ds.changeable) // 2])
     if i != last and any(np.any(ds.fields[key][i]) for key in reals):
         yield "zero/middle_record", ds.data(ds.fields), ds.replaced(i, zero)
+
+
+SHRINK = 1e-3  # the records' real fields at this fraction of their values (:func:`shrunk`)
+
+
+def shrunk(ds: Dataset):
+    """Every changeable record's real fields at SHRINK times their values (the data far inside their domain), against
+    the same with the first changeable record moved to the far side: the opposite direction of its own value, at the
+    domain's bound (a row of norm at most L: norm L), or at the data's largest size where there is none. An
+    implementation that rescales the records by their largest size (filling a bound it should only enforce) reads every
+    record up to 1 / SHRINK times larger on one side only. ``(name, data, neighbour)``."""
+    reals = _reals(ds)
+    if not reals or len(ds.changeable) < 2:
+        return
+    first = int(ds.changeable[0])
+    fields = {k: v.astype(float) if k in reals else v.copy() for k, v in ds.fields.items()}
+    far = {}
+    for key in reals:
+        fields[key][ds.changeable] *= SHRINK
+        row = ds.fields[key][first].astype(float)
+        size = float(np.linalg.norm(row))
+        direction = -row / size if size > 0 else np.ones_like(row) / np.sqrt(max(row.size, 1))
+        _, bound = ds.domains[key]
+        scale = (float(bound.evaluate(ds.env)) if bound is not None
+                 else max(float(np.max(np.abs(ds.fields[key]))), 1.0))
+        far[key] = direction * scale
+    small = Dataset(ds.spec_records, ds.data(fields), ds.env)
+    yield "shrunk/first_record_far", small.data(small.fields), small.replaced(first, far)
 
 
 def tie(ds: Dataset):
@@ -729,6 +758,12 @@ def underflow_bound() -> float:
     return low
 
 
+OVERFLOW_ROWS = 16  # rows of a finite class tried as the triple of :func:`_overflow`
+OVERFLOW_BOUND = float(np.log(np.finfo(np.float64).max))  # 709.78: exp overflows past it (weights shifted by the
+# smallest exponent instead of the largest, exp(epsilon (max m - m) / 2), overflow once the mistakes spread past
+# 2 x 709.78 / epsilon, where code may fall back to the best row)
+
+
 def _class_table(ds: Dataset) -> tuple[str, str, np.ndarray] | None:
     """(index field, label field, candidate rows) of a finite class's sample: a public array of rows
     (``public_rows``), one ``index<ROWS`` field into its columns and one sign or binary label field; else None."""
@@ -756,7 +791,9 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
     the best row gets right and the next does not given the other label (a lead of m_tau - 2, its weight above tau);
     (b) every changeable record with both labels, cycled to u pairs, u = floor(2 x/epsilon) + 1 with x the exp
     underflow bound (:func:`underflow_bound`): every row errs u times and every weight exp(-epsilon u / 2) vanishes,
-    against the last record of each label given the other one (a row back at u - 1 mistakes: its weight a denormal).
+    against the last record of each label given the other one (a row back at u - 1 mistakes: its weight a denormal);
+    (c) the records cycled with one label until the rows' mistakes spread past 2 OVERFLOW_BOUND / epsilon, against a
+    record the best row gets right and the worst does not given the other label (the spread 2 less, below it).
     The ``scales`` parameters set to the new length; ``rare``: in (a), the probability the exponential mechanism
     gives the rows but the best on the neighbour (what a shortcut would zero on the other side), else None."""
     table = _class_table(ds) if records.scales and len(ds.changeable) and epsilon > 0 else None
@@ -802,6 +839,11 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
             rest = float(np.sum(np.exp(-epsilon * (lead[1:] - lead[0] - 2) / 2)))  # the rows but the best, on `moved`
             yield (f"margin/lead_{target}_tail_{tau:g}", best.data(best.fields), moved, scaled(best),
                    rest / (1 + rest))
+    spread = math.floor(2 * OVERFLOW_BOUND / epsilon) + 1
+    found = _overflow(ds, rows, x, base, values, spread, built)
+    if found is not None:
+        wide, moved, v = found
+        yield f"overflow/spread_{spread}_label_{v}", wide.data(wide.fields), moved, scaled(wide), None
     u = math.floor(2 * underflow_bound() / epsilon) + 1
     if 2 * u > MAX_UNDERFLOW_LENGTH:
         return
@@ -813,6 +855,46 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
         if with_value:
             yield (f"margin/underflow_{u}_{name}", big.data(big.fields),
                    big.replaced(with_value[-1], {key: _other_label(domain, value)}), scaled(big), None)
+
+
+def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, values, spread: int, built):
+    """Margin (c) of :func:`margins`: ``(dataset, neighbour, label)`` or None. Two rows a, b right and a third c wrong
+    on some changeable record with label v; that record cycled until the rows' mistakes spread at least ``spread``
+    (c far behind, a and b as close as in the sample), against one of its copies given the other label (the spread 2
+    less). An exponential mechanism whose weights overflow there may return its best row alone on one side while on
+    the other b keeps its share."""
+    changeable = ds.changeable
+    k = min(len(rows), OVERFLOW_ROWS)
+    for v in values:
+        right = rows[:k, x[changeable]] == v  # (rows, records)
+        for a, b in itertools.combinations(range(k), 2):
+            both = right[a] & right[b]
+            for c in range(k):
+                if c in (a, b) or not np.any(both & ~right[c]):
+                    continue
+                i = int(changeable[np.flatnonzero(both & ~right[c])[0]])
+                gap = int(base[c]) - int(min(base[a], base[b]))
+                m = max(spread - gap, 1)
+                if m > MAX_UNDERFLOW_LENGTH:
+                    continue
+                wide = built(np.full(m, i), [v] * m)
+                wx, wy = wide.fields[ds_index(wide)].astype(np.int64), wide.fields[ds_label(wide)]
+                err = mistakes_of(rows, wx, wy)
+                moved = wide.replaced(int(wide.changeable[-1]), {ds_label(wide): _other_label(
+                    wide.domains[ds_label(wide)][0], wy[int(wide.changeable[-1])])})
+                other = Dataset(wide.spec_records, moved, wide.env)
+                oerr = mistakes_of(rows, other.fields[ds_index(other)].astype(np.int64), other.fields[ds_label(other)])
+                if np.ptp(err) >= spread > np.ptp(oerr):
+                    return wide, moved, v
+    return None
+
+
+def ds_index(ds: Dataset) -> str:
+    return next(k for k, (d, _) in ds.domains.items() if d.startswith("index<"))
+
+
+def ds_label(ds: Dataset) -> str:
+    return _labels(ds)[0]
 
 
 def item_id(ds: Dataset):

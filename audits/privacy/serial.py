@@ -6,9 +6,9 @@ leak (their sum is the sum of the exact answers).
 
 Method (:func:`check_serial`). SERIAL_RUNS consecutive calls of ``fn`` on the first pair's data side (the runs of a
 per-call sample come one after another from one generator a block, :mod:`..sandbox.runner`), reduced to scalars
-(the first output value and the sum of a run's values); the statistic is the absolute lag-1 correlation of their
-ranks. Under independent calls the runs are exchangeable, so the statistic is compared with its values on
-B random orderings of the same runs (B about 10 / level, within SERIAL_PERMUTATIONS): a permutation test, exact at
+(the first output value and the sum of a run's values); the statistic is the largest absolute correlation of their
+ranks at lags 1 to SERIAL_LAGS (a call paired with the next one, or with the one two or four calls on). Under
+independent calls the runs are exchangeable, so the statistic is compared with its values on of the same runs (B about 10 / level, within SERIAL_PERMUTATIONS): a permutation test, exact at
 any law of the outputs (discrete, atoms, ties), with p-value (1 + #{permuted >= observed}) / (1 + B), stopped
 early once SERIAL_STOP orderings reach the observed value (:func:`serial_p_value`).
 
@@ -29,6 +29,7 @@ SERIAL_RUNS = 2_000  # consecutive calls on the first pair's data side
 SERIAL_MIN_RUNS = 400  # ... under a time budget: as many as fit in SERIAL_MAX_SECONDS at the measured pace, at least
 SERIAL_MAX_SECONDS = 5.0
 SERIAL_PERMUTATIONS = (4_999, 49_999)  # random orderings the statistic is compared with: 10 / level, within these
+SERIAL_LAGS = 8  # the statistic is the largest lag correlation over lags 1..8 (a call paired with the one two after it)
 SERIAL_STOP = 10  # orderings at or above the observed statistic after which the test stops (serial_p_value)
 SERIAL_KEY = 0x5E41  # the check's stream: SeedSequence(seed, spawn_key=(SERIAL_KEY,)); its permutations (SERIAL_KEY, 1)
 
@@ -47,14 +48,26 @@ def _ranks(x: np.ndarray) -> np.ndarray:
     return r / norm if norm > 0 else r
 
 
-def lag_one(r: np.ndarray) -> np.ndarray:
-    """The lag-1 correlation of each row of ``r`` (rows centred, unit norm): sum of r_t r_(t+1)."""
-    return np.einsum("...i,...i->...", r[..., :-1], r[..., 1:])
+def lag(r: np.ndarray, k: int) -> np.ndarray:
+    """The lag-``k`` correlation of each row of ``r`` (rows centred, unit norm): sum of r_t r_(t+k)."""
+    return np.einsum("...i,...i->...", r[..., :-k], r[..., k:])
+
+
+def largest_lag(r: np.ndarray) -> np.ndarray:
+    """The lag correlation of largest size of each row of ``r`` over the lags 1..SERIAL_LAGS (its sign kept)."""
+    lags = np.stack([lag(r, k) for k in range(1, SERIAL_LAGS + 1)], axis=-1)
+    return np.take_along_axis(lags, np.abs(lags).argmax(axis=-1)[..., None], axis=-1)[..., 0]
+
+
+def its_lag(x: np.ndarray) -> int:
+    """The lag (1..SERIAL_LAGS) at which the sequence ``x``'s rank correlation is largest in size."""
+    r = _ranks(np.asarray(x, dtype=float))
+    return 1 + int(np.argmax([abs(float(lag(r, k))) for k in range(1, SERIAL_LAGS + 1)]))
 
 
 def serial_p_value(x: np.ndarray, rng: np.random.Generator, permutations: int,
                    level: float = 0.0) -> tuple[float, float]:
-    """``(lag-1 rank correlation, permutation p-value of its absolute value on up to ``permutations`` orderings)`` of
+    """``(largest lag rank correlation, permutation p-value of its absolute value on up to ``permutations`` orderings)`` of
     the sequence ``x`` (module doc); ``(0, 1)`` for a constant sequence.
 
     Sequential (Besag and Clifford 1991): the orderings stop once ``h`` of them reach the observed value, with
@@ -65,13 +78,13 @@ def serial_p_value(x: np.ndarray, rng: np.random.Generator, permutations: int,
     r = _ranks(np.asarray(x, dtype=float))
     if not r.any():
         return 0.0, 1.0
-    observed = float(lag_one(r))
+    observed = float(largest_lag(r))
     h = max(SERIAL_STOP, int(np.floor(level * permutations)) + 1)
     exceed = 0
     for start in range(0, permutations, 500):
         k = min(500, permutations - start)
         shuffled = rng.permuted(np.broadcast_to(r, (k, r.size)), axis=1)
-        hits = np.abs(lag_one(shuffled)) >= abs(observed) - 1e-12
+        hits = np.abs(largest_lag(shuffled)) >= abs(observed) - 1e-12
         if exceed + int(hits.sum()) >= h:
             seen = start + 1 + int(np.flatnonzero(np.cumsum(hits) + exceed >= h)[0])
             return observed, h / seen
@@ -104,7 +117,8 @@ def check_serial(aud: Auditor, alpha: float, pace: float | None = None) -> dict:
         if p <= level:
             raise ImplementationError(
                 f"consecutive calls depend on each other: on pair {pair.name} (the data side), {runs.shape[0]:,} "
-                f"calls in a row with one generator give {name} a lag-1 rank correlation of {corr:.3g} (permutation "
+                f"calls in a row with one generator give {name} a rank correlation of {corr:.3g} between calls "
+                f"{its_lag(np.nan_to_num(x, nan=np.inf))} apart (permutation "
                 f"p = {p:.2g} <= level {level:.2g}; independent calls give about 0 +- {2 / np.sqrt(runs.shape[0]):.2g}):"
                 f" the function keeps state from one call to the next (every call must be a fresh release, its "
                 f"randomness drawn from the rng it is given)")
