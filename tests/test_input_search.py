@@ -305,6 +305,24 @@ def test_a_finite_class_is_searched_where_its_lead_crosses_a_shortcut_and_where_
         assert np.all(np.exp(-err / 2) == 0) and np.exp(-moved.min() / 2) > 0
 
 
+def test_a_finite_class_is_searched_where_weights_shifted_by_their_smallest_exponent_overflow():
+    """A learner shifting its log-weights by their minimum (a slip for the maximum), whose weights then overflow and
+    which falls back to its best row, passed: no pair spread the rows' mistakes past 2 x 709.78 / epsilon with two
+    rows ahead together. The overflow pair does, on one side only, and is a neighbour."""
+    spec = CATALOGUE["generic_private_learner"]
+    pairs = [p for p in candidate_pairs(spec, max_searched=24) if p.name.startswith("search/overflow/")]
+    assert pairs
+    for p in pairs:
+        H = np.asarray(p.data["H"])
+        err = (H[:, p.data["x"]] != p.data["y"]).sum(axis=1)
+        moved = (H[:, p.neighbour["x"]] != p.neighbour["y"]).sum(axis=1)
+        with np.errstate(over="ignore"):
+            assert not np.isfinite(np.sum(np.exp((err.max() - err) / 2)))  # at epsilon = 1
+            assert np.isfinite(np.sum(np.exp((moved.max() - moved) / 2)))
+        assert np.sum(err == err.min()) == 2 and int(np.sum(p.data["y"] != p.neighbour["y"])) == 1
+        assert p.params["n"] == len(p.data["y"])
+
+
 def _shortcut_learner(data, *, rng, epsilon, **_):
     """The exponential mechanism that returns the best row when every other row's probability is below 10^-3."""
     H, x, y = np.asarray(data["H"]), np.asarray(data["x"]), np.asarray(data["y"])

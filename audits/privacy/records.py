@@ -75,7 +75,6 @@ Under ``add_remove`` a replacement is not a neighbour: each replacement's new re
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -840,7 +839,7 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
             yield (f"margin/lead_{target}_tail_{tau:g}", best.data(best.fields), moved, scaled(best),
                    rest / (1 + rest))
     spread = math.floor(2 * OVERFLOW_BOUND / epsilon) + 1
-    found = _overflow(ds, rows, x, base, values, spread, built)
+    found = _overflow(ds, rows, x, base, values, spread, built, epsilon)
     if found is not None:
         wide, moved, v = found
         yield f"overflow/spread_{spread}_label_{v}", wide.data(wide.fields), moved, scaled(wide), None
@@ -857,44 +856,59 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
                    big.replaced(with_value[-1], {key: _other_label(domain, value)}), scaled(big), None)
 
 
-def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, values, spread: int, built):
-    """Margin (c) of :func:`margins`: ``(dataset, neighbour, label)`` or None. Two rows a, b right and a third c wrong
-    on some changeable record with label v; that record cycled until the rows' mistakes spread at least ``spread``
-    (c far behind, a and b as close as in the sample), against one of its copies given the other label (the spread 2
-    less). An exponential mechanism whose weights overflow there may return its best row alone on one side while on
-    the other b keeps its share."""
-    changeable = ds.changeable
+def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, values, spread: int, built,
+              epsilon: float):
+    """Margin (c) of :func:`margins`: ``(dataset, neighbour, label)`` or None. For two rows a and b, records that both
+    get right and some other row does not (any column, either label), added in turn until the rows' mistakes spread
+    past ``spread`` (a and b ahead, together), against the last one given the other label; kept when weights
+    exp(epsilon (max m - m) / 2) sum to an overflow on the first side only. An exponential mechanism that shifts its
+    exponents by their smallest (not their largest) then falls back on one side (to its best row, say) while on the
+    other b keeps its share."""
     k = min(len(rows), OVERFLOW_ROWS)
-    for v in values:
-        right = rows[:k, x[changeable]] == v  # (rows, records)
-        for a, b in itertools.combinations(range(k), 2):
-            both = right[a] & right[b]
-            for c in range(k):
-                if c in (a, b) or not np.any(both & ~right[c]):
+    r = rows[:k]
+    template = int(ds.changeable[0])
+    fixed = np.setdiff1d(np.arange(ds.n), ds.changeable)
+    index, label = _index_key(ds), _labels(ds)[0]
+    with np.errstate(over="ignore"):
+        def overflows(err: np.ndarray) -> bool:
+            return not np.isfinite(np.sum(np.exp(epsilon * (err.max() - err.astype(float)) / 2)))
+
+        for a in range(k):
+            for b in range(a + 1, k):
+                usable = [(col, v) for col in range(r.shape[1]) for v in values
+                          if r[a, col] == v and r[b, col] == v and np.any(r[:, col] != v)]
+                if not usable:
                     continue
-                i = int(changeable[np.flatnonzero(both & ~right[c])[0]])
-                gap = int(base[c]) - int(min(base[a], base[b]))
-                m = max(spread - gap, 1)
-                if m > MAX_UNDERFLOW_LENGTH:
+                hurt = np.array([[r[j, col] != v for col, v in usable] for j in range(k)])  # (rows, options)
+                rate = hurt.mean(axis=1)
+                others = [j for j in range(k) if j not in (a, b)]
+                if not others or min(rate[others]) <= 0:
                     continue
-                wide = built(np.full(m, i), [v] * m)
-                wx, wy = wide.fields[ds_index(wide)].astype(np.int64), wide.fields[ds_label(wide)]
-                err = mistakes_of(rows, wx, wy)
-                moved = wide.replaced(int(wide.changeable[-1]), {ds_label(wide): _other_label(
-                    wide.domains[ds_label(wide)][0], wy[int(wide.changeable[-1])])})
-                other = Dataset(wide.spec_records, moved, wide.env)
-                oerr = mistakes_of(rows, other.fields[ds_index(other)].astype(np.int64), other.fields[ds_label(other)])
-                if np.ptp(err) >= spread > np.ptp(oerr):
-                    return wide, moved, v
+                m = int(np.ceil((spread - int(base.max() - min(base[a], base[b]))) / max(rate)))
+                for size in range(max(m, 1), min(max(m, 1) + 4 * len(usable), MAX_UNDERFLOW_LENGTH) + 1):
+                    cols = np.array([usable[t % len(usable)][0] for t in range(size)])
+                    labs = np.array([usable[t % len(usable)][1] for t in range(size)])
+                    err = base + (r[:, cols] != labs[None, :]).sum(axis=1) if len(base) == k else None
+                    if err is None or not overflows(err):
+                        continue
+                    wide = built(np.full(size, template), labs)
+                    fields = {key: v.copy() for key, v in wide.fields.items()}
+                    fields[index][len(fixed):] = cols
+                    wide = Dataset(wide.spec_records, wide.data(fields), wide.env)
+                    top = int(np.argmax(err))  # the record moved: the last one the most mistaken row gets wrong
+                    last = int(wide.changeable[len(fixed) + int(np.flatnonzero(r[top, cols] != labs)[-1])]) \
+                        if np.any(r[top, cols] != labs) else int(wide.changeable[-1])
+                    moved = wide.replaced(last, {label: _other_label(wide.domains[label][0], wide.fields[label][last])})
+                    other = Dataset(wide.spec_records, moved, wide.env)
+                    oerr = mistakes_of(rows, other.fields[index].astype(np.int64), other.fields[label])
+                    if not overflows(oerr):
+                        return wide, moved, int(labs[-1])
+                    break
     return None
 
 
-def ds_index(ds: Dataset) -> str:
+def _index_key(ds: Dataset) -> str:
     return next(k for k, (d, _) in ds.domains.items() if d.startswith("index<"))
-
-
-def ds_label(ds: Dataset) -> str:
-    return _labels(ds)[0]
 
 
 def item_id(ds: Dataset):
