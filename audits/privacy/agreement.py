@@ -3,8 +3,8 @@ implementation, and ``fn.batch`` only an accelerator that the audit samples in b
 once it is shown to have ``fn``'s law on the pairs the verdict rests on (:func:`check_agreement`).
 
 Method. For each of the audit's decisive pairs (the pairs of its estimated candidates, and its first
-pair), and the pair on which a screen of every pair saw the two samplers differ most (:func:`screen`), and each side, ``n`` runs of the single-run function (one call per run, in the sandboxed
-workers) and ``n`` runs of the batch sampler, each from a stream of its own, are compared as an
+pair) and the pair on which a screen of every pair saw the two samplers differ most (:func:`screen`), and
+each side, ``n`` runs of the single-run function (one call per run, in the sandboxed workers) and ``n`` runs of the batch sampler, each from a stream of its own, are compared as an
 audit compares the two sides of a pair: on the first half of each sample the most distinguishing event
 is selected (every view and event family of the privacy audit, delta = 0, both orientations); on the
 second half its two counts give a Clopper-Pearson lower bound on ln(P_fn(E) / P_batch(E)) (or the

@@ -334,7 +334,8 @@ def candidate_pairs(spec: Spec, params: dict | None = None, max_generated: int =
             "length": MAX_LENGTH_PAIRS if max_searched else 0, "labels": MAX_LABEL_PAIRS if max_searched else 0,
             "constant": MAX_CONSTANT_PAIRS if max_searched else 0, "cover": MAX_COVER_PAIRS if max_searched else 0,
             "distinct": MAX_DISTINCT_PAIRS if max_searched else 0, "zero": MAX_ZERO_PAIRS if max_searched else 0,
-            "shrunk": MAX_SHRUNK_PAIRS if max_searched else 0, "offset": MAX_OFFSET_PAIRS if max_searched else 0, "ramp": MAX_RAMP_PAIRS if max_searched else 0,
+            "shrunk": MAX_SHRUNK_PAIRS if max_searched else 0, "offset": MAX_OFFSET_PAIRS if max_searched else 0,
+            "ramp": MAX_RAMP_PAIRS if max_searched else 0,
             "huge_ids": MAX_HUGE_ID_PAIRS if max_searched else 0, "one_end": MAX_ONE_END_PAIRS if max_searched else 0,
             "margin": MAX_MARGIN_PAIRS if max_searched else 0, "overflow": MAX_OVERFLOW_PAIRS if max_searched else 0,
             "composition": MAX_COMPOSITION_PAIRS if max_searched else 0,
@@ -375,8 +376,8 @@ def _cap_key(p: Pair) -> str:
     datasets, one-sided labels, far constant datasets, cover pairs, distinct ids, zeroed or shrunk records, labels off
     balance, sorted answers or records, huge ids, records at one end, two-item lists, wrapping counts), so that the other generators
     keep their max_searched."""
-    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "shrunk", "offset", "ramp", "huge_ids", "one_end",
-                "margin", "overflow", "composition", "wrap"):
+    for key in ("length", "labels", "constant", "cover", "distinct", "zero", "shrunk", "offset", "ramp", "huge_ids",
+                "one_end", "margin", "overflow", "composition", "wrap"):
         if p.name.startswith(f"search/{key}/"):
             return key
     return p.source

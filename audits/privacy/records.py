@@ -791,8 +791,8 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
     (b) every changeable record with both labels, cycled to u pairs, u = floor(2 x/epsilon) + 1 with x the exp
     underflow bound (:func:`underflow_bound`): every row errs u times and every weight exp(-epsilon u / 2) vanishes,
     against the last record of each label given the other one (a row back at u - 1 mistakes: its weight a denormal);
-    (c) the records cycled with one label until the rows' mistakes spread past 2 OVERFLOW_BOUND / epsilon, against a
-    record the best row gets right and the worst does not given the other label (the spread 2 less, below it).
+    (c) records that two rows both get right added until the rows' mistakes spread past 2 OVERFLOW_BOUND / epsilon,
+    against one the most mistaken row gets wrong given the other label (:func:`_overflow`).
     The ``scales`` parameters set to the new length; ``rare``: in (a), the probability the exponential mechanism
     gives the rows but the best on the neighbour (what a shortcut would zero on the other side), else None."""
     table = _class_table(ds) if records.scales and len(ds.changeable) and epsilon > 0 else None
@@ -839,7 +839,7 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
             yield (f"margin/lead_{target}_tail_{tau:g}", best.data(best.fields), moved, scaled(best),
                    rest / (1 + rest))
     spread = math.floor(2 * OVERFLOW_BOUND / epsilon) + 1
-    found = _overflow(ds, rows, x, base, values, spread, built, epsilon)
+    found = _overflow(ds, (index_key, key), rows, base, values, spread, built, epsilon)
     if found is not None:
         wide, moved, v = found
         yield f"overflow/spread_{spread}_label_{v}", wide.data(wide.fields), moved, scaled(wide), None
@@ -856,11 +856,12 @@ def margins(ds: Dataset, records, params: dict, epsilon: float):
                    big.replaced(with_value[-1], {key: _other_label(domain, value)}), scaled(big), None)
 
 
-def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, values, spread: int, built,
+def _overflow(ds: Dataset, keys: tuple[str, str], rows: np.ndarray, base: np.ndarray, values, spread: int, built,
               epsilon: float):
     """Margin (c) of :func:`margins`: ``(dataset, neighbour, label)`` or None. For two rows a and b, records that both
     get right and some other row does not (any column, either label), added in turn until the rows' mistakes spread
-    past ``spread`` (a and b ahead, together), against the last one given the other label; kept when weights
+    past ``spread`` (a and b ahead, together; the rows past OVERFLOW_ROWS only counted), against the last one the most
+    mistaken row gets wrong given the other label; kept when weights
     exp(epsilon (max m - m) / 2) sum to an overflow on the first side only. An exponential mechanism that shifts its
     exponents by their smallest (not their largest) then falls back on one side (to its best row, say) while on the
     other b keeps its share."""
@@ -868,7 +869,7 @@ def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, va
     r = rows[:k]
     template = int(ds.changeable[0])
     fixed = np.setdiff1d(np.arange(ds.n), ds.changeable)
-    index, label = _index_key(ds), _labels(ds)[0]
+    index, label = keys
     with np.errstate(over="ignore"):
         def overflows(err: np.ndarray) -> bool:
             return not np.isfinite(np.sum(np.exp(epsilon * (err.max() - err.astype(float)) / 2)))
@@ -888,16 +889,16 @@ def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, va
                 for size in range(max(m, 1), min(max(m, 1) + 4 * len(usable), MAX_UNDERFLOW_LENGTH) + 1):
                     cols = np.array([usable[t % len(usable)][0] for t in range(size)])
                     labs = np.array([usable[t % len(usable)][1] for t in range(size)])
-                    err = base + (r[:, cols] != labs[None, :]).sum(axis=1) if len(base) == k else None
-                    if err is None or not overflows(err):
+                    err = base + (rows[:, cols] != labs[None, :]).sum(axis=1)
+                    if not overflows(err):
                         continue
                     wide = built(np.full(size, template), labs)
                     fields = {key: v.copy() for key, v in wide.fields.items()}
                     fields[index][len(fixed):] = cols
                     wide = Dataset(wide.spec_records, wide.data(fields), wide.env)
                     top = int(np.argmax(err))  # the record moved: the last one the most mistaken row gets wrong
-                    last = int(wide.changeable[len(fixed) + int(np.flatnonzero(r[top, cols] != labs)[-1])]) \
-                        if np.any(r[top, cols] != labs) else int(wide.changeable[-1])
+                    last = int(wide.changeable[len(fixed) + int(np.flatnonzero(rows[top, cols] != labs)[-1])]) \
+                        if np.any(rows[top, cols] != labs) else int(wide.changeable[-1])
                     moved = wide.replaced(last, {label: _other_label(wide.domains[label][0], wide.fields[label][last])})
                     other = Dataset(wide.spec_records, moved, wide.env)
                     oerr = mistakes_of(rows, other.fields[index].astype(np.int64), other.fields[label])
@@ -905,10 +906,6 @@ def _overflow(ds: Dataset, rows: np.ndarray, x: np.ndarray, base: np.ndarray, va
                         return wide, moved, int(labs[-1])
                     break
     return None
-
-
-def _index_key(ds: Dataset) -> str:
-    return next(k for k, (d, _) in ds.domains.items() if d.startswith("index<"))
 
 
 def item_id(ds: Dataset):

@@ -8,9 +8,10 @@ Method (:func:`check_serial`). SERIAL_RUNS consecutive calls of ``fn`` on the fi
 per-call sample come one after another from one generator a block, :mod:`..sandbox.runner`), reduced to scalars
 (the first output value and the sum of a run's values); the statistic is the largest absolute correlation of their
 ranks at lags 1 to SERIAL_LAGS (a call paired with the next one, or with the one two or four calls on). Under
-independent calls the runs are exchangeable, so the statistic is compared with its values on of the same runs (B about 10 / level, within SERIAL_PERMUTATIONS): a permutation test, exact at
-any law of the outputs (discrete, atoms, ties), with p-value (1 + #{permuted >= observed}) / (1 + B), stopped
-early once SERIAL_STOP orderings reach the observed value (:func:`serial_p_value`).
+independent calls the runs are exchangeable, so the statistic is compared with its values on B random orderings of
+the same runs (B about 10 / level, within SERIAL_PERMUTATIONS): a permutation test, exact at any law of the outputs
+(discrete, atoms, ties), with p-value (1 + #{permuted >= observed}) / (1 + B), stopped early once SERIAL_STOP
+orderings reach the observed value (:func:`serial_p_value`).
 
 Level. The check's share of the audit's alpha (SERIAL_ALPHA_SHARE) is set aside for every implementation but the
 spec's reference (a user's, a mutant, a library's) and split (Bonferroni) over its statistics. It runs before the
